@@ -1,0 +1,111 @@
+//! The registry: every integer codec under a stable id and name, behind one
+//! trait, so that the CLI, the benchmarks and the bindings treat them alike.
+//!
+//! ```
+//! use vecpress::{codec, Isa};
+//!
+//! let c = codec::find("vbyte-delta").unwrap();
+//! let values = [10u32, 20, 30];
+//! let mut bytes = vec![0u8; c.max_encoded_len(values.len())];
+//! let len = c.encode(&values, &mut bytes);
+//! let mut out = [0u32; 3];
+//! assert_eq!(c.decode(Isa::best(), &bytes[..len], &mut out), Ok(len));
+//! assert_eq!(out, values);
+//! ```
+#![forbid(unsafe_code)]
+
+use crate::{vbyte, Error, Isa};
+
+/// A codec for slices of u32 whose count is kept by the caller.
+pub trait IntCodec: Send + Sync {
+    /// Stable numeric id (recorded in files; never reused).
+    fn id(&self) -> u16;
+    /// Stable name, as the CLI and benchmarks spell it.
+    fn name(&self) -> &'static str;
+    /// Whether the codec stores gaps (values are then expected sorted).
+    fn is_delta(&self) -> bool;
+    /// Worst-case encoded size of `n` values.
+    fn max_encoded_len(&self, n: usize) -> usize;
+    /// Encodes `values`; returns the bytes written. `out` must hold
+    /// [`IntCodec::max_encoded_len`] bytes.
+    fn encode(&self, values: &[u32], out: &mut [u8]) -> usize;
+    /// Decodes `out.len()` values with the kernel of `isa`; returns the bytes consumed.
+    fn decode(&self, isa: Isa, input: &[u8], out: &mut [u32]) -> Result<usize, Error>;
+    /// The available levels that have a decoding kernel of their own.
+    fn kernels(&self) -> Vec<Isa>;
+}
+
+/// VByte, values as they are.
+struct VByte;
+/// VByte of the gaps, from 0, with the prefix sum fused into decoding.
+struct VByteDelta;
+
+impl IntCodec for VByte {
+    fn id(&self) -> u16 {
+        1
+    }
+    fn name(&self) -> &'static str {
+        "vbyte"
+    }
+    fn is_delta(&self) -> bool {
+        false
+    }
+    fn max_encoded_len(&self, n: usize) -> usize {
+        vbyte::max_encoded_len(n)
+    }
+    fn encode(&self, values: &[u32], out: &mut [u8]) -> usize {
+        vbyte::encode(values, out)
+    }
+    fn decode(&self, isa: Isa, input: &[u8], out: &mut [u32]) -> Result<usize, Error> {
+        vbyte::decode_with(isa, input, out)
+    }
+    fn kernels(&self) -> Vec<Isa> {
+        vbyte::kernels()
+    }
+}
+
+impl IntCodec for VByteDelta {
+    fn id(&self) -> u16 {
+        2
+    }
+    fn name(&self) -> &'static str {
+        "vbyte-delta"
+    }
+    fn is_delta(&self) -> bool {
+        true
+    }
+    fn max_encoded_len(&self, n: usize) -> usize {
+        vbyte::max_encoded_len(n)
+    }
+    fn encode(&self, values: &[u32], out: &mut [u8]) -> usize {
+        vbyte::encode_delta(values, 0, out)
+    }
+    fn decode(&self, isa: Isa, input: &[u8], out: &mut [u32]) -> Result<usize, Error> {
+        vbyte::decode_delta_with(isa, input, out, 0)
+    }
+    fn kernels(&self) -> Vec<Isa> {
+        vbyte::kernels()
+    }
+}
+
+static CODECS: [&dyn IntCodec; 2] = [&VByte, &VByteDelta];
+
+/// Every integer codec, in id order.
+///
+/// ```
+/// let names: Vec<_> = vecpress::codec::int_codecs().iter().map(|c| c.name()).collect();
+/// assert!(names.contains(&"vbyte"));
+/// ```
+pub fn int_codecs() -> &'static [&'static dyn IntCodec] {
+    &CODECS
+}
+
+/// The codec of that name, if any.
+///
+/// ```
+/// assert_eq!(vecpress::codec::find("vbyte").map(|c| c.id()), Some(1));
+/// assert!(vecpress::codec::find("nope").is_none());
+/// ```
+pub fn find(name: &str) -> Option<&'static dyn IntCodec> {
+    CODECS.iter().copied().find(|c| c.name() == name)
+}

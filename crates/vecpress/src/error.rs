@@ -1,0 +1,93 @@
+//! The crate's one error type.
+#![forbid(unsafe_code)]
+
+use core::fmt;
+
+/// Everything that can go wrong in a vecpress codec.
+///
+/// Decoders return these instead of panicking on bad input. Offsets are byte
+/// indices into the input slice the caller passed.
+///
+/// ```
+/// use vecpress::{vbyte, Error};
+///
+/// // 0x80 promises another byte that never comes.
+/// let mut out = [0u32; 1];
+/// let err = vbyte::decode(&[0x80], &mut out).unwrap_err();
+/// assert_eq!(err, Error::Truncated { offset: 0, needed: 1 });
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Error {
+    /// The input ended inside a value; `offset` is where that value starts,
+    /// `needed` how many more values were expected (counting that one).
+    Truncated {
+        /// Byte offset in the input where the unfinished value starts.
+        offset: usize,
+        /// Values still missing when the input ran out.
+        needed: usize,
+    },
+    /// The input breaks a rule of the format at byte `offset`.
+    Corrupt {
+        /// Byte offset in the input of the offending byte.
+        offset: usize,
+        /// The broken rule, in a few lowercase words.
+        what: &'static str,
+    },
+    /// The output slice cannot hold the result.
+    OutputTooSmall {
+        /// Length the output needed.
+        needed: usize,
+        /// Length the output had.
+        actual: usize,
+    },
+    /// A count or size exceeds what the input could hold or a configured limit.
+    LimitExceeded {
+        /// What was limited, in a few lowercase words.
+        what: &'static str,
+        /// The value asked for.
+        requested: usize,
+        /// The largest value allowed.
+        limit: usize,
+    },
+    /// An index passed by the caller is out of range.
+    OutOfRange {
+        /// The index asked for.
+        index: usize,
+        /// The number of values there are.
+        len: usize,
+    },
+    /// The CPU lacks the instruction set asked for.
+    Unsupported {
+        /// Name of the instruction-set level (as `Isa::name` gives it).
+        isa: &'static str,
+    },
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Error::Truncated { offset, needed } => write!(
+                f,
+                "input truncated: value at byte {offset} is incomplete ({needed} value(s) missing)"
+            ),
+            Error::Corrupt { offset, what } => write!(f, "corrupt input at byte {offset}: {what}"),
+            Error::OutputTooSmall { needed, actual } => {
+                write!(f, "output too small: need {needed}, have {actual}")
+            }
+            Error::LimitExceeded {
+                what,
+                requested,
+                limit,
+            } => write!(f, "limit exceeded: {what} is {requested}, limit {limit}"),
+            Error::OutOfRange { index, len } => {
+                write!(f, "index {index} out of range for {len} value(s)")
+            }
+            Error::Unsupported { isa } => {
+                write!(f, "instruction set {isa} is not supported by this CPU")
+            }
+        }
+    }
+}
+
+impl std::error::Error for Error {}

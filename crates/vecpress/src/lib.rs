@@ -1,0 +1,44 @@
+//! SIMD-accelerated codecs for columns of integers.
+//!
+//! vecpress implements byte-oriented integer codecs with one kernel per
+//! instruction set, chosen once at run time:
+//!
+//! - [`vbyte`]: VByte (LEB128 varints, as in protobuf, Lucene and Go), with
+//!   the Masked VByte SIMD decoder, an AVX-512 decoder, and delta coding
+//!   whose prefix sum is fused into the decoders.
+//!
+//! Every decoder takes untrusted input: truncated, corrupt or hostile bytes
+//! give an [`Error`] naming what is wrong and where, never a panic and never a
+//! read outside the slices passed in. No padding is asked of the caller.
+//!
+//! [`Isa`] tells which kernels this CPU can run; `VECPRESS_ISA` caps the level
+//! for a process, and every codec has `*_with(isa, ...)` entries to run a
+//! chosen kernel.
+//!
+//! ```
+//! use vecpress::vbyte;
+//!
+//! let doc_ids = [3u32, 7, 8, 150, 151, 100_000];
+//! let bytes = vbyte::encode_delta_to_vec(&doc_ids, 0);
+//! assert_eq!(bytes.len(), 1 + 1 + 1 + 2 + 1 + 3);
+//! assert_eq!(vbyte::decode_delta_to_vec(&bytes, doc_ids.len(), 0)?, doc_ids);
+//! assert_eq!(vbyte::select_delta(&bytes, doc_ids.len(), 3, 0)?, 150);
+//! assert_eq!(vbyte::search_delta(&bytes, doc_ids.len(), 100, 0)?, Some((3, 150)));
+//! # Ok::<(), vecpress::Error>(())
+//! ```
+#![deny(missing_docs)]
+#![deny(unsafe_op_in_unsafe_fn)]
+#![deny(clippy::undocumented_unsafe_blocks)]
+
+pub mod codec;
+pub mod delta;
+mod error;
+mod isa;
+pub mod vbyte;
+
+pub use error::Error;
+pub use isa::{Isa, ParseIsaError};
+
+#[cfg(doctest)]
+#[doc = include_str!("../../../README.md")]
+struct ReadmeDoctests;

@@ -1,0 +1,246 @@
+//! The portable VByte codec: the paper's Algorithm 1, checked at every byte.
+//!
+//! This is the reference every kernel is tested against, and the path that
+//! finishes what a kernel leaves (the tail, and anything a kernel declines).
+//! It is also the only place that builds decoding errors.
+#![forbid(unsafe_code)]
+
+use crate::Error;
+
+/// Continuation flag: set on every byte of a value but its last.
+const MORE: u8 = 0x80;
+/// Payload bits of a byte.
+const LOW7: u8 = 0x7f;
+
+/// Writes `value` at `out[pos..]`, returns the position after it.
+#[inline(always)]
+pub(crate) fn put_u32(out: &mut [u8], mut pos: usize, mut value: u32) -> usize {
+    while value >= 0x80 {
+        out[pos] = value as u8 | MORE;
+        value >>= 7;
+        pos += 1;
+    }
+    out[pos] = value as u8;
+    pos + 1
+}
+
+/// Writes `value` at `out[pos..]`, returns the position after it.
+#[inline(always)]
+pub(crate) fn put_u64(out: &mut [u8], mut pos: usize, mut value: u64) -> usize {
+    while value >= 0x80 {
+        out[pos] = value as u8 | MORE;
+        value >>= 7;
+        pos += 1;
+    }
+    out[pos] = value as u8;
+    pos + 1
+}
+
+/// Bytes that VByte takes for `value`.
+#[inline(always)]
+pub(crate) const fn len_u32(value: u32) -> usize {
+    // 1 + floor(log2(v)) / 7, with 0 taking one byte.
+    let bits = 32 - (value | 1).leading_zeros() as usize;
+    bits.div_ceil(7)
+}
+
+/// Bytes that VByte takes for `value`.
+#[inline(always)]
+pub(crate) const fn len_u64(value: u64) -> usize {
+    let bits = 64 - (value | 1).leading_zeros() as usize;
+    bits.div_ceil(7)
+}
+
+/// Reads one u32 starting at `input[pos]`; returns it and the position after it.
+/// `base` is added to error offsets (the caller's view of where `input` starts);
+/// `needed` is how many values remain, counting this one, for `Truncated`.
+#[inline(always)]
+pub(crate) fn get_u32(
+    input: &[u8],
+    pos: usize,
+    base: usize,
+    needed: usize,
+) -> Result<(u32, usize), Error> {
+    if let Some(w) = input.get(pos..pos + 5) {
+        // Fast path: five bytes are there, so no per-byte bounds test.
+        let b = w[0];
+        if b < MORE {
+            return Ok((b as u32, pos + 1));
+        }
+        let mut v = (b & LOW7) as u32;
+        let b = w[1];
+        v |= ((b & LOW7) as u32) << 7;
+        if b < MORE {
+            return Ok((v, pos + 2));
+        }
+        let b = w[2];
+        v |= ((b & LOW7) as u32) << 14;
+        if b < MORE {
+            return Ok((v, pos + 3));
+        }
+        let b = w[3];
+        v |= ((b & LOW7) as u32) << 21;
+        if b < MORE {
+            return Ok((v, pos + 4));
+        }
+        let b = w[4];
+        if b > 0x0f {
+            return Err(fifth_byte_error(b, base + pos + 4));
+        }
+        return Ok((v | (b as u32) << 28, pos + 5));
+    }
+    get_u32_slow(input, pos, base, needed)
+}
+
+#[cold]
+fn fifth_byte_error(b: u8, offset: usize) -> Error {
+    let what = if b & MORE != 0 {
+        "varint longer than 5 bytes for u32"
+    } else {
+        "varint overflows 32 bits"
+    };
+    Error::Corrupt { offset, what }
+}
+
+/// [`get_u32`] near the end of the input: every byte is bounds-checked.
+#[inline(never)]
+fn get_u32_slow(
+    input: &[u8],
+    pos: usize,
+    base: usize,
+    needed: usize,
+) -> Result<(u32, usize), Error> {
+    let mut v = 0u32;
+    for i in 0..5 {
+        let Some(&b) = input.get(pos + i) else {
+            return Err(Error::Truncated {
+                offset: base + pos,
+                needed,
+            });
+        };
+        if i == 4 {
+            if b > 0x0f {
+                return Err(fifth_byte_error(b, base + pos + 4));
+            }
+            return Ok((v | (b as u32) << 28, pos + 5));
+        }
+        v |= ((b & LOW7) as u32) << (7 * i);
+        if b < MORE {
+            return Ok((v, pos + i + 1));
+        }
+    }
+    unreachable!("the loop returns at i == 4")
+}
+
+/// Reads one u64 starting at `input[pos]` (at most 10 bytes, the 10th at most 1).
+#[inline(always)]
+pub(crate) fn get_u64(
+    input: &[u8],
+    pos: usize,
+    base: usize,
+    needed: usize,
+) -> Result<(u64, usize), Error> {
+    let mut v = 0u64;
+    for i in 0..10 {
+        let Some(&b) = input.get(pos + i) else {
+            return Err(Error::Truncated {
+                offset: base + pos,
+                needed,
+            });
+        };
+        if i == 9 {
+            if b > 1 {
+                let what = if b & MORE != 0 {
+                    "varint longer than 10 bytes for u64"
+                } else {
+                    "varint overflows 64 bits"
+                };
+                return Err(Error::Corrupt {
+                    offset: base + pos + 9,
+                    what,
+                });
+            }
+            return Ok((v | (b as u64) << 63, pos + 10));
+        }
+        v |= ((b & LOW7) as u64) << (7 * i);
+        if b < MORE {
+            return Ok((v, pos + i + 1));
+        }
+    }
+    unreachable!("the loop returns at i == 9")
+}
+
+/// Decodes `out.len()` values; returns the bytes consumed. `base` is the
+/// offset of `input` in the caller's buffer, for error offsets.
+pub(crate) fn decode(input: &[u8], out: &mut [u32], base: usize) -> Result<usize, Error> {
+    let n = out.len();
+    let mut pos = 0;
+    for (k, slot) in out.iter_mut().enumerate() {
+        let (v, next) = get_u32(input, pos, base, n - k)?;
+        *slot = v;
+        pos = next;
+    }
+    Ok(pos)
+}
+
+/// Decodes `out.len()` gaps and their running sum from `*prev`; leaves the last
+/// value in `*prev` (also on error, for the values decoded).
+pub(crate) fn decode_delta(
+    input: &[u8],
+    out: &mut [u32],
+    prev: &mut u32,
+    base: usize,
+) -> Result<usize, Error> {
+    let n = out.len();
+    let mut pos = 0;
+    let mut acc = *prev;
+    for (k, slot) in out.iter_mut().enumerate() {
+        let (v, next) = get_u32(input, pos, base, n - k)?;
+        acc = acc.wrapping_add(v);
+        *slot = acc;
+        pos = next;
+    }
+    *prev = acc;
+    Ok(pos)
+}
+
+/// Decodes `out.len()` u64 values; returns the bytes consumed.
+pub(crate) fn decode_u64(input: &[u8], out: &mut [u64], base: usize) -> Result<usize, Error> {
+    let n = out.len();
+    let mut pos = 0;
+    for (k, slot) in out.iter_mut().enumerate() {
+        let (v, next) = get_u64(input, pos, base, n - k)?;
+        *slot = v;
+        pos = next;
+    }
+    Ok(pos)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn lengths_match_encoding() {
+        let mut buf = [0u8; 10];
+        for shift in 0..64 {
+            for v in [1u64 << shift, (1u64 << shift) - 1, (1u64 << shift) + 1] {
+                assert_eq!(put_u64(&mut buf, 0, v), len_u64(v), "{v}");
+                if let Ok(v32) = u32::try_from(v) {
+                    assert_eq!(put_u32(&mut buf, 0, v32), len_u32(v32), "{v32}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn slow_and_fast_paths_agree() {
+        let mut buf = [0u8; 5];
+        for v in [0u32, 127, 128, 16383, 16384, 1 << 21, 1 << 28, u32::MAX] {
+            let len = put_u32(&mut buf, 0, v);
+            // Fast path (5 bytes visible) and slow path (exactly len bytes).
+            assert_eq!(get_u32(&buf, 0, 0, 1), Ok((v, len)));
+            assert_eq!(get_u32(&buf[..len], 0, 0, 1), Ok((v, len)));
+        }
+    }
+}
