@@ -1,15 +1,376 @@
-//! PLACEHOLDER kernel (being written).
-/// # Safety
-/// CPU features of the level.
-pub(super) unsafe fn decode_bulk(_input: &[u8], _out: &mut [u32]) -> (usize, usize) {
-    (0, 0)
+//! VByte decoding with AVX-512 VBMI/VBMI2: sixteen values per step, no tables.
+//!
+//! Masked VByte (see `masked.rs`) looks up each 12-bit window of continuation
+//! bits in a 4096-entry table. With AVX-512 the positions of the values can be
+//! computed instead, for a whole 64-byte window at once:
+//!
+//! ```text
+//! window  = load 64 bytes
+//! more    = movepi8_mask(window)          // bit k: byte k has a successor
+//! ends    = compress_epi8(!more, 0..64)   // vpcompressb: byte index of each value's last byte
+//! starts  = (ends + 1) shifted up one byte, 0 first
+//! len     = ends - starts + 1             // 1..5 is valid; stop before the first > 5
+//! idx     = starts[k] + j for byte j of lane k (vpermb broadcast + add)
+//! bytes   = permutexvar_epi8(idx, window), zeroed where idx > ends[k]
+//! value   = madd(maddubs(bytes & 0x7f, [1, 128]), [1, 1 << 14])   // 4 x 7 bits -> 28 bits
+//!         | (last byte << 28) where len == 5
+//! store 16 values, advance by ends[15] + 1
+//! ```
+//!
+//! Tricks layered on it:
+//! - A window with no continuation bit at all is 64 one-byte values: zero-extend
+//!   and store 64 values with four `vpmovzxbd`, the common case of posting lists.
+//! - A window whose first 16 bytes are one-byte values stores 16 at once.
+//! - Validity is checked in the same registers: a value longer than 5 bytes, or
+//!   a 5th byte above `0x0f`, ends the step before that value, and the kernel
+//!   returns so that the checked scalar code reports the error.
+//! - Delta coding: the prefix sum of 16 lanes is four shift-and-add steps
+//!   (`valignd` against zero), plus the previous value broadcast to every lane.
+#![deny(unsafe_op_in_unsafe_fn)]
+
+use core::arch::x86_64::*;
+
+/// Bytes read per step.
+const WINDOW: usize = 64;
+/// Values written per general step.
+const LANES: usize = 16;
+
+/// Byte `4k + j` of each 32-bit lane `k` is `k`: broadcasts byte `k` of a
+/// vector to the four bytes of lane `k` through `vpermb`.
+const fn lane_broadcast() -> [u8; 64] {
+    let mut t = [0u8; 64];
+    let mut i = 0;
+    while i < 64 {
+        t[i] = (i / 4) as u8;
+        i += 1;
+    }
+    t
 }
+
+/// Byte `4k + j` is `j`: the offset of byte `j` within its value.
+const fn lane_offsets() -> [u8; 64] {
+    let mut t = [0u8; 64];
+    let mut i = 0;
+    while i < 64 {
+        t[i] = (i % 4) as u8;
+        i += 1;
+    }
+    t
+}
+
+/// Byte `k` is `k`.
+const fn iota() -> [u8; 64] {
+    let mut t = [0u8; 64];
+    let mut i = 0;
+    while i < 64 {
+        t[i] = i as u8;
+        i += 1;
+    }
+    t
+}
+
+static LANE_BROADCAST: [u8; 64] = lane_broadcast();
+static LANE_OFFSETS: [u8; 64] = lane_offsets();
+static IOTA: [u8; 64] = iota();
+
+/// The loop-invariant registers.
+struct Consts {
+    broadcast: __m512i,
+    offsets: __m512i,
+    iota: __m512i,
+    low7: __m512i,
+    w7: __m512i,
+    w14: __m512i,
+}
+
+impl Consts {
+    /// # Safety
+    /// The CPU must have AVX-512F.
+    #[inline(always)]
+    unsafe fn new() -> Consts {
+        // SAFETY: each table is 64 readable bytes; unaligned loads; AVX-512F per the caller.
+        unsafe {
+            Consts {
+                broadcast: _mm512_loadu_si512(LANE_BROADCAST.as_ptr().cast()),
+                offsets: _mm512_loadu_si512(LANE_OFFSETS.as_ptr().cast()),
+                iota: _mm512_loadu_si512(IOTA.as_ptr().cast()),
+                low7: _mm512_set1_epi8(0x7f),
+                // maddubs: unsigned weights times signed 7-bit bytes: b0 + 128 * b1.
+                w7: _mm512_set1_epi16(0x8001u16 as i16),
+                // madd: pairs of 14-bit halves: h0 + 2^14 * h1.
+                w14: _mm512_set1_epi32(0x4000_0001),
+            }
+        }
+    }
+}
+
+/// One general step: decodes the `n` (1..=16) values that end in the window,
+/// whose last bytes are the set bits of `last_bytes` (bit k = byte k of the
+/// window ends a value). Returns the values in lanes 0..n and the number of
+/// leading values that are valid (`n` unless one is too long or overflows).
+///
 /// # Safety
-/// CPU features of the level.
-pub(super) unsafe fn decode_delta_bulk(
-    _input: &[u8],
-    _out: &mut [u32],
-    _prev: &mut u32,
+/// The CPU must have the Avx512 level's features.
+#[inline(always)]
+unsafe fn step(c: &Consts, window: __m512i, last_bytes: u64, n: usize) -> (__m512i, usize) {
+    // SAFETY: register-only intrinsics; the features are the caller's promise.
+    unsafe {
+        // Index of the last byte of each value, in order; lanes 0..n are used.
+        let ends = _mm512_maskz_compress_epi8(last_bytes, c.iota);
+        let ends128 = _mm512_castsi512_si128(ends);
+        let after128 = _mm_add_epi8(ends128, _mm_set1_epi8(1));
+        let starts128 = _mm_bslli_si128::<1>(after128);
+        let lens = _mm_sub_epi8(after128, starts128);
+        // The last byte of each value: its 5th byte when it has five.
+        let last = _mm512_castsi512_si128(_mm512_permutexvar_epi8(ends, window));
+        let five = _mm_cmpeq_epi8_mask(lens, _mm_set1_epi8(5));
+        let too_long = _mm_cmpgt_epu8_mask(lens, _mm_set1_epi8(5));
+        let overflow = five & _mm_cmpgt_epu8_mask(last, _mm_set1_epi8(0x0f));
+        let valid = ((too_long | overflow) as u32 | (1u32 << n)).trailing_zeros() as usize;
+        // Gather the first four bytes of each value into its lane.
+        let starts = _mm512_castsi128_si512(starts128);
+        let idx = _mm512_add_epi8(_mm512_permutexvar_epi8(c.broadcast, starts), c.offsets);
+        let lane_end = _mm512_permutexvar_epi8(c.broadcast, ends);
+        let keep = _mm512_cmple_epu8_mask(idx, lane_end);
+        let bytes = _mm512_maskz_permutexvar_epi8(keep, idx, window);
+        let bytes = _mm512_and_si512(bytes, c.low7);
+        let halves = _mm512_maddubs_epi16(c.w7, bytes);
+        let mut values = _mm512_madd_epi16(halves, c.w14);
+        if five != 0 {
+            let top = _mm512_maskz_slli_epi32::<28>(five, _mm512_cvtepu8_epi32(last));
+            values = _mm512_or_si512(values, top);
+        }
+        (values, valid)
+    }
+}
+
+/// Loads the window of up to 64 bytes at `input[at..]`, zeros past the end.
+///
+/// # Safety
+/// The CPU must have AVX-512F and BW; `at <= input.len()`.
+#[inline(always)]
+unsafe fn load_window(input: &[u8], at: usize) -> __m512i {
+    let left = input.len() - at;
+    // SAFETY: `at <= input.len()`, so the pointer is in bounds or one past the
+    // end; the plain load reads 64 bytes only when 64 remain, and the masked
+    // load reads only the `left` bytes its mask enables (masked-off lanes are
+    // not accessed and cannot fault).
+    unsafe {
+        let src = input.as_ptr().add(at);
+        if left >= WINDOW {
+            _mm512_loadu_si512(src.cast())
+        } else {
+            _mm512_maskz_loadu_epi8(_bzhi_u64(!0, left as u32), src.cast())
+        }
+    }
+}
+
+/// Bit k set when byte k of the window ends a value and lies before the end
+/// of the input (`left` bytes remain from the window's start).
+///
+/// # Safety
+/// The CPU must have AVX-512BW and BMI2.
+#[inline(always)]
+unsafe fn last_byte_mask(window: __m512i, left: usize) -> u64 {
+    // SAFETY: register-only intrinsics; the features are the caller's promise.
+    unsafe { !_mm512_movepi8_mask(window) & _bzhi_u64(!0, left.min(WINDOW) as u32) }
+}
+
+/// Prefix sum of the 16 lanes of `x`, plus `prev` in every lane.
+///
+/// # Safety
+/// The CPU must have AVX-512F.
+#[inline(always)]
+unsafe fn prefix_sum(x: __m512i, prev: __m512i) -> __m512i {
+    // SAFETY: register-only intrinsics; AVX-512F per the caller.
+    unsafe {
+        let z = _mm512_setzero_si512();
+        let x = _mm512_add_epi32(x, _mm512_alignr_epi32::<15>(x, z));
+        let x = _mm512_add_epi32(x, _mm512_alignr_epi32::<14>(x, z));
+        let x = _mm512_add_epi32(x, _mm512_alignr_epi32::<12>(x, z));
+        let x = _mm512_add_epi32(x, _mm512_alignr_epi32::<8>(x, z));
+        _mm512_add_epi32(x, prev)
+    }
+}
+
+/// Lane `n - 1` of `x` broadcast to every lane.
+///
+/// # Safety
+/// The CPU must have AVX-512F; `1 <= n <= 16`.
+#[inline(always)]
+unsafe fn broadcast_lane(x: __m512i, n: usize) -> __m512i {
+    // SAFETY: register-only intrinsics; AVX-512F per the caller.
+    unsafe { _mm512_permutexvar_epi32(_mm512_set1_epi32(n as i32 - 1), x) }
+}
+
+/// The shared loop; `DELTA` selects the fused prefix sum.
+///
+/// The positions of value ends come from two 64-bit masks covering 128 bytes
+/// from `base`, shifted to the current position in general-purpose registers,
+/// so the loop-carried chain (position -> mask -> next position) never waits
+/// for a vector load or `vpmovb2m`.
+///
+/// # Safety
+/// The CPU must have the Avx512 level's features.
+#[inline(always)]
+unsafe fn decode<const DELTA: bool>(
+    input: &[u8],
+    out: &mut [u32],
+    prev: &mut u32,
 ) -> (usize, usize) {
-    (0, 0)
+    let len = input.len();
+    let mut pos = 0;
+    let mut done = 0;
+    // SAFETY: windows are loaded only at offsets <= len (load_window reads no
+    // byte past the end); stores write lanes done..done + k with
+    // k <= out.len() - done (full stores only when room allows; masked stores
+    // touch only the lanes they enable).
+    unsafe {
+        let c = Consts::new();
+        let mut acc = _mm512_set1_epi32(*prev as i32);
+        let dst = out.as_mut_ptr();
+        let mut base = 0;
+        let mut lo = last_byte_mask(load_window(input, 0), len);
+        let mut hi = if len > WINDOW {
+            last_byte_mask(load_window(input, WINDOW), len - WINDOW)
+        } else {
+            0
+        };
+        while done < out.len() {
+            let room = out.len() - done;
+            let rel = pos - base;
+            // Last-byte bits of the 64 bytes from `pos` (zero past the input).
+            let t = if rel == 0 {
+                lo
+            } else {
+                (lo >> rel) | (hi << (WINDOW - rel))
+            };
+            if t == 0 {
+                // No value ends in 64 bytes: the input ended, or a value is too long.
+                break;
+            }
+            let window = load_window(input, pos);
+            if t == !0 && room >= WINDOW {
+                // 64 one-byte values.
+                for q in 0..4 {
+                    let mut v = _mm512_cvtepu8_epi32(extract128(window, q));
+                    if DELTA {
+                        v = prefix_sum(v, acc);
+                        acc = broadcast_lane(v, LANES);
+                    }
+                    _mm512_storeu_si512(dst.add(done + LANES * q).cast(), v);
+                }
+                pos += WINDOW;
+                done += WINDOW;
+            } else if t & 0xffff == 0xffff && room >= LANES {
+                // The first 16 bytes are 16 one-byte values.
+                let mut v = _mm512_cvtepu8_epi32(_mm512_castsi512_si128(window));
+                if DELTA {
+                    v = prefix_sum(v, acc);
+                    acc = broadcast_lane(v, LANES);
+                }
+                _mm512_storeu_si512(dst.add(done).cast(), v);
+                pos += LANES;
+                done += LANES;
+            } else {
+                // The end of the 16th value, found from the mask alone so that
+                // the next position does not wait for the vector work.
+                let sixteenth = _pdep_u64(1 << (LANES - 1), t);
+                let (n, end) = if sixteenth != 0 && room >= LANES {
+                    (LANES, sixteenth.trailing_zeros() as usize)
+                } else {
+                    let n = (t.count_ones() as usize).min(LANES).min(room);
+                    (n, _pdep_u64(1 << (n - 1), t).trailing_zeros() as usize)
+                };
+                let (mut v, valid) = step(&c, window, t, n);
+                if valid < n {
+                    // Stop before an invalid value: the scalar code reports it.
+                    if valid > 0 {
+                        if DELTA {
+                            v = prefix_sum(v, acc);
+                            acc = broadcast_lane(v, valid);
+                        }
+                        _mm512_mask_storeu_epi32(
+                            dst.add(done).cast(),
+                            _bzhi_u32(!0, valid as u32) as u16,
+                            v,
+                        );
+                        pos += _pdep_u64(1 << (valid - 1), t).trailing_zeros() as usize + 1;
+                        done += valid;
+                    }
+                    break;
+                }
+                if DELTA {
+                    v = prefix_sum(v, acc);
+                    acc = broadcast_lane(v, n);
+                }
+                _mm512_mask_storeu_epi32(dst.add(done).cast(), _bzhi_u32(!0, n as u32) as u16, v);
+                pos += end + 1;
+                done += n;
+            }
+            while pos - base >= WINDOW {
+                base += WINDOW;
+                lo = hi;
+                let next = base + WINDOW;
+                hi = if next < len {
+                    last_byte_mask(load_window(input, next), len - next)
+                } else {
+                    0
+                };
+            }
+        }
+        if DELTA {
+            *prev = _mm_cvtsi128_si32(_mm512_castsi512_si128(acc)) as u32;
+        }
+    }
+    (pos, done)
+}
+
+/// Extracts 128-bit lane `q` (0..4) of `x`.
+///
+/// # Safety
+/// The CPU must have AVX-512F.
+#[inline(always)]
+unsafe fn extract128(x: __m512i, q: usize) -> __m128i {
+    // SAFETY: register-only intrinsics; AVX-512F per the caller.
+    unsafe {
+        match q {
+            0 => _mm512_castsi512_si128(x),
+            1 => _mm512_extracti32x4_epi32::<1>(x),
+            2 => _mm512_extracti32x4_epi32::<2>(x),
+            _ => _mm512_extracti32x4_epi32::<3>(x),
+        }
+    }
+}
+
+/// Decodes a prefix of `input` into `out`; returns (bytes consumed, values
+/// produced). Stops before any invalid value and wherever less than a window
+/// of input or a step of output remains; the scalar code does the rest.
+///
+/// # Safety
+/// The CPU must have every feature of the Avx512 level (see `isa.rs`).
+#[target_feature(
+    enable = "sse2,ssse3,sse4.1,avx,avx2,bmi1,bmi2,popcnt,avx512f,avx512bw,avx512vl,avx512vbmi,avx512vbmi2"
+)]
+pub(super) unsafe fn decode_bulk(input: &[u8], out: &mut [u32]) -> (usize, usize) {
+    let mut unused = 0;
+    // SAFETY: the features are the caller's promise; `decode` bounds its own accesses.
+    unsafe { decode::<false>(input, out, &mut unused) }
+}
+
+/// [`decode_bulk`] for gaps: writes their running sum from `*prev` and leaves
+/// the last value written in `*prev`.
+///
+/// # Safety
+/// The CPU must have every feature of the Avx512 level (see `isa.rs`).
+#[target_feature(
+    enable = "sse2,ssse3,sse4.1,avx,avx2,bmi1,bmi2,popcnt,avx512f,avx512bw,avx512vl,avx512vbmi,avx512vbmi2"
+)]
+pub(super) unsafe fn decode_delta_bulk(
+    input: &[u8],
+    out: &mut [u32],
+    prev: &mut u32,
+) -> (usize, usize) {
+    // SAFETY: the features are the caller's promise; `decode` bounds its own accesses.
+    unsafe { decode::<true>(input, out, prev) }
 }

@@ -124,6 +124,29 @@ pub fn encode(values: &[u32], out: &mut [u8]) -> usize {
     pos
 }
 
+/// Like [`encode`], but returns `Err(OutputTooSmall)` instead of panicking
+/// when `out` cannot hold the encoding (and then leaves `out` unchanged).
+///
+/// ```
+/// use vecpress::{vbyte, Error};
+/// let mut small = [0u8; 2];
+/// assert_eq!(vbyte::try_encode(&[300, 5], &mut small), Err(Error::OutputTooSmall { needed: 3, actual: 2 }));
+/// let mut out = [0u8; 3];
+/// assert_eq!(vbyte::try_encode(&[300, 5], &mut out), Ok(3));
+/// ```
+pub fn try_encode(values: &[u32], out: &mut [u8]) -> Result<usize, Error> {
+    if out.len() < max_encoded_len(values.len()) {
+        let needed = encoded_len(values);
+        if out.len() < needed {
+            return Err(Error::OutputTooSmall {
+                needed,
+                actual: out.len(),
+            });
+        }
+    }
+    Ok(encode(values, out))
+}
+
 /// Encodes `values` into a new vector of exactly the encoded length.
 ///
 /// ```

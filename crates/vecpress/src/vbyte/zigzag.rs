@@ -69,10 +69,18 @@ pub fn encode_i32_to_vec(values: &[i32]) -> Vec<u8> {
 /// ```
 pub fn decode_i32(input: &[u8], out: &mut [i32]) -> Result<usize, Error> {
     let mut buf = [0u32; 256];
+    let n = out.len();
     let mut pos = 0;
-    for chunk in out.chunks_mut(buf.len()) {
+    for (c, chunk) in out.chunks_mut(buf.len()).enumerate() {
         let tmp = &mut buf[..chunk.len()];
-        pos += super::decode(&input[pos..], tmp).map_err(|e| shift(e, pos))?;
+        let after = n - (c * 256 + chunk.len());
+        pos += super::decode(&input[pos..], tmp).map_err(|e| match shift(e, pos) {
+            Error::Truncated { offset, needed } => Error::Truncated {
+                offset,
+                needed: needed + after,
+            },
+            other => other,
+        })?;
         for (o, &v) in chunk.iter_mut().zip(tmp.iter()) {
             *o = unzigzag32(v);
         }

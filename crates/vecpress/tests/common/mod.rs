@@ -1,0 +1,89 @@
+//! Generators shared by the cross-ISA tests.
+#![allow(dead_code)]
+
+/// A small deterministic generator (xorshift64*), so failures name a seed.
+pub struct Rng(u64);
+
+impl Rng {
+    pub fn new(seed: u64) -> Rng {
+        Rng(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1)
+    }
+
+    pub fn next_u64(&mut self) -> u64 {
+        let mut x = self.0;
+        x ^= x >> 12;
+        x ^= x << 25;
+        x ^= x >> 27;
+        self.0 = x;
+        x.wrapping_mul(0x2545_F491_4F6C_DD1D)
+    }
+
+    pub fn below(&mut self, n: u64) -> u64 {
+        self.next_u64() % n
+    }
+
+    /// A u32 whose VByte form takes exactly `len` (1..=5) bytes.
+    pub fn u32_of_len(&mut self, len: u32) -> u32 {
+        let lo = if len == 1 { 0 } else { 1u64 << (7 * (len - 1)) };
+        let hi = if len == 5 {
+            1u64 << 32
+        } else {
+            1u64 << (7 * len)
+        };
+        (lo + self.below(hi - lo)) as u32
+    }
+
+    /// A u64 whose VByte form takes exactly `len` (1..=10) bytes.
+    pub fn u64_of_len(&mut self, len: u32) -> u64 {
+        let lo: u128 = if len == 1 {
+            0
+        } else {
+            1u128 << (7 * (len - 1))
+        };
+        let hi: u128 = if len == 10 {
+            1u128 << 64
+        } else {
+            1u128 << (7 * len)
+        };
+        let span = hi - lo;
+        let r = ((self.next_u64() as u128) << 64 | self.next_u64() as u128) % span;
+        (lo + r) as u64
+    }
+
+    /// `n` values whose byte lengths are drawn from the set bits of `mix`
+    /// (bit 0 = one byte ... bit 4 = five bytes).
+    pub fn values_with_mix(&mut self, n: usize, mix: u32) -> Vec<u32> {
+        let lens: Vec<u32> = (1..=5).filter(|l| mix & (1 << (l - 1)) != 0).collect();
+        (0..n)
+            .map(|_| {
+                let len = lens[self.below(lens.len() as u64) as usize];
+                self.u32_of_len(len)
+            })
+            .collect()
+    }
+}
+
+/// Lengths that put every kernel at and around its register and block sizes.
+pub fn lengths() -> Vec<usize> {
+    let mut v = vec![0, 1, 2, 3];
+    for edge in [4usize, 6, 8, 12, 16, 32, 48, 64, 128, 256] {
+        v.extend([edge - 1, edge, edge + 1]);
+    }
+    v.extend([1000, 4095, 4096, 4097]);
+    v.sort_unstable();
+    v.dedup();
+    v
+}
+
+/// Every non-empty mix of byte lengths 1..=5.
+pub fn mixes() -> impl Iterator<Item = u32> {
+    1..32u32
+}
+
+/// `bytes` copied to offset `offset` of a larger buffer, as a slice of exactly
+/// its length (so kernels see unaligned starts and no readable slack).
+pub fn at_offset(bytes: &[u8], offset: usize) -> (Vec<u8>, usize) {
+    let mut buf = vec![0xAAu8; offset + bytes.len()];
+    buf[offset..].copy_from_slice(bytes);
+    (buf, offset)
+}
