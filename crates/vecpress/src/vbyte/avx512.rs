@@ -34,6 +34,8 @@ use core::arch::x86_64::*;
 const WINDOW: usize = 64;
 /// Values written per general step.
 const LANES: usize = 16;
+/// The low byte of each 32-bit lane.
+const LOW_BYTES: u64 = 0x1111_1111_1111_1111;
 
 /// Byte `4k + j` of each 32-bit lane `k` is `k`: broadcasts byte `k` of a
 /// vector to the four bytes of lane `k` through `vpermb`.
@@ -79,6 +81,7 @@ struct Consts {
     offsets: __m512i,
     iota: __m512i,
     low7: __m512i,
+    stops: __m512i,
     w7: __m512i,
     w14: __m512i,
 }
@@ -95,6 +98,9 @@ impl Consts {
                 offsets: _mm512_loadu_si512(LANE_OFFSETS.as_ptr().cast()),
                 iota: _mm512_loadu_si512(IOTA.as_ptr().cast()),
                 low7: _mm512_set1_epi8(0x7f),
+                // The high bit of bytes 0..2 of a lane (byte 3 always ends
+                // what a lane holds).
+                stops: _mm512_set1_epi32(0x0080_8080),
                 // maddubs: unsigned weights times signed 7-bit bytes: b0 + 128 * b1.
                 w7: _mm512_set1_epi16(0x8001u16 as i16),
                 // madd: pairs of 14-bit halves: h0 + 2^14 * h1.
@@ -127,13 +133,18 @@ unsafe fn step(c: &Consts, window: __m512i, last_bytes: u64, n: usize) -> (__m51
         let too_long = _mm_cmpgt_epu8_mask(lens, _mm_set1_epi8(5));
         let overflow = five & _mm_cmpgt_epu8_mask(last, _mm_set1_epi8(0x0f));
         let valid = ((too_long | overflow) as u32 | (1u32 << n)).trailing_zeros() as usize;
-        // Gather the first four bytes of each value into its lane.
+        // Gather bytes start..start + 4 of each value into its lane, then
+        // clear the bytes after the value's last byte: with y the terminator
+        // flags (clear high bits) of bytes 0..3, y ^ (y - 1) covers the bits
+        // up to and including the first terminator.
         let starts = _mm512_castsi128_si512(starts128);
         let idx = _mm512_add_epi8(_mm512_permutexvar_epi8(c.broadcast, starts), c.offsets);
-        let lane_end = _mm512_permutexvar_epi8(c.broadcast, ends);
-        let keep = _mm512_cmple_epu8_mask(idx, lane_end);
-        let bytes = _mm512_maskz_permutexvar_epi8(keep, idx, window);
-        let bytes = _mm512_and_si512(bytes, c.low7);
+        let raw = _mm512_permutexvar_epi8(idx, window);
+        let y = _mm512_andnot_si512(raw, c.stops);
+        let y1 = _mm512_add_epi32(y, _mm512_set1_epi32(-1));
+        // (raw & (y ^ y1)) & 0x7f7f7f7f, in two ternary-logic steps.
+        let through = _mm512_ternarylogic_epi32::<0x60>(raw, y, y1);
+        let bytes = _mm512_and_si512(through, c.low7);
         let halves = _mm512_maddubs_epi16(c.w7, bytes);
         let mut values = _mm512_madd_epi16(halves, c.w14);
         if five != 0 {
@@ -178,17 +189,33 @@ unsafe fn last_byte_mask(window: __m512i, left: usize) -> u64 {
 
 /// Prefix sum of the 16 lanes of `x`, plus `prev` in every lane.
 ///
+/// Pairs first, with a 64-bit shift (port 0, not the shuffle port), then the
+/// last lane of each pair, quad and octet is added to the next one (three
+/// shuffles where the textbook log-step scan needs four).
+///
 /// # Safety
 /// The CPU must have AVX-512F.
 #[inline(always)]
 unsafe fn prefix_sum(x: __m512i, prev: __m512i) -> __m512i {
     // SAFETY: register-only intrinsics; AVX-512F per the caller.
     unsafe {
-        let z = _mm512_setzero_si512();
-        let x = _mm512_add_epi32(x, _mm512_alignr_epi32::<15>(x, z));
-        let x = _mm512_add_epi32(x, _mm512_alignr_epi32::<14>(x, z));
-        let x = _mm512_add_epi32(x, _mm512_alignr_epi32::<12>(x, z));
-        let x = _mm512_add_epi32(x, _mm512_alignr_epi32::<8>(x, z));
+        let x = _mm512_add_epi32(x, _mm512_slli_epi64::<32>(x));
+        let x = _mm512_mask_add_epi32(x, 0xcccc, x, _mm512_shuffle_epi32::<0x55>(x));
+        let x = _mm512_mask_add_epi32(
+            x,
+            0xf0f0,
+            x,
+            _mm512_permutexvar_epi32(
+                _mm512_set_epi32(11, 11, 11, 11, 0, 0, 0, 0, 3, 3, 3, 3, 0, 0, 0, 0),
+                x,
+            ),
+        );
+        let x = _mm512_mask_add_epi32(
+            x,
+            0xff00,
+            x,
+            _mm512_permutexvar_epi32(_mm512_set1_epi32(7), x),
+        );
         _mm512_add_epi32(x, prev)
     }
 }
@@ -253,7 +280,9 @@ unsafe fn decode<const DELTA: bool>(
             if t == !0 && room >= WINDOW {
                 // 64 one-byte values.
                 for q in 0..4 {
-                    let mut v = _mm512_cvtepu8_epi32(extract128(window, q));
+                    // Byte 16q + k to the low byte of lane k: one vpermb.
+                    let idx = _mm512_add_epi8(c.broadcast, _mm512_set1_epi8(16 * q as i8));
+                    let mut v = _mm512_maskz_permutexvar_epi8(LOW_BYTES, idx, window);
                     if DELTA {
                         v = prefix_sum(v, acc);
                         acc = broadcast_lane(v, LANES);
@@ -324,23 +353,6 @@ unsafe fn decode<const DELTA: bool>(
         }
     }
     (pos, done)
-}
-
-/// Extracts 128-bit lane `q` (0..4) of `x`.
-///
-/// # Safety
-/// The CPU must have AVX-512F.
-#[inline(always)]
-unsafe fn extract128(x: __m512i, q: usize) -> __m128i {
-    // SAFETY: register-only intrinsics; AVX-512F per the caller.
-    unsafe {
-        match q {
-            0 => _mm512_castsi512_si128(x),
-            1 => _mm512_extracti32x4_epi32::<1>(x),
-            2 => _mm512_extracti32x4_epi32::<2>(x),
-            _ => _mm512_extracti32x4_epi32::<3>(x),
-        }
-    }
 }
 
 /// Decodes a prefix of `input` into `out`; returns (bytes consumed, values
