@@ -30,5 +30,14 @@ if [[ -n "${SKIP_AARCH64:-}" ]]; then
     step "aarch64 (Neon) tests skipped: SKIP_AARCH64 is set"
 elif [[ "$(uname -m)" == "x86_64" ]]; then
     step "aarch64 (Neon) tests under qemu"
-    scripts/test-aarch64.sh
+    scripts/test-aarch64.sh --release
+fi
+
+if [[ -n "${SKIP_FUZZ:-}" ]]; then
+    step "fuzz smoke run skipped: SKIP_FUZZ is set"
+elif rustup toolchain list 2>/dev/null | grep -q '^nightly'; then
+    step "fuzz smoke run (every target, ${FUZZ_SECONDS:-30} s each)"
+    scripts/fuzz.sh all "${FUZZ_SECONDS:-30}"
+else
+    step "fuzz smoke run skipped: no nightly toolchain"
 fi

@@ -15,7 +15,7 @@ fn gaps(small: u32, rare: u32, big: u32) -> Vec<u32> {
             x ^= x << 13;
             x ^= x >> 7;
             x ^= x << 17;
-            if (x >> 40) as u32 % rare == 0 {
+            if ((x >> 40) as u32).is_multiple_of(rare) {
                 (x as u32) % big
             } else {
                 (x as u32) % small

@@ -209,7 +209,7 @@ fn select_and_search_match_a_full_decode() {
         let values: Vec<u32> = gaps
             .iter()
             .scan(prev, |p, &g| {
-                *p = (*p as u32).wrapping_add(g.min(1 << 18));
+                *p = p.wrapping_add(g.min(1 << 18));
                 Some(*p)
             })
             .collect();

@@ -110,49 +110,65 @@ impl Consts {
     }
 }
 
-/// One general step: decodes the `n` (1..=16) values that end in the window,
-/// whose last bytes are the set bits of `last_bytes` (bit k = byte k of the
-/// window ends a value). Returns the values in lanes 0..n and the number of
-/// leading values that are valid (`n` unless one is too long or overflows).
+/// Gathers the first four bytes of the values starting at the set bits of
+/// `starts` (bit k: byte k of the window starts a value) into lanes 0..16 and
+/// joins their 7-bit groups: each lane holds its value's low 28 bits.
 ///
 /// # Safety
 /// The CPU must have the Avx512 level's features.
 #[inline(always)]
-unsafe fn step(c: &Consts, window: __m512i, last_bytes: u64, n: usize) -> (__m512i, usize) {
+unsafe fn gather4(c: &Consts, window: __m512i, starts: u64) -> __m512i {
     // SAFETY: register-only intrinsics; the features are the caller's promise.
     unsafe {
-        // Index of the last byte of each value, in order; lanes 0..n are used.
-        let ends = _mm512_maskz_compress_epi8(last_bytes, c.iota);
-        let ends128 = _mm512_castsi512_si128(ends);
-        let after128 = _mm_add_epi8(ends128, _mm_set1_epi8(1));
-        let starts128 = _mm_bslli_si128::<1>(after128);
-        let lens = _mm_sub_epi8(after128, starts128);
-        // The last byte of each value: its 5th byte when it has five.
-        let last = _mm512_castsi512_si128(_mm512_permutexvar_epi8(ends, window));
-        let five = _mm_cmpeq_epi8_mask(lens, _mm_set1_epi8(5));
-        let too_long = _mm_cmpgt_epu8_mask(lens, _mm_set1_epi8(5));
-        let overflow = five & _mm_cmpgt_epu8_mask(last, _mm_set1_epi8(0x0f));
-        let valid = ((too_long | overflow) as u32 | (1u32 << n)).trailing_zeros() as usize;
-        // Gather bytes start..start + 4 of each value into its lane, then
-        // clear the bytes after the value's last byte: with y the terminator
-        // flags (clear high bits) of bytes 0..3, y ^ (y - 1) covers the bits
-        // up to and including the first terminator.
-        let starts = _mm512_castsi128_si512(starts128);
-        let idx = _mm512_add_epi8(_mm512_permutexvar_epi8(c.broadcast, starts), c.offsets);
+        // vpcompressb: the index of each value's first byte, in order.
+        let first = _mm512_maskz_compress_epi8(starts, c.iota);
+        // Bytes first..first + 4 of each value into its lane (vpermb twice).
+        let idx = _mm512_add_epi8(_mm512_permutexvar_epi8(c.broadcast, first), c.offsets);
         let raw = _mm512_permutexvar_epi8(idx, window);
+        // Clear the bytes after the value's last byte: with y the terminator
+        // flags (clear high bits) of bytes 0..2, y ^ (y - 1) covers the bits up
+        // to and including the first terminator (all 32 when there is none).
         let y = _mm512_andnot_si512(raw, c.stops);
         let y1 = _mm512_add_epi32(y, _mm512_set1_epi32(-1));
-        // (raw & (y ^ y1)) & 0x7f7f7f7f, in two ternary-logic steps.
-        let through = _mm512_ternarylogic_epi32::<0x60>(raw, y, y1);
+        let through = _mm512_ternarylogic_epi32::<0x60>(raw, y, y1); // raw & (y ^ y1)
         let bytes = _mm512_and_si512(through, c.low7);
-        let halves = _mm512_maddubs_epi16(c.w7, bytes);
-        let mut values = _mm512_madd_epi16(halves, c.w14);
-        if five != 0 {
-            let top = _mm512_maskz_slli_epi32::<28>(five, _mm512_cvtepu8_epi32(last));
-            values = _mm512_or_si512(values, top);
-        }
-        (values, valid)
+        // 4 x 7 bits -> 28 bits: b0 + b1 << 7 per 16 bits, then h0 + h1 << 14.
+        _mm512_madd_epi16(_mm512_maddubs_epi16(c.w7, bytes), c.w14)
     }
+}
+
+/// The rare step where some of the `n` values may take five bytes (or more,
+/// which is invalid): adds the 5th byte's four bits to the lanes of
+/// five-byte values and returns how many leading values are valid.
+///
+/// # Safety
+/// The CPU must have the Avx512 level's features.
+#[inline(never)]
+#[target_feature(
+    enable = "sse2,ssse3,sse4.1,avx,avx2,bmi1,bmi2,popcnt,avx512f,avx512bw,avx512vl,avx512vbmi,avx512vbmi2"
+)]
+unsafe fn fifth_bytes(
+    c: &Consts,
+    window: __m512i,
+    last_bytes: u64,
+    n: usize,
+    values: __m512i,
+) -> (__m512i, usize) {
+    // Register-only intrinsics, safe in a function with these features enabled.
+    // Index of the last byte of each value, in order.
+    let ends = _mm512_castsi512_si128(_mm512_maskz_compress_epi8(last_bytes, c.iota));
+    let after = _mm_add_epi8(ends, _mm_set1_epi8(1));
+    let lens = _mm_sub_epi8(after, _mm_bslli_si128::<1>(after));
+    let last = _mm512_castsi512_si128(_mm512_permutexvar_epi8(
+        _mm512_castsi128_si512(ends),
+        window,
+    ));
+    let five = _mm_cmpeq_epi8_mask(lens, _mm_set1_epi8(5));
+    let too_long = _mm_cmpgt_epu8_mask(lens, _mm_set1_epi8(5));
+    let overflow = five & _mm_cmpgt_epu8_mask(last, _mm_set1_epi8(0x0f));
+    let valid = ((too_long | overflow) as u32 | (1u32 << n)).trailing_zeros() as usize;
+    let top = _mm512_maskz_slli_epi32::<28>(five, _mm512_cvtepu8_epi32(last));
+    (_mm512_or_si512(values, top), valid)
 }
 
 /// Loads the window of up to 64 bytes at `input[at..]`, zeros past the end.
@@ -311,7 +327,15 @@ unsafe fn decode<const DELTA: bool>(
                     let n = (t.count_ones() as usize).min(LANES).min(room);
                     (n, _pdep_u64(1 << (n - 1), t).trailing_zeros() as usize)
                 };
-                let (mut v, valid) = step(&c, window, t, n);
+                let mut v = gather4(&c, window, (t << 1) | 1);
+                // A value of five or more bytes has four continuation bytes in a
+                // row; only then are the 5th bytes (and validity) looked at.
+                let more = !t;
+                let runs4 = more & (more >> 1) & (more >> 2) & (more >> 3);
+                let mut valid = n;
+                if runs4 & _bzhi_u64(!0, end as u32) != 0 {
+                    (v, valid) = fifth_bytes(&c, window, t, n, v);
+                }
                 if valid < n {
                     // Stop before an invalid value: the scalar code reports it.
                     if valid > 0 {

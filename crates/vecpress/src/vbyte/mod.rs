@@ -354,9 +354,18 @@ pub fn kernels() -> Vec<Isa> {
         .collect()
 }
 
+/// Below this many values a kernel's set-up costs more than it saves (lists
+/// of a few values are common: positions, short posting lists).
+const MIN_KERNEL: usize = 8;
+
 /// The one map from ISA level to kernel. The kernel decodes a prefix and the
 /// checked scalar path does the rest (the tail, or anything it declined).
 fn decode_impl(isa: Isa, input: &[u8], out: &mut [u32]) -> Result<usize, Error> {
+    let isa = if out.len() < MIN_KERNEL {
+        Isa::Scalar
+    } else {
+        isa
+    };
     let (consumed, produced) = match isa {
         #[cfg(target_arch = "x86_64")]
         // SAFETY: `isa` came from `Isa::best()` or `Isa::check()`, so the CPU has SSE4.1 (Avx2 implies it).
@@ -379,6 +388,11 @@ fn decode_delta_impl(
     out: &mut [u32],
     mut prev: u32,
 ) -> Result<usize, Error> {
+    let isa = if out.len() < MIN_KERNEL {
+        Isa::Scalar
+    } else {
+        isa
+    };
     let (consumed, produced) = match isa {
         #[cfg(target_arch = "x86_64")]
         // SAFETY: `isa` came from `Isa::best()` or `Isa::check()`, so the CPU has SSE4.1 (Avx2 implies it).

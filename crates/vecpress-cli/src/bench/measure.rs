@@ -1,0 +1,256 @@
+//! Timing one (codec, input): encode, memcpy baseline, every ISA, every peer.
+//!
+//! As in the papers: every block is decoded into one reused buffer of
+//! `--block` values (L1-resident). Each decoder first decodes every block once
+//! and must give back the values bit for bit, consuming exactly each block's
+//! bytes; then `--reps` passes over all blocks are timed and the median kept.
+#![forbid(unsafe_code)]
+
+use std::hint::black_box;
+use std::ops::Range;
+use std::time::{Duration, Instant};
+
+use anyhow::{bail, Result};
+use vecpress::codec::IntCodec;
+use vecpress::Isa;
+
+use super::input::Input;
+use super::peers::{self, Peer};
+use super::report::{Failure, Line, Row};
+
+/// What to run on one input with one codec.
+pub struct Job<'a> {
+    pub input: &'a Input,
+    pub codec: &'static dyn IntCodec,
+    pub isas: &'a [Isa],
+    pub peers: &'a [Box<dyn Peer>],
+    pub block: usize,
+    pub reps: u32,
+}
+
+/// The blocks of one input, encoded one after the other, then padded for peers.
+struct Encoded {
+    bytes: Vec<u8>,
+    ranges: Vec<Range<usize>>,
+    len: usize,
+}
+
+impl Job<'_> {
+    /// Measures everything; one line per ISA, then per peer. A decoder that
+    /// does not round-trip gets a [`Failure`] line; the others still run.
+    pub fn run(&self) -> Vec<Line> {
+        let values = self.input.values(self.codec.is_delta());
+        let blocks = &self.input.blocks;
+        let encoded = self.encode(values);
+
+        let mut scratch = vec![0u8; self.codec.max_encoded_len(self.block)];
+        let encode_time = median(self.reps, || {
+            for b in blocks {
+                black_box(
+                    self.codec
+                        .encode(black_box(&values[b.clone()]), &mut scratch),
+                );
+            }
+        });
+        let mut buf = vec![0u32; self.block];
+        let memcpy_time = median(self.reps, || {
+            for b in blocks {
+                buf[..b.len()].copy_from_slice(black_box(&values[b.clone()]));
+                black_box(&mut buf);
+            }
+        });
+
+        let bench = Bench {
+            values,
+            blocks,
+            encoded: &encoded,
+            reps: self.reps,
+        };
+        let name = self.codec.name();
+        let failure = |codec: &str, isa: &str, error: anyhow::Error| {
+            Line::Failed(Failure {
+                codec: codec.into(),
+                isa: isa.into(),
+                input: self.input.name.clone(),
+                error: format!("{error:#}"),
+            })
+        };
+        // The scalar reference checks the stream itself before any other decoder runs.
+        if let Err(e) = bench.measure(&mut buf, |i, out| {
+            self.codec.decode(Isa::Scalar, bench.block_bytes(i), out)
+        }) {
+            let e = e.context("the scalar reference does not decode what was encoded");
+            return vec![failure(name, Isa::Scalar.name(), e)];
+        }
+
+        let total = values.len() as f64;
+        let row = |codec: &str,
+                   isa: &str,
+                   decode: Duration,
+                   encode: Option<Duration>,
+                   note: Option<String>| {
+            Line::Row(Row {
+                codec: codec.into(),
+                isa: isa.into(),
+                input: self.input.name.clone(),
+                values: values.len() as u64,
+                input_bytes: values.len() as u64 * 4,
+                compressed_bytes: encoded.len as u64,
+                bits_per_value: encoded.len as f64 * 8.0 / total,
+                encode_mis: encode.map(|t| total / secs(t) / 1e6),
+                decode_mis: total / secs(decode) / 1e6,
+                encode_gbs: encode.map(|t| total * 4.0 / secs(t) / 1e9),
+                decode_gbs: total * 4.0 / secs(decode) / 1e9,
+                memcpy_gbs: total * 4.0 / secs(memcpy_time) / 1e9,
+                memcpy_ratio: secs(memcpy_time) / secs(decode),
+                scalar_ratio: None,
+                blocks: blocks.len() as u64,
+                block: self.block as u64,
+                reps: self.reps,
+                note,
+            })
+        };
+
+        let mut lines = Vec::new();
+        for &isa in self.isas {
+            let t = bench.measure(&mut buf, |i, out| {
+                self.codec.decode(isa, bench.block_bytes(i), out)
+            });
+            lines.push(match t {
+                Ok(t) => row(name, isa.name(), t, Some(encode_time), None),
+                Err(e) => failure(name, isa.name(), e),
+            });
+        }
+        let delta = self.codec.is_delta();
+        for peer in self.peers {
+            let peer_name = super::peer_row_name(peer.name(), delta);
+            let t = bench.measure(&mut buf, |i, out| {
+                let input = bench.padded_block_bytes(i);
+                let consumed = if delta {
+                    peer.decode_delta(input, out)
+                } else {
+                    peer.decode(input, out)
+                };
+                consumed.ok_or("malformed input")
+            });
+            lines.push(match t {
+                Ok(t) => row(&peer_name, "-", t, None, peer.note()),
+                Err(e) => failure(&peer_name, "-", e),
+            });
+        }
+        set_scalar_ratio(&mut lines);
+        lines
+    }
+
+    fn encode(&self, values: &[u32]) -> Encoded {
+        let mut scratch = vec![0u8; self.codec.max_encoded_len(self.block)];
+        let mut bytes = Vec::new();
+        let mut ranges = Vec::with_capacity(self.input.blocks.len());
+        for b in &self.input.blocks {
+            let n = self.codec.encode(&values[b.clone()], &mut scratch);
+            let start = bytes.len();
+            bytes.extend_from_slice(&scratch[..n]);
+            ranges.push(start..bytes.len());
+        }
+        let len = bytes.len();
+        bytes.resize(len + peers::min_input_len(self.block), 0);
+        Encoded { bytes, ranges, len }
+    }
+}
+
+/// One input's values, blocks and encoded bytes, shared by every decoder.
+struct Bench<'a> {
+    values: &'a [u32],
+    blocks: &'a [Range<usize>],
+    encoded: &'a Encoded,
+    reps: u32,
+}
+
+impl Bench<'_> {
+    /// Block `i`'s bytes, exactly.
+    fn block_bytes(&self, i: usize) -> &[u8] {
+        &self.encoded.bytes[self.encoded.ranges[i].clone()]
+    }
+
+    /// Block `i`'s bytes and everything after, padding included (for peers).
+    fn padded_block_bytes(&self, i: usize) -> &[u8] {
+        &self.encoded.bytes[self.encoded.ranges[i].start..]
+    }
+
+    /// Checks the round trip of every block, then times `reps` passes; the median.
+    fn measure<E: std::fmt::Display>(
+        &self,
+        buf: &mut [u32],
+        mut decode: impl FnMut(usize, &mut [u32]) -> Result<usize, E>,
+    ) -> Result<Duration> {
+        for (i, b) in self.blocks.iter().enumerate() {
+            let expected = &self.values[b.clone()];
+            let out = &mut buf[..b.len()];
+            // Start from the complement, so that a value left unwritten shows.
+            for (o, v) in out.iter_mut().zip(expected) {
+                *o = !v;
+            }
+            let want = self.encoded.ranges[i].len();
+            match decode(i, out) {
+                Ok(consumed) if consumed == want => {}
+                Ok(consumed) => {
+                    bail!("block {i} consumed {consumed} bytes, not {want}")
+                }
+                Err(e) => bail!("block {i}: {e}"),
+            }
+            if let Some(k) = (0..out.len()).find(|&k| out[k] != expected[k]) {
+                bail!(
+                    "block {i}, value {k}: decoded {}, expected {}",
+                    out[k],
+                    expected[k]
+                );
+            }
+        }
+        let blocks = self.blocks;
+        let mut failed = false;
+        let t = median(self.reps, || {
+            let mut ok = true;
+            for (i, b) in blocks.iter().enumerate() {
+                ok &= decode(i, &mut buf[..b.len()]).is_ok();
+            }
+            black_box(&mut *buf);
+            failed |= !ok;
+        });
+        if failed {
+            bail!("decoding failed while timed, after a good round trip");
+        }
+        Ok(t)
+    }
+}
+
+/// Decoding speed relative to the scalar kernel's, when it has a row.
+fn set_scalar_ratio(lines: &mut [Line]) {
+    let scalar = lines.iter().find_map(|l| match l {
+        Line::Row(r) if r.isa == Isa::Scalar.name() => Some(r.decode_mis),
+        _ => None,
+    });
+    let Some(base) = scalar else { return };
+    for line in lines {
+        if let Line::Row(r) = line {
+            r.scalar_ratio = Some(r.decode_mis / base);
+        }
+    }
+}
+
+/// The median time of `reps` runs of `pass`.
+fn median(reps: u32, mut pass: impl FnMut()) -> Duration {
+    let mut times: Vec<Duration> = (0..reps.max(1))
+        .map(|_| {
+            let start = Instant::now();
+            pass();
+            start.elapsed()
+        })
+        .collect();
+    times.sort_unstable();
+    times[times.len() / 2]
+}
+
+/// Seconds, never zero (a pass over a tiny input may read as 0 ns).
+fn secs(t: Duration) -> f64 {
+    t.as_secs_f64().max(1e-9)
+}

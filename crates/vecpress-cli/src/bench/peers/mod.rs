@@ -1,0 +1,104 @@
+//! Peer libraries that decode the same VByte (LEB128) bytes as vecpress.
+//!
+//! Each peer is one file adapting a library to [`Peer`]. Peers that need the
+//! `peers` cargo feature, an x86-64 target or a C compiler report themselves
+//! [`Absent`] with the reason, so the bench lists them instead of dropping them.
+// `deny`, not `forbid`: peers/maskedvbyte.rs below calls C. Other files forbid it.
+#![deny(unsafe_code)]
+
+mod integer_encoding;
+mod leb128;
+mod maskedvbyte;
+mod varint_simd;
+
+/// Bytes a peer may read past the encoded values, per value, at most: a u32
+/// varint takes at most 5 bytes.
+const MAX_BYTES_PER_VALUE: usize = 5;
+/// Bytes a peer may read past the largest valid stream (MaskedVByte's look-ahead).
+const SLACK: usize = 64;
+
+/// The readable bytes a peer needs from the start of a block of `n` values:
+/// the bench passes each block as a slice running to the end of a buffer
+/// padded with at least this many bytes past the last block.
+pub const fn min_input_len(n: usize) -> usize {
+    MAX_BYTES_PER_VALUE * n + SLACK
+}
+
+/// A VByte decoder from another library.
+pub trait Peer {
+    /// The row name, `peer:...` (`-delta` is appended for delta streams).
+    fn name(&self) -> &'static str;
+
+    /// Decodes `out.len()` values from the start of `input` (which holds at
+    /// least [`min_input_len`]`(out.len())` bytes; trailing bytes are not part
+    /// of the stream); returns the bytes consumed, or `None` if malformed.
+    fn decode(&self, input: &[u8], out: &mut [u32]) -> Option<usize>;
+
+    /// Like [`Peer::decode`] for gaps from 0, writing their running sum. The
+    /// default decodes, then runs a plain prefix-sum pass.
+    fn decode_delta(&self, input: &[u8], out: &mut [u32]) -> Option<usize> {
+        let consumed = self.decode(input, out)?;
+        vecpress::delta::prefix_sum_in_place(out, 0);
+        Some(consumed)
+    }
+
+    /// How it was built, when that matters for reading its numbers.
+    fn note(&self) -> Option<String> {
+        None
+    }
+}
+
+/// A peer that is not in this build, and why.
+pub struct Absent {
+    /// The row name it would have.
+    pub name: &'static str,
+    /// Why it is missing, and how to get it where possible.
+    pub reason: String,
+}
+
+/// A peer, or why it is absent.
+pub type Slot = Result<Box<dyn Peer>, Absent>;
+
+/// Every peer, present or absent, in table order.
+pub fn all() -> Vec<Slot> {
+    vec![
+        leb128::peer(),
+        maskedvbyte::peer(),
+        varint_simd::peer(),
+        integer_encoding::peer(),
+    ]
+}
+
+/// The reason given by peers that need the `peers` feature when it is off.
+#[allow(dead_code)] // unused when every peer is built
+const NO_FEATURE: &str = "built without the `peers` cargo feature (on by default)";
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn present_peers_round_trip() {
+        let values: Vec<u32> = (0..300u32)
+            .map(|i| i.wrapping_mul(2_654_435_761) >> (i % 32))
+            .collect();
+        let mut bytes = vec![0u8; vecpress::vbyte::max_encoded_len(values.len())];
+        let len = vecpress::vbyte::encode(&values, &mut bytes);
+        bytes.truncate(len);
+        bytes.resize(len + min_input_len(values.len()), 0);
+        for peer in all().into_iter().flatten() {
+            let mut out = vec![0u32; values.len()];
+            assert_eq!(peer.decode(&bytes, &mut out), Some(len), "{}", peer.name());
+            assert_eq!(out, values, "{}", peer.name());
+            let mut sums = values.clone();
+            vecpress::delta::prefix_sum_in_place(&mut sums, 0);
+            assert_eq!(
+                peer.decode_delta(&bytes, &mut out),
+                Some(len),
+                "{}",
+                peer.name()
+            );
+            assert_eq!(out, sums, "{} delta", peer.name());
+        }
+    }
+}

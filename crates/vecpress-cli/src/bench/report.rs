@@ -1,0 +1,194 @@
+//! Results: an aligned table (default) or JSON lines (`--json`).
+#![forbid(unsafe_code)]
+
+use std::io::Write;
+
+use serde::Serialize;
+
+/// One measured (codec or peer, isa, input).
+#[derive(Debug, Clone, Serialize)]
+pub struct Row {
+    /// Codec name (`vbyte`, `vbyte-delta`) or peer name (`peer:...`).
+    pub codec: String,
+    /// ISA level of the decoding kernel, or `-` for peers.
+    pub isa: String,
+    /// Input name: a generator's, or a file's stem.
+    pub input: String,
+    /// Values decoded per pass.
+    pub values: u64,
+    /// Their uncompressed size: 4 bytes a value.
+    pub input_bytes: u64,
+    /// Encoded size of all blocks.
+    pub compressed_bytes: u64,
+    /// `compressed_bytes * 8 / values`.
+    pub bits_per_value: f64,
+    /// Millions of values encoded per second (null for peers: only decoding is compared).
+    pub encode_mis: Option<f64>,
+    /// Millions of values decoded per second.
+    pub decode_mis: f64,
+    /// Encoding speed in GB/s of uncompressed bytes.
+    pub encode_gbs: Option<f64>,
+    /// Decoding speed in GB/s of uncompressed (decoded) bytes.
+    pub decode_gbs: f64,
+    /// memcpy of the same uncompressed bytes, block by block into the same buffer, GB/s.
+    pub memcpy_gbs: f64,
+    /// `decode_gbs / memcpy_gbs`.
+    pub memcpy_ratio: f64,
+    /// Decoding speed over the scalar kernel's, same codec and input (null without a scalar row).
+    pub scalar_ratio: Option<f64>,
+    /// Blocks per pass.
+    pub blocks: u64,
+    /// `--block`: the most values a block holds.
+    pub block: u64,
+    /// Timed passes; the median is reported.
+    pub reps: u32,
+    /// How a peer was built, where that matters for its numbers.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
+}
+
+/// A decoder that failed its round trip (or failed while timed): no figures.
+#[derive(Debug, Clone, Serialize)]
+pub struct Failure {
+    /// Codec or peer name.
+    pub codec: String,
+    /// ISA level, or `-` for peers.
+    pub isa: String,
+    /// Input name.
+    pub input: String,
+    /// What went wrong: block, value, decoded and expected.
+    pub error: String,
+}
+
+/// One line of results.
+#[derive(Debug, Clone, Serialize)]
+#[serde(untagged)]
+pub enum Line {
+    /// Measured.
+    Row(Row),
+    /// Not measured: it decoded wrongly.
+    Failed(Failure),
+}
+
+impl Line {
+    /// The input it belongs to.
+    fn input(&self) -> &str {
+        match self {
+            Line::Row(r) => &r.input,
+            Line::Failed(f) => &f.input,
+        }
+    }
+}
+
+/// A peer not built into this binary.
+#[derive(Debug, Clone, Serialize)]
+pub struct AbsentLine {
+    /// The row name it would have.
+    pub codec: String,
+    /// Why it is absent.
+    pub absent: String,
+}
+
+/// Prints one JSON line per row.
+pub fn print_json(out: &mut impl Write, rows: &[Line]) -> std::io::Result<()> {
+    for row in rows {
+        serde_json::to_writer(&mut *out, row)?;
+        writeln!(out)?;
+    }
+    out.flush()
+}
+
+/// Prints one JSON line for an absent peer.
+pub fn print_json_absent(out: &mut impl Write, absent: &AbsentLine) -> std::io::Result<()> {
+    serde_json::to_writer(&mut *out, absent)?;
+    writeln!(out)?;
+    out.flush()
+}
+
+const HEADER: [&str; 9] = [
+    "codec", "isa", "input", "bits/int", "dec Mi/s", "dec GB/s", "x memcpy", "x scalar", "enc Mi/s",
+];
+/// Columns aligned left (text); the others are numbers, aligned right.
+const TEXT_COLUMNS: usize = 3;
+
+/// Prints the aligned table, absent peers after the rows, then notes.
+pub fn print_table(
+    out: &mut impl Write,
+    lines: &[Line],
+    absent: &[AbsentLine],
+    notes: &[String],
+) -> std::io::Result<()> {
+    let opt = |v: Option<f64>, digits: usize| v.map_or("-".into(), |v| format!("{v:.digits$}"));
+    let cells: Vec<Vec<String>> = lines
+        .iter()
+        .map(|line| match line {
+            Line::Failed(f) => vec![
+                f.codec.clone(),
+                f.isa.clone(),
+                f.input.clone(),
+                format!("FAILED: {}", f.error),
+            ],
+            Line::Row(r) => vec![
+                r.codec.clone(),
+                r.isa.clone(),
+                r.input.clone(),
+                format!("{:.2}", r.bits_per_value),
+                format!("{:.0}", r.decode_mis),
+                format!("{:.2}", r.decode_gbs),
+                format!("{:.2}", r.memcpy_ratio),
+                opt(r.scalar_ratio, 2),
+                opt(r.encode_mis, 0),
+            ],
+        })
+        .collect();
+    let mut widths = HEADER.map(str::len);
+    for row in cells.iter().filter(|c| c.len() == HEADER.len()) {
+        for (w, cell) in widths.iter_mut().zip(row) {
+            *w = (*w).max(cell.len());
+        }
+    }
+    for row in &cells {
+        for (w, cell) in widths.iter_mut().zip(&row[..TEXT_COLUMNS]) {
+            *w = (*w).max(cell.len());
+        }
+    }
+    for a in absent {
+        widths[0] = widths[0].max(a.codec.len());
+    }
+    let line = |out: &mut dyn Write, cells: &[String]| -> std::io::Result<()> {
+        let mut text = String::new();
+        for (i, (cell, w)) in cells.iter().zip(widths).enumerate() {
+            if i > 0 {
+                text.push_str("  ");
+            }
+            if i < TEXT_COLUMNS || cells.len() < HEADER.len() {
+                text.push_str(&format!("{cell:<w$}"));
+            } else {
+                text.push_str(&format!("{cell:>w$}"));
+            }
+        }
+        writeln!(out, "{}", text.trim_end())
+    };
+    line(out, &HEADER.map(String::from))?;
+    let mut previous_input: Option<&str> = None;
+    for (l, cells) in lines.iter().zip(&cells) {
+        if previous_input.is_some_and(|p| p != l.input()) {
+            writeln!(out)?;
+        }
+        previous_input = Some(l.input());
+        line(out, cells)?;
+    }
+    if !absent.is_empty() {
+        writeln!(out)?;
+    }
+    for a in absent {
+        writeln!(out, "{:<w$}  absent: {}", a.codec, a.absent, w = widths[0])?;
+    }
+    if !notes.is_empty() {
+        writeln!(out)?;
+    }
+    for note in notes {
+        writeln!(out, "note: {note}")?;
+    }
+    out.flush()
+}

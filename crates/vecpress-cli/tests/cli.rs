@@ -1,0 +1,312 @@
+//! Runs the built `vecpress` binary on tiny inputs.
+#![forbid(unsafe_code)]
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+use serde_json::Value;
+
+const REQUIRED: [&str; 12] = [
+    "codec",
+    "isa",
+    "input",
+    "values",
+    "input_bytes",
+    "compressed_bytes",
+    "bits_per_value",
+    "encode_mis",
+    "decode_mis",
+    "encode_gbs",
+    "decode_gbs",
+    "memcpy_gbs",
+];
+
+fn vecpress(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_vecpress"))
+        .args(args)
+        .output()
+        .expect("run vecpress")
+}
+
+fn stderr(out: &Output) -> String {
+    String::from_utf8_lossy(&out.stderr).into_owned()
+}
+
+/// Runs `bench --json --reps 1 ARGS`; returns its exit status and JSON lines.
+fn run_json(args: &[&str]) -> (Output, Vec<Value>) {
+    let mut all = vec!["bench", "--json", "--reps", "1"];
+    all.extend_from_slice(args);
+    let out = vecpress(&all);
+    let lines = String::from_utf8(out.stdout.clone())
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("bad JSON line {l:?}: {e}")))
+        .collect();
+    (out, lines)
+}
+
+/// Runs a bench that must succeed; returns its JSON lines.
+fn bench_json(args: &[&str]) -> Vec<Value> {
+    let (out, lines) = run_json(args);
+    assert!(out.status.success(), "{args:?} failed: {}", stderr(&out));
+    lines
+}
+
+/// Rows that were measured (not absent peers nor failures), checked for consistency.
+fn rows(lines: &[Value]) -> Vec<&Value> {
+    let rows: Vec<&Value> = lines
+        .iter()
+        .filter(|l| l.get("absent").is_none() && l.get("error").is_none())
+        .collect();
+    for row in &rows {
+        for key in REQUIRED {
+            assert!(row.get(key).is_some(), "{key} missing in {row}");
+        }
+        let values = row["values"].as_f64().unwrap();
+        let compressed = row["compressed_bytes"].as_f64().unwrap();
+        assert!(values > 0.0 && compressed > 0.0, "{row}");
+        assert_eq!(row["input_bytes"].as_f64().unwrap(), values * 4.0);
+        let bits = row["bits_per_value"].as_f64().unwrap();
+        assert!((bits - compressed * 8.0 / values).abs() < 1e-9, "{row}");
+        assert!(row["decode_mis"].as_f64().unwrap() > 0.0, "{row}");
+        assert!(row["decode_gbs"].as_f64().unwrap() > 0.0, "{row}");
+        assert!(row["memcpy_gbs"].as_f64().unwrap() > 0.0, "{row}");
+        if row["isa"] != "-" {
+            assert!(row["encode_mis"].as_f64().unwrap() > 0.0, "{row}");
+        }
+    }
+    rows
+}
+
+fn temp_dir(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("vecpress-cli-{}-{name}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+fn write_docs(path: &Path, lists: &[Vec<u32>]) {
+    let mut bytes = Vec::new();
+    for list in lists {
+        bytes.extend_from_slice(&(list.len() as u32).to_le_bytes());
+        for v in list {
+            bytes.extend_from_slice(&v.to_le_bytes());
+        }
+    }
+    std::fs::write(path, bytes).unwrap();
+}
+
+#[test]
+fn generated_inputs_give_consistent_json() {
+    let lines = bench_json(&[
+        "--values",
+        "3000",
+        "--block",
+        "256",
+        "--inputs",
+        "bits-03,bits-32,cluster-gap-bits-08",
+        "--isa",
+        "scalar",
+    ]);
+    let rows = rows(&lines);
+    for codec in ["vbyte", "vbyte-delta"] {
+        for input in [
+            "uniform-gap-bits-03",
+            "uniform-gap-bits-32",
+            "cluster-gap-bits-08",
+        ] {
+            let found = rows
+                .iter()
+                .filter(|r| r["codec"] == codec && r["input"] == input);
+            assert!(found.count() >= 1, "no row for {codec} on {input}");
+        }
+    }
+    assert!(rows.iter().all(|r| r["values"] == 3000));
+    // 3-bit gaps take one byte each; 32-bit gaps mostly five.
+    let bits = |input: &str| {
+        rows.iter()
+            .find(|r| r["codec"] == "vbyte" && r["input"] == input)
+            .unwrap()["bits_per_value"]
+            .as_f64()
+            .unwrap()
+    };
+    assert_eq!(bits("uniform-gap-bits-03"), 8.0);
+    assert!(bits("uniform-gap-bits-32") > 36.0);
+}
+
+/// Every kernel of this CPU runs; one that does not round-trip gets an
+/// `error` line (the others still run) and the exit status is 1.
+#[test]
+fn every_kernel_is_measured_or_reported_failed() {
+    let (out, lines) = run_json(&[
+        "--values",
+        "5000",
+        "--block",
+        "1000",
+        "--inputs",
+        "bits-09,cluster-gap-bits-02",
+        "--isa",
+        "all",
+        "--peers",
+    ]);
+    let rows = rows(&lines);
+    let failed: Vec<&Value> = lines.iter().filter(|l| l.get("error").is_some()).collect();
+    for f in &failed {
+        for key in ["codec", "isa", "input", "error"] {
+            assert!(f[key].as_str().is_some_and(|s| !s.is_empty()), "{f}");
+        }
+    }
+    assert_eq!(out.status.success(), failed.is_empty(), "{}", stderr(&out));
+    if !failed.is_empty() {
+        assert!(
+            stderr(&out).contains("did not round-trip"),
+            "{}",
+            stderr(&out)
+        );
+    }
+    let kernels = rows.len() + failed.len();
+    assert!(kernels >= 2 * 2 * 2, "{lines:?}"); // 2 codecs, 2 inputs, scalar + peers at least
+}
+
+#[test]
+fn codec_and_isa_filters() {
+    let lines = bench_json(&[
+        "--values",
+        "1000",
+        "--inputs",
+        "bits-07",
+        "--codecs",
+        "vbyte-delta",
+        "--isa",
+        "scalar",
+    ]);
+    let rows = rows(&lines);
+    assert_eq!(rows.len(), 1, "{rows:?}");
+    assert_eq!(rows[0]["codec"], "vbyte-delta");
+    assert_eq!(rows[0]["isa"], "scalar");
+    assert_eq!(rows[0]["input"], "uniform-gap-bits-07");
+}
+
+#[test]
+fn peers_are_present_or_absent_with_a_reason() {
+    let lines = bench_json(&[
+        "--values",
+        "2000",
+        "--inputs",
+        "bits-12",
+        "--codecs",
+        "vbyte-delta",
+        "--isa",
+        "scalar",
+        "--peers",
+    ]);
+    let rows = rows(&lines);
+    let names = [
+        "peer:leb128-scalar-delta",
+        "peer:maskedvbyte-c-delta",
+        "peer:varint-simd-delta",
+        "peer:integer-encoding-delta",
+    ];
+    for name in names {
+        let row = rows.iter().any(|r| r["codec"] == name && r["isa"] == "-");
+        let absent = lines
+            .iter()
+            .any(|l| l["codec"] == name && l["absent"].as_str().is_some_and(|s| !s.is_empty()));
+        assert!(row != absent, "{name}: row {row}, absent {absent}");
+    }
+    assert!(rows
+        .iter()
+        .any(|r| r["codec"] == "peer:leb128-scalar-delta"));
+}
+
+#[test]
+fn posting_list_file_and_directory() {
+    let dir = temp_dir("docs");
+    let lists = vec![
+        (1..=5000u32).map(|i| i * 3).collect::<Vec<_>>(),
+        vec![],
+        vec![7, 1_000_000, 4_000_000_000],
+    ];
+    write_docs(&dir.join("tiny.docs"), &lists);
+    std::fs::write(dir.join("ignored.txt"), b"not a docs file").unwrap();
+    let lines = bench_json(&["--block", "1000", "--isa", "scalar", dir.to_str().unwrap()]);
+    let rows = rows(&lines);
+    assert!(!rows.is_empty());
+    for row in &rows {
+        assert_eq!(row["input"], "tiny");
+        assert_eq!(row["values"], 5003);
+        assert_eq!(row["blocks"], 6);
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn table_output() {
+    let out = vecpress(&[
+        "bench", "--reps", "1", "--values", "500", "--inputs", "bits-05", "--isa", "scalar",
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.contains("dec Mi/s"), "{text}");
+    assert!(text.contains("uniform-gap-bits-05"), "{text}");
+}
+
+#[test]
+fn bad_arguments_fail_with_a_message() {
+    let cases: [(&[&str], &str); 5] = [
+        (&["bench", "--codecs", "nope"], "known codecs: vbyte"),
+        (&["bench", "--isa", "sse9"], "unknown instruction set"),
+        (
+            &["bench", "/no/such/file.docs"],
+            "cannot read /no/such/file.docs",
+        ),
+        (
+            &["bench", "--inputs", "nothing-like-this"],
+            "no input matches",
+        ),
+        (&["bench", "--reps", "0"], "--reps"),
+    ];
+    for (args, message) in cases {
+        let out = vecpress(args);
+        assert!(!out.status.success(), "{args:?} succeeded");
+        let err = stderr(&out);
+        assert!(err.contains(message), "{args:?}: {err}");
+        assert!(!err.contains("panicked"), "{args:?}: {err}");
+    }
+}
+
+#[test]
+fn unsupported_isa_fails() {
+    let isa = if cfg!(target_arch = "x86_64") {
+        "neon"
+    } else {
+        "avx2"
+    };
+    let out = vecpress(&["bench", "--isa", isa, "--values", "100"]);
+    assert!(!out.status.success());
+    assert!(
+        stderr(&out).contains("not supported by this CPU"),
+        "{}",
+        stderr(&out)
+    );
+}
+
+#[test]
+fn malformed_docs_files_fail_without_panic() {
+    let dir = temp_dir("bad");
+    let good = dir.join("good.docs");
+    write_docs(&good, &[vec![1, 2, 3, 4]]);
+    let bytes = std::fs::read(&good).unwrap();
+    for (name, len) in [("short-list.docs", 12), ("odd-size.docs", 18)] {
+        let path = dir.join(name);
+        std::fs::write(&path, &bytes[..len]).unwrap();
+        let out = vecpress(&["bench", "--reps", "1", path.to_str().unwrap()]);
+        assert_eq!(out.status.code(), Some(1), "{name}");
+        let err = stderr(&out);
+        assert!(
+            err.contains("is not a ds2i .docs file") && err.contains("truncated"),
+            "{name}: {err}"
+        );
+        assert!(!err.contains("panicked"), "{name}: {err}");
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
