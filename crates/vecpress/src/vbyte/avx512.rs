@@ -84,6 +84,14 @@ struct Consts {
     stops: __m512i,
     w7: __m512i,
     w14: __m512i,
+    /// `vpermd` indices: lane 3 into lanes 4..8, lane 11 into lanes 12..16.
+    quads: __m512i,
+    /// `vpermd` indices: lane 7 everywhere.
+    lane7: __m512i,
+    /// `vpermd` indices: lane 15 everywhere.
+    lane15: __m512i,
+    /// The lanes that get the pair, quad and octet sums.
+    masks: [__mmask16; 3],
 }
 
 impl Consts {
@@ -105,6 +113,15 @@ impl Consts {
                 w7: _mm512_set1_epi16(0x8001u16 as i16),
                 // madd: pairs of 14-bit halves: h0 + 2^14 * h1.
                 w14: _mm512_set1_epi32(0x4000_0001),
+                // Hidden from the optimiser: with constant indices LLVM turns
+                // each one-uop vpermd into two shuffles on the same port.
+                quads: core::hint::black_box(_mm512_set_epi32(
+                    11, 11, 11, 11, 0, 0, 0, 0, 3, 3, 3, 3, 0, 0, 0, 0,
+                )),
+                lane7: core::hint::black_box(_mm512_set1_epi32(7)),
+                lane15: core::hint::black_box(_mm512_set1_epi32(15)),
+                // Hidden too, or the masked adds become adds and blends.
+                masks: core::hint::black_box([0xcccc, 0xf0f0, 0xff00]),
             }
         }
     }
@@ -203,7 +220,7 @@ unsafe fn last_byte_mask(window: __m512i, left: usize) -> u64 {
     unsafe { !_mm512_movepi8_mask(window) & _bzhi_u64(!0, left.min(WINDOW) as u32) }
 }
 
-/// Prefix sum of the 16 lanes of `x`, plus `prev` in every lane.
+/// Prefix sum of the 16 lanes of `x`.
 ///
 /// Pairs first, with a 64-bit shift (port 0, not the shuffle port), then the
 /// last lane of each pair, quad and octet is added to the next one (three
@@ -212,38 +229,38 @@ unsafe fn last_byte_mask(window: __m512i, left: usize) -> u64 {
 /// # Safety
 /// The CPU must have AVX-512F.
 #[inline(always)]
-unsafe fn prefix_sum(x: __m512i, prev: __m512i) -> __m512i {
+unsafe fn prefix_sum(c: &Consts, x: __m512i) -> __m512i {
     // SAFETY: register-only intrinsics; AVX-512F per the caller.
     unsafe {
         let x = _mm512_add_epi32(x, _mm512_slli_epi64::<32>(x));
-        let x = _mm512_mask_add_epi32(x, 0xcccc, x, _mm512_shuffle_epi32::<0x55>(x));
-        let x = _mm512_mask_add_epi32(
-            x,
-            0xf0f0,
-            x,
-            _mm512_permutexvar_epi32(
-                _mm512_set_epi32(11, 11, 11, 11, 0, 0, 0, 0, 3, 3, 3, 3, 0, 0, 0, 0),
-                x,
-            ),
-        );
-        let x = _mm512_mask_add_epi32(
-            x,
-            0xff00,
-            x,
-            _mm512_permutexvar_epi32(_mm512_set1_epi32(7), x),
-        );
-        _mm512_add_epi32(x, prev)
+        let x = _mm512_mask_add_epi32(x, c.masks[0], x, _mm512_shuffle_epi32::<0x55>(x));
+        let x = _mm512_mask_add_epi32(x, c.masks[1], x, _mm512_permutexvar_epi32(c.quads, x));
+        _mm512_mask_add_epi32(x, c.masks[2], x, _mm512_permutexvar_epi32(c.lane7, x))
     }
 }
 
-/// Lane `n - 1` of `x` broadcast to every lane.
+/// Turns the `n` gaps in lanes 0..n of `x` into values: their prefix sum plus
+/// `acc` (the previous value in every lane), and adds the sum of the `n` gaps
+/// to `acc`. The loop-carried chain is one add: the sums and broadcasts of
+/// successive steps run in parallel.
 ///
 /// # Safety
 /// The CPU must have AVX-512F; `1 <= n <= 16`.
 #[inline(always)]
-unsafe fn broadcast_lane(x: __m512i, n: usize) -> __m512i {
+unsafe fn accumulate(c: &Consts, x: __m512i, acc: &mut __m512i, n: usize) -> __m512i {
     // SAFETY: register-only intrinsics; AVX-512F per the caller.
-    unsafe { _mm512_permutexvar_epi32(_mm512_set1_epi32(n as i32 - 1), x) }
+    unsafe {
+        let local = prefix_sum(c, x);
+        let last = if n == LANES {
+            c.lane15
+        } else {
+            _mm512_set1_epi32(n as i32 - 1)
+        };
+        let total = _mm512_permutexvar_epi32(last, local);
+        let values = _mm512_add_epi32(local, *acc);
+        *acc = _mm512_add_epi32(*acc, total);
+        values
+    }
 }
 
 /// The shared loop; `DELTA` selects the fused prefix sum.
@@ -300,8 +317,7 @@ unsafe fn decode<const DELTA: bool>(
                     let idx = _mm512_add_epi8(c.broadcast, _mm512_set1_epi8(16 * q as i8));
                     let mut v = _mm512_maskz_permutexvar_epi8(LOW_BYTES, idx, window);
                     if DELTA {
-                        v = prefix_sum(v, acc);
-                        acc = broadcast_lane(v, LANES);
+                        v = accumulate(&c, v, &mut acc, LANES);
                     }
                     _mm512_storeu_si512(dst.add(done + LANES * q).cast(), v);
                 }
@@ -311,8 +327,7 @@ unsafe fn decode<const DELTA: bool>(
                 // The first 16 bytes are 16 one-byte values.
                 let mut v = _mm512_cvtepu8_epi32(_mm512_castsi512_si128(window));
                 if DELTA {
-                    v = prefix_sum(v, acc);
-                    acc = broadcast_lane(v, LANES);
+                    v = accumulate(&c, v, &mut acc, LANES);
                 }
                 _mm512_storeu_si512(dst.add(done).cast(), v);
                 pos += LANES;
@@ -340,8 +355,7 @@ unsafe fn decode<const DELTA: bool>(
                     // Stop before an invalid value: the scalar code reports it.
                     if valid > 0 {
                         if DELTA {
-                            v = prefix_sum(v, acc);
-                            acc = broadcast_lane(v, valid);
+                            v = accumulate(&c, v, &mut acc, valid);
                         }
                         _mm512_mask_storeu_epi32(
                             dst.add(done).cast(),
@@ -354,8 +368,7 @@ unsafe fn decode<const DELTA: bool>(
                     break;
                 }
                 if DELTA {
-                    v = prefix_sum(v, acc);
-                    acc = broadcast_lane(v, n);
+                    v = accumulate(&c, v, &mut acc, n);
                 }
                 _mm512_mask_storeu_epi32(dst.add(done).cast(), _bzhi_u32(!0, n as u32) as u16, v);
                 pos += end + 1;

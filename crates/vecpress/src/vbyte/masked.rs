@@ -127,6 +127,15 @@ unsafe fn decode<const DELTA: bool>(
             }
         }
         // Now 16 <= end - pos, so input[pos..pos + 16] and 16 bits of mask exist.
+        if mask & 0xffff == 0 {
+            // SAFETY: input[pos..pos + 16] exists (above) and out has room for
+            // 16 values (the loop condition); the caller provides the features.
+            unsafe { ones16::<DELTA>(load(input, pos), out, produced, &mut last) };
+            pos += 16;
+            produced += 16;
+            mask >>= 16;
+            continue;
+        }
         // SAFETY: as just said; `produced + 16 <= out.len()` bounds every store
         // (at most 6 values); the caller provides the CPU features.
         let consumed = unsafe {
@@ -183,6 +192,26 @@ unsafe fn ones<const DELTA: bool>(
             store4(out, at + 8, sum4::<DELTA>(_mm_cvtepu8_epi32(data8), last));
             store4(out, at + 12, sum4::<DELTA>(_mm_cvtepu8_epi32(data12), last));
         }
+    }
+}
+
+/// Writes the 16 one-byte values in `data` to `out[to..to + 16]`.
+///
+/// # Safety
+/// `to + 16 <= out.len()`; the CPU must have SSE4.1.
+#[inline(always)]
+unsafe fn ones16<const DELTA: bool>(data: __m128i, out: &mut [u32], to: usize, last: &mut __m128i) {
+    // SAFETY: the caller's contract covers these 16 values.
+    unsafe {
+        let (data4, data8, data12) = (
+            _mm_srli_si128(data, 4),
+            _mm_srli_si128(data, 8),
+            _mm_srli_si128(data, 12),
+        );
+        store4(out, to, sum4::<DELTA>(_mm_cvtepu8_epi32(data), last));
+        store4(out, to + 4, sum4::<DELTA>(_mm_cvtepu8_epi32(data4), last));
+        store4(out, to + 8, sum4::<DELTA>(_mm_cvtepu8_epi32(data8), last));
+        store4(out, to + 12, sum4::<DELTA>(_mm_cvtepu8_epi32(data12), last));
     }
 }
 
