@@ -77,7 +77,7 @@ static IOTA: [u8; 64] = iota();
 
 /// The loop-invariant registers.
 struct Consts {
-    broadcast: __m512i,
+    broadcast: [__m512i; 4],
     offsets: __m512i,
     iota: __m512i,
     low7: __m512i,
@@ -102,7 +102,13 @@ impl Consts {
         // SAFETY: each table is 64 readable bytes; unaligned loads; AVX-512F per the caller.
         unsafe {
             Consts {
-                broadcast: _mm512_loadu_si512(LANE_BROADCAST.as_ptr().cast()),
+                broadcast: {
+                    let b = _mm512_loadu_si512(LANE_BROADCAST.as_ptr().cast());
+                    let step = _mm512_set1_epi8(LANES as i8);
+                    let b1 = _mm512_add_epi8(b, step);
+                    let b2 = _mm512_add_epi8(b1, step);
+                    [b, b1, b2, _mm512_add_epi8(b2, step)]
+                },
                 offsets: _mm512_loadu_si512(LANE_OFFSETS.as_ptr().cast()),
                 iota: _mm512_loadu_si512(IOTA.as_ptr().cast()),
                 low7: _mm512_set1_epi8(0x7f),
@@ -127,20 +133,30 @@ impl Consts {
     }
 }
 
-/// Gathers the first four bytes of the values starting at the set bits of
-/// `starts` (bit k: byte k of the window starts a value) into lanes 0..16 and
-/// joins their 7-bit groups: each lane holds its value's low 28 bits.
+/// The index of each value's first byte, in order, from the set bits of
+/// `starts` (bit k: byte k of the window starts a value): one vpcompressb for
+/// up to 64 values.
 ///
 /// # Safety
 /// The CPU must have the Avx512 level's features.
 #[inline(always)]
-unsafe fn gather4(c: &Consts, window: __m512i, starts: u64) -> __m512i {
+unsafe fn first_bytes(c: &Consts, starts: u64) -> __m512i {
+    // SAFETY: register-only intrinsics; the features are the caller's promise.
+    unsafe { _mm512_maskz_compress_epi8(starts, c.iota) }
+}
+
+/// Gathers the first four bytes of values 16q..16q + 16 (their first bytes'
+/// indices are bytes 16q.. of `first`) into lanes 0..16 and joins their 7-bit
+/// groups: each lane holds its value's low 28 bits.
+///
+/// # Safety
+/// The CPU must have the Avx512 level's features; `q < 4`.
+#[inline(always)]
+unsafe fn gather4(c: &Consts, window: __m512i, first: __m512i, q: usize) -> __m512i {
     // SAFETY: register-only intrinsics; the features are the caller's promise.
     unsafe {
-        // vpcompressb: the index of each value's first byte, in order.
-        let first = _mm512_maskz_compress_epi8(starts, c.iota);
         // Bytes first..first + 4 of each value into its lane (vpermb twice).
-        let idx = _mm512_add_epi8(_mm512_permutexvar_epi8(c.broadcast, first), c.offsets);
+        let idx = _mm512_add_epi8(_mm512_permutexvar_epi8(c.broadcast[q], first), c.offsets);
         let raw = _mm512_permutexvar_epi8(idx, window);
         // Clear the bytes after the value's last byte: with y the terminator
         // flags (clear high bits) of bytes 0..2, y ^ (y - 1) covers the bits up
@@ -263,6 +279,26 @@ unsafe fn accumulate(c: &Consts, x: __m512i, acc: &mut __m512i, n: usize) -> __m
     }
 }
 
+/// Moves the two masks forward until they cover `pos`: `lo` holds the
+/// last-byte bits of the 64 bytes from `base`, `hi` of the 64 after.
+///
+/// # Safety
+/// The CPU must have the Avx512 level's features; `base <= pos <= input.len()`.
+#[inline(always)]
+unsafe fn advance(base: &mut usize, pos: usize, lo: &mut u64, hi: &mut u64, input: &[u8]) {
+    while pos - *base >= WINDOW {
+        *base += WINDOW;
+        *lo = *hi;
+        let next = *base + WINDOW;
+        *hi = if next < input.len() {
+            // SAFETY: next < input.len(); the features are the caller's promise.
+            unsafe { last_byte_mask(load_window(input, next), input.len() - next) }
+        } else {
+            0
+        };
+    }
+}
+
 /// The shared loop; `DELTA` selects the fused prefix sum.
 ///
 /// The positions of value ends come from two 64-bit masks covering 128 bytes
@@ -314,7 +350,7 @@ unsafe fn decode<const DELTA: bool>(
                 // 64 one-byte values.
                 for q in 0..4 {
                     // Byte 16q + k to the low byte of lane k: one vpermb.
-                    let idx = _mm512_add_epi8(c.broadcast, _mm512_set1_epi8(16 * q as i8));
+                    let idx = _mm512_add_epi8(c.broadcast[0], _mm512_set1_epi8(16 * q as i8));
                     let mut v = _mm512_maskz_permutexvar_epi8(LOW_BYTES, idx, window);
                     if DELTA {
                         v = accumulate(&c, v, &mut acc, LANES);
@@ -323,15 +359,28 @@ unsafe fn decode<const DELTA: bool>(
                 }
                 pos += WINDOW;
                 done += WINDOW;
-            } else if t & 0xffff == 0xffff && room >= LANES {
-                // The first 16 bytes are 16 one-byte values.
-                let mut v = _mm512_cvtepu8_epi32(_mm512_castsi512_si128(window));
-                if DELTA {
-                    v = accumulate(&c, v, &mut acc, LANES);
+                advance(&mut base, pos, &mut lo, &mut hi, input);
+                continue;
+            }
+            // Bytes of the values that end in the window, and their continuation bits.
+            let span = _bzhi_u64(!0, 64 - t.leading_zeros());
+            let more = !t & span;
+            // A value of five or more bytes has four continuation bytes in a row.
+            let runs4 = more & (more >> 1) & (more >> 2) & (more >> 3);
+            let m = t.count_ones() as usize;
+            if runs4 == 0 && m > 2 * LANES && room >= WINDOW {
+                // Every value that ends in the window, up to 64 of 1..4 bytes:
+                // one vpcompressb of their first bytes, 16 values a gather.
+                let first = first_bytes(&c, ((t << 1) | 1) & span);
+                for q in 0..m.div_ceil(LANES) {
+                    let mut v = gather4(&c, window, first, q);
+                    if DELTA {
+                        v = accumulate(&c, v, &mut acc, (m - LANES * q).min(LANES));
+                    }
+                    _mm512_storeu_si512(dst.add(done + LANES * q).cast(), v);
                 }
-                _mm512_storeu_si512(dst.add(done).cast(), v);
-                pos += LANES;
-                done += LANES;
+                pos += span.count_ones() as usize;
+                done += m;
             } else {
                 // The end of the 16th value, found from the mask alone so that
                 // the next position does not wait for the vector work.
@@ -342,11 +391,9 @@ unsafe fn decode<const DELTA: bool>(
                     let n = (t.count_ones() as usize).min(LANES).min(room);
                     (n, _pdep_u64(1 << (n - 1), t).trailing_zeros() as usize)
                 };
-                let mut v = gather4(&c, window, (t << 1) | 1);
-                // A value of five or more bytes has four continuation bytes in a
-                // row; only then are the 5th bytes (and validity) looked at.
-                let more = !t;
-                let runs4 = more & (more >> 1) & (more >> 2) & (more >> 3);
+                let mut v = gather4(&c, window, first_bytes(&c, (t << 1) | 1), 0);
+                // Only with four continuation bytes in a row are the 5th bytes
+                // (and validity) looked at.
                 let mut valid = n;
                 if runs4 & _bzhi_u64(!0, end as u32) != 0 {
                     (v, valid) = fifth_bytes(&c, window, t, n, v);
@@ -374,16 +421,7 @@ unsafe fn decode<const DELTA: bool>(
                 pos += end + 1;
                 done += n;
             }
-            while pos - base >= WINDOW {
-                base += WINDOW;
-                lo = hi;
-                let next = base + WINDOW;
-                hi = if next < len {
-                    last_byte_mask(load_window(input, next), len - next)
-                } else {
-                    0
-                };
-            }
+            advance(&mut base, pos, &mut lo, &mut hi, input);
         }
         if DELTA {
             *prev = _mm_cvtsi128_si32(_mm512_castsi512_si128(acc)) as u32;

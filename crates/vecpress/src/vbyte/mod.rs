@@ -355,8 +355,14 @@ pub fn kernels() -> Vec<Isa> {
 }
 
 /// Below this many values a kernel's set-up costs more than it saves (lists
-/// of a few values are common: positions, short posting lists).
-const MIN_KERNEL: usize = 8;
+/// of a few values are common: positions, short posting lists). The SSE4.1
+/// kernel needs room for 16 values to start at all.
+const fn min_kernel(isa: Isa) -> usize {
+    match isa {
+        Isa::Sse41 | Isa::Avx2 => 16,
+        _ => 8,
+    }
+}
 
 /// The one map from ISA level to kernel. The kernel decodes a prefix and the
 /// checked scalar path does the rest (the tail, or anything it declined).
