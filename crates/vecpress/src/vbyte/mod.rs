@@ -367,7 +367,7 @@ const fn min_kernel(isa: Isa) -> usize {
 /// The one map from ISA level to kernel. The kernel decodes a prefix and the
 /// checked scalar path does the rest (the tail, or anything it declined).
 fn decode_impl(isa: Isa, input: &[u8], out: &mut [u32]) -> Result<usize, Error> {
-    let isa = if out.len() < MIN_KERNEL {
+    let isa = if out.len() < min_kernel(isa) {
         Isa::Scalar
     } else {
         isa
@@ -394,7 +394,7 @@ fn decode_delta_impl(
     out: &mut [u32],
     mut prev: u32,
 ) -> Result<usize, Error> {
-    let isa = if out.len() < MIN_KERNEL {
+    let isa = if out.len() < min_kernel(isa) {
         Isa::Scalar
     } else {
         isa
