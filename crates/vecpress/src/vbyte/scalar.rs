@@ -103,7 +103,7 @@ fn fifth_byte_error(b: u8, offset: usize) -> Error {
 }
 
 /// [`get_u32`] near the end of the input: every byte is bounds-checked.
-#[inline(never)]
+#[inline]
 fn get_u32_slow(
     input: &[u8],
     pos: usize,
