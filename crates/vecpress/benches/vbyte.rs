@@ -48,5 +48,36 @@ fn decode_delta(c: &mut Criterion) {
     let _ = Isa::best();
 }
 
-criterion_group!(benches, decode_delta);
+fn decode_u64(c: &mut Criterion) {
+    let mut x = 0x9E37_79B9_7F4A_7C15u64;
+    let mut next = move || {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        x
+    };
+    let inputs: [(&str, Vec<u64>); 3] = [
+        ("1-byte", (0..BLOCK).map(|_| next() % 128).collect()),
+        (
+            "1-3-bytes",
+            (0..BLOCK).map(|_| next() >> (43 + next() % 21)).collect(),
+        ),
+        (
+            "1-10-bytes",
+            (0..BLOCK).map(|_| next() >> (next() % 64)).collect(),
+        ),
+    ];
+    let mut group = c.benchmark_group("vbyte-decode-u64");
+    group.throughput(Throughput::Elements(BLOCK as u64));
+    for (name, values) in &inputs {
+        let bytes = vbyte::encode_u64_to_vec(values);
+        let mut out = vec![0u64; BLOCK];
+        group.bench_with_input(BenchmarkId::new("scalar", name), &bytes, |b, bytes| {
+            b.iter(|| vbyte::decode_u64(bytes, &mut out).unwrap())
+        });
+    }
+    group.finish();
+}
+
+criterion_group!(benches, decode_delta, decode_u64);
 criterion_main!(benches);

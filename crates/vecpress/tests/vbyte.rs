@@ -410,3 +410,90 @@ proptest! {
         let _ = all_isas_agree(&bytes, n, prev, "arbitrary bytes");
     }
 }
+
+/// Decodes `n` u64 values (scalar: the u64 decoder has no SIMD kernel yet).
+fn u64_isas_agree(input: &[u8], n: usize, _context: &str) -> Result<Vec<u64>, Error> {
+    let mut out = vec![0u64; n];
+    vbyte::decode_u64(input, &mut out).map(|_| out)
+}
+
+#[test]
+fn u64_round_trips_every_length_mix() {
+    for mix in [
+        1u32,
+        3,
+        0b11_1111_1111,
+        0b10_0000_0000,
+        0b11_0000_0001,
+        0b01_1111_0000,
+    ] {
+        for n in lengths() {
+            let seed = (mix as u64) << 32 | n as u64;
+            let mut rng = Rng::new(seed);
+            let lens: Vec<u32> = (1..=10).filter(|l| mix & (1 << (l - 1)) != 0).collect();
+            let values: Vec<u64> = (0..n)
+                .map(|_| {
+                    let len = lens[rng.below(lens.len() as u64) as usize];
+                    rng.u64_of_len(len)
+                })
+                .collect();
+            let bytes = vbyte::encode_u64_to_vec(&values);
+            let (buf, at) = at_offset(&bytes, 1 + (seed % 31) as usize);
+            let got = u64_isas_agree(&buf[at..], n, &format!("mix {mix:010b} n {n}")).unwrap();
+            assert_eq!(got, values, "mix {mix:010b} n {n}");
+        }
+    }
+}
+
+#[test]
+fn u64_bad_input_is_an_error() {
+    let mut rng = Rng::new(21);
+    let values: Vec<u64> = (0..60)
+        .map(|i| rng.u64_of_len(1 + (i % 10) as u32))
+        .collect();
+    let bytes = vbyte::encode_u64_to_vec(&values);
+    for i in 0..bytes.len() {
+        for new in [0x00, 0x01, 0x02, 0x7f, 0x80, 0xff] {
+            let mut b = bytes.clone();
+            b[i] = new;
+            let _ = u64_isas_agree(&b, values.len(), &format!("byte {i} -> {new:#x}"));
+        }
+    }
+    for cut in 0..bytes.len() {
+        let res = u64_isas_agree(&bytes[..cut], values.len(), &format!("cut {cut}"));
+        assert!(
+            matches!(res, Err(Error::Truncated { .. })),
+            "cut {cut}: {res:?}"
+        );
+    }
+    // An 11-byte varint and a 10th byte of 2, deep in a long stream.
+    for poison in [
+        &[0xffu8; 11][..],
+        &[0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x02][..],
+    ] {
+        let mut b = vbyte::encode_u64_to_vec(&values[..40]);
+        let at = b.len();
+        b.extend_from_slice(poison);
+        b.extend_from_slice(&bytes);
+        let res = u64_isas_agree(&b, 100, "poison");
+        assert!(
+            matches!(res, Err(Error::Corrupt { offset, .. }) if offset == at + 9),
+            "{res:?}"
+        );
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(256))]
+
+    #[test]
+    fn prop_u64_round_trips(values in prop::collection::vec(any::<u64>().prop_map(|v| v >> (v % 64)), 0..3000)) {
+        let bytes = vbyte::encode_u64_to_vec(&values);
+        prop_assert_eq!(u64_isas_agree(&bytes, values.len(), "proptest").unwrap(), values);
+    }
+
+    #[test]
+    fn prop_u64_arbitrary_bytes_never_panic(bytes in prop::collection::vec(any::<u8>(), 0..400), n in 0usize..400) {
+        let _ = u64_isas_agree(&bytes, n, "arbitrary bytes");
+    }
+}

@@ -129,12 +129,22 @@ pub fn encode_i64_to_vec(values: &[i64]) -> Vec<u8> {
 /// assert_eq!(out, [i64::MIN]);
 /// ```
 pub fn decode_i64(input: &[u8], out: &mut [i64]) -> Result<usize, Error> {
+    let mut buf = [0u64; 256];
     let n = out.len();
     let mut pos = 0;
-    for (k, slot) in out.iter_mut().enumerate() {
-        let (v, next) = scalar::get_u64(input, pos, 0, n - k)?;
-        *slot = unzigzag64(v);
-        pos = next;
+    for (c, chunk) in out.chunks_mut(buf.len()).enumerate() {
+        let tmp = &mut buf[..chunk.len()];
+        let after = n - (c * 256 + chunk.len());
+        pos += super::decode_u64(&input[pos..], tmp).map_err(|e| match shift(e, pos) {
+            Error::Truncated { offset, needed } => Error::Truncated {
+                offset,
+                needed: needed + after,
+            },
+            other => other,
+        })?;
+        for (o, &v) in chunk.iter_mut().zip(tmp.iter()) {
+            *o = unzigzag64(v);
+        }
     }
     Ok(pos)
 }
