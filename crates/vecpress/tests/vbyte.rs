@@ -497,3 +497,41 @@ proptest! {
         let _ = u64_isas_agree(&bytes, n, "arbitrary bytes");
     }
 }
+
+#[test]
+fn tiny_gaps_with_wrapping_sums() {
+    // Runs of gaps below 32 (the AVX-512 kernel sums those in bytes), broken
+    // by larger ones, from a `prev` near the top so that the sums wrap.
+    for seed in 0..40u64 {
+        let mut rng = Rng::new(seed);
+        let n = 64 + rng.below(3000) as usize;
+        let gaps: Vec<u32> = (0..n)
+            .map(|_| match rng.below(1000) {
+                0 => {
+                    let len = 1 + rng.below(5) as u32;
+                    rng.u32_of_len(len)
+                }
+                1..=9 => 32 + rng.below(96) as u32,
+                _ => rng.below(32) as u32,
+            })
+            .collect();
+        let prev = u32::MAX - rng.below(5000) as u32;
+        let bytes = vbyte::encode_to_vec(&gaps);
+        let want: Vec<u32> = gaps
+            .iter()
+            .scan(prev, |p, &g| {
+                *p = p.wrapping_add(g);
+                Some(*p)
+            })
+            .collect();
+        for &isa in Isa::available() {
+            let mut out = vec![0u32; n];
+            assert_eq!(
+                vbyte::decode_delta_with(isa, &bytes, &mut out, prev),
+                Ok(bytes.len()),
+                "{isa} seed {seed}"
+            );
+            assert_eq!(out, want, "{isa} seed {seed}");
+        }
+    }
+}
