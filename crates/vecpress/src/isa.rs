@@ -28,6 +28,7 @@
 
 use core::fmt;
 use core::str::FromStr;
+use std::sync::atomic::{AtomicU8, Ordering};
 use std::sync::OnceLock;
 
 /// An instruction-set level that kernels are written for.
@@ -73,8 +74,9 @@ impl Isa {
     /// ```
     /// assert!(vecpress::Isa::Scalar.is_supported());
     /// ```
+    #[inline]
     pub fn is_supported(self) -> bool {
-        detected().contains(&self)
+        supported_bits() & (1 << self as u8) != 0
     }
 
     /// The levels this process may use: supported by the CPU and not above the
@@ -119,6 +121,20 @@ impl Isa {
 
 fn same_family(a: Isa, b: Isa) -> bool {
     (a == Isa::Neon) == (b == Isa::Neon)
+}
+
+/// Bit `isa as u8` set for each level the CPU supports, bit 7 once known: a
+/// relaxed load on the hot path of every `*_with` call.
+#[inline]
+fn supported_bits() -> u8 {
+    static BITS: AtomicU8 = AtomicU8::new(0);
+    let bits = BITS.load(Ordering::Relaxed);
+    if bits != 0 {
+        return bits;
+    }
+    let bits = detected().iter().fold(0x80, |b, &isa| b | 1 << isa as u8);
+    BITS.store(bits, Ordering::Relaxed);
+    bits
 }
 
 /// Levels the CPU supports, detected once.

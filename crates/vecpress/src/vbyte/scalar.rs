@@ -51,85 +51,73 @@ pub(crate) const fn len_u64(value: u64) -> usize {
     bits.div_ceil(7)
 }
 
-/// Reads one u32 starting at `input[pos]`; returns it and the position after it.
-/// `base` is added to error offsets (the caller's view of where `input` starts);
-/// `needed` is how many values remain, counting this one, for `Truncated`.
+/// Reads one u32 starting at `input[pos]`; returns it and the position after
+/// it, or `None` when the input ends inside it or it breaks the format
+/// ([`u32_error`] then says which).
 #[inline(always)]
-pub(crate) fn get_u32(
-    input: &[u8],
-    pos: usize,
-    base: usize,
-    needed: usize,
-) -> Result<(u32, usize), Error> {
+pub(crate) fn try_u32(input: &[u8], pos: usize) -> Option<(u32, usize)> {
     if let Some(w) = input.get(pos..pos + 5) {
         // Fast path: five bytes are there, so no per-byte bounds test.
         let b = w[0];
         if b < MORE {
-            return Ok((b as u32, pos + 1));
+            return Some((b as u32, pos + 1));
         }
         let mut v = (b & LOW7) as u32;
         let b = w[1];
         v |= ((b & LOW7) as u32) << 7;
         if b < MORE {
-            return Ok((v, pos + 2));
+            return Some((v, pos + 2));
         }
         let b = w[2];
         v |= ((b & LOW7) as u32) << 14;
         if b < MORE {
-            return Ok((v, pos + 3));
+            return Some((v, pos + 3));
         }
         let b = w[3];
         v |= ((b & LOW7) as u32) << 21;
         if b < MORE {
-            return Ok((v, pos + 4));
+            return Some((v, pos + 4));
         }
         let b = w[4];
-        if b > 0x0f {
-            return Err(fifth_byte_error(b, base + pos + 4));
-        }
-        return Ok((v | (b as u32) << 28, pos + 5));
+        return (b <= 0x0f).then_some((v | (b as u32) << 28, pos + 5));
     }
-    get_u32_slow(input, pos, base, needed)
-}
-
-#[cold]
-fn fifth_byte_error(b: u8, offset: usize) -> Error {
-    let what = if b & MORE != 0 {
-        "varint longer than 5 bytes for u32"
-    } else {
-        "varint overflows 32 bits"
-    };
-    Error::Corrupt { offset, what }
-}
-
-/// [`get_u32`] near the end of the input: every byte is bounds-checked.
-#[inline]
-fn get_u32_slow(
-    input: &[u8],
-    pos: usize,
-    base: usize,
-    needed: usize,
-) -> Result<(u32, usize), Error> {
+    // Near the end of the input: every byte is bounds-checked.
     let mut v = 0u32;
-    for i in 0..5 {
-        let Some(&b) = input.get(pos + i) else {
-            return Err(Error::Truncated {
-                offset: base + pos,
-                needed,
-            });
-        };
-        if i == 4 {
-            if b > 0x0f {
-                return Err(fifth_byte_error(b, base + pos + 4));
-            }
-            return Ok((v | (b as u32) << 28, pos + 5));
-        }
+    for i in 0..4 {
+        let b = *input.get(pos + i)?;
         v |= ((b & LOW7) as u32) << (7 * i);
         if b < MORE {
-            return Ok((v, pos + i + 1));
+            return Some((v, pos + i + 1));
         }
     }
-    unreachable!("the loop returns at i == 4")
+    let b = *input.get(pos + 4)?;
+    (b <= 0x0f).then_some((v | (b as u32) << 28, pos + 5))
+}
+
+/// Why [`try_u32`] gave `None` at `input[pos]`: the input ended inside the
+/// value, or its 5th byte continues or overflows. `base` is added to offsets
+/// (the caller's view of where `input` starts); `needed` is how many values
+/// remain, counting this one.
+#[cold]
+#[inline(never)]
+pub(crate) fn u32_error(input: &[u8], pos: usize, base: usize, needed: usize) -> Error {
+    match input.get(pos..pos + 5) {
+        Some(w) if w[..4].iter().all(|&b| b >= MORE) => {
+            let what = if w[4] & MORE != 0 {
+                "varint longer than 5 bytes for u32"
+            } else {
+                "varint overflows 32 bits"
+            };
+            Error::Corrupt {
+                offset: base + pos + 4,
+                what,
+            }
+        }
+        _ => Error::Truncated {
+            offset: base + pos,
+            needed,
+        },
+    }
 }
 
 /// Reads one u64 starting at `input[pos]` (at most 10 bytes, the 10th at most 1).
@@ -176,7 +164,9 @@ pub(crate) fn decode(input: &[u8], out: &mut [u32], base: usize) -> Result<usize
     let n = out.len();
     let mut pos = 0;
     for (k, slot) in out.iter_mut().enumerate() {
-        let (v, next) = get_u32(input, pos, base, n - k)?;
+        let Some((v, next)) = try_u32(input, pos) else {
+            return Err(u32_error(input, pos, base, n - k));
+        };
         *slot = v;
         pos = next;
     }
@@ -195,7 +185,10 @@ pub(crate) fn decode_delta(
     let mut pos = 0;
     let mut acc = *prev;
     for (k, slot) in out.iter_mut().enumerate() {
-        let (v, next) = get_u32(input, pos, base, n - k)?;
+        let Some((v, next)) = try_u32(input, pos) else {
+            *prev = acc;
+            return Err(u32_error(input, pos, base, n - k));
+        };
         acc = acc.wrapping_add(v);
         *slot = acc;
         pos = next;
@@ -239,8 +232,16 @@ mod tests {
         for v in [0u32, 127, 128, 16383, 16384, 1 << 21, 1 << 28, u32::MAX] {
             let len = put_u32(&mut buf, 0, v);
             // Fast path (5 bytes visible) and slow path (exactly len bytes).
-            assert_eq!(get_u32(&buf, 0, 0, 1), Ok((v, len)));
-            assert_eq!(get_u32(&buf[..len], 0, 0, 1), Ok((v, len)));
+            assert_eq!(try_u32(&buf, 0), Some((v, len)));
+            assert_eq!(try_u32(&buf[..len], 0), Some((v, len)));
+            assert_eq!(try_u32(&buf[..len - 1], 0), None);
+            assert_eq!(
+                u32_error(&buf[..len - 1], 0, 7, 3),
+                Error::Truncated {
+                    offset: 7,
+                    needed: 3
+                }
+            );
         }
     }
 }
