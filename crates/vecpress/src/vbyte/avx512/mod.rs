@@ -182,7 +182,7 @@ unsafe fn decode<const DELTA: bool>(
             // A value of five or more bytes has four continuation bytes in a row.
             let runs4 = more & (more >> 1) & (more >> 2) & (more >> 3);
             let m = t.count_ones() as usize;
-            if runs4 == 0 && m > 2 * LANES && room >= WINDOW {
+            if runs4 == 0 && m > LANES && room >= WINDOW {
                 // Every value that ends in the window, up to 64 of 1..4 bytes:
                 // one vpcompressb of their first bytes, 16 values a gather.
                 let first = first_bytes(&c, ((t << 1) | 1) & span);
