@@ -50,6 +50,11 @@ use prefix::{accumulate, tiny_gaps};
 const WINDOW: usize = 64;
 /// Values written per general step.
 const LANES: usize = 16;
+/// The fewest values a window must hold for the wide step. With fewer, its
+/// last gather is mostly empty and 16-value steps do better (3-byte values:
+/// about 21 a window); 2-byte values (about 32) must stay well above it, or
+/// the choice flips from window to window and mispredicts.
+const WIDE_MIN: usize = 24;
 /// The low byte of each 32-bit lane.
 const LOW_BYTES: u64 = 0x1111_1111_1111_1111;
 
@@ -182,7 +187,7 @@ unsafe fn decode<const DELTA: bool>(
             // A value of five or more bytes has four continuation bytes in a row.
             let runs4 = more & (more >> 1) & (more >> 2) & (more >> 3);
             let m = t.count_ones() as usize;
-            if runs4 == 0 && m > LANES && room >= WINDOW {
+            if runs4 == 0 && m >= WIDE_MIN && room >= WINDOW {
                 // Every value that ends in the window, up to 64 of 1..4 bytes:
                 // one vpcompressb of their first bytes, 16 values a gather.
                 let first = first_bytes(&c, ((t << 1) | 1) & span);
