@@ -55,43 +55,20 @@ pub(crate) const fn len_u64(value: u64) -> usize {
 /// it, or `None` when the input ends inside it or it breaks the format
 /// ([`u32_error`] then says which).
 #[inline(always)]
-pub(crate) fn try_u32(input: &[u8], pos: usize) -> Option<(u32, usize)> {
-    if let Some(w) = input.get(pos..pos + 5) {
-        // Fast path: five bytes are there, so no per-byte bounds test.
-        let b = w[0];
-        if b < MORE {
-            return Some((b as u32, pos + 1));
-        }
-        let mut v = (b & LOW7) as u32;
-        let b = w[1];
-        v |= ((b & LOW7) as u32) << 7;
-        if b < MORE {
-            return Some((v, pos + 2));
-        }
-        let b = w[2];
-        v |= ((b & LOW7) as u32) << 14;
-        if b < MORE {
-            return Some((v, pos + 3));
-        }
-        let b = w[3];
-        v |= ((b & LOW7) as u32) << 21;
-        if b < MORE {
-            return Some((v, pos + 4));
-        }
-        let b = w[4];
-        return (b <= 0x0f).then_some((v | (b as u32) << 28, pos + 5));
-    }
-    // Near the end of the input: every byte is bounds-checked.
+pub(crate) fn try_u32(input: &[u8], mut pos: usize) -> Option<(u32, usize)> {
+    // Algorithm 1: a byte at a time, low 7 bits first.
     let mut v = 0u32;
-    for i in 0..4 {
-        let b = *input.get(pos + i)?;
-        v |= ((b & LOW7) as u32) << (7 * i);
+    for shift in [0, 7, 14, 21] {
+        let b = *input.get(pos)?;
+        pos += 1;
+        v |= ((b & LOW7) as u32) << shift;
         if b < MORE {
-            return Some((v, pos + i + 1));
+            return Some((v, pos));
         }
     }
-    let b = *input.get(pos + 4)?;
-    (b <= 0x0f).then_some((v | (b as u32) << 28, pos + 5))
+    // The 5th byte holds the top 4 bits and ends the value.
+    let b = *input.get(pos)?;
+    (b <= 0x0f).then_some((v | (b as u32) << 28, pos + 1))
 }
 
 /// Why [`try_u32`] gave `None` at `input[pos]`: the input ended inside the
