@@ -75,11 +75,108 @@ pub(super) struct Consts {
     pub(super) low_bytes: [__m512i; 4],
 }
 
+/// Index vectors and masks that must reach the kernel as opaque values:
+/// with constant `vpermd` indices or constant masks, LLVM turns each one-uop
+/// permute or masked add into two shuffles on the same port, which made the
+/// delta path shuffle-bound. They are loaded through a pointer the optimiser
+/// cannot see through ([`Consts::new`]).
+#[repr(C, align(64))]
+struct Indexes {
+    quads: [u32; 16],
+    lane7: [u32; 16],
+    lane14: [u32; 16],
+    lane15: [u32; 16],
+    qword_shifts: [[u64; 8]; 3],
+    qword_carries: [[u32; 16]; 4],
+    low_bytes: [[u32; 16]; 4],
+    masks: [u16; 3],
+}
+
+/// Every lane `k`.
+const fn lanes(k: u32) -> [u32; 16] {
+    [k; 16]
+}
+
+/// Lane `i` takes the last lane of the quad before its own (lanes 4..8 take
+/// lane 3, lanes 12..16 lane 11); the others are masked off.
+const fn quads() -> [u32; 16] {
+    let mut t = [0u32; 16];
+    let mut i = 0;
+    while i < 16 {
+        if i % 8 >= 4 {
+            t[i] = (i - i % 4 - 1) as u32;
+        }
+        i += 1;
+    }
+    t
+}
+
+/// Qword `i` takes qword `i - by` (lanes below `by` are masked off).
+const fn qword_shift(by: usize) -> [u64; 8] {
+    let mut t = [0u64; 8];
+    let mut i = by;
+    while i < 8 {
+        t[i] = (i - by) as u64;
+        i += 1;
+    }
+    t
+}
+
+/// Lanes 0..8 take the low half of qword `2q`, lanes 8..16 that of qword `2q + 1`.
+const fn qword_carry(q: u32) -> [u32; 16] {
+    let mut t = [0u32; 16];
+    let mut i = 0;
+    while i < 16 {
+        t[i] = 4 * q + if i < 8 { 0 } else { 2 };
+        i += 1;
+    }
+    t
+}
+
+/// Lane `k` takes byte `16q + k` (as the low byte of a u32 index).
+const fn low_bytes(q: u32) -> [u32; 16] {
+    let mut t = [0u32; 16];
+    let mut i = 0;
+    while i < 16 {
+        t[i] = 16 * q + i as u32;
+        i += 1;
+    }
+    t
+}
+
+static INDEXES: Indexes = Indexes {
+    quads: quads(),
+    lane7: lanes(7),
+    lane14: lanes(14),
+    lane15: lanes(15),
+    qword_shifts: [qword_shift(1), qword_shift(2), qword_shift(4)],
+    qword_carries: [
+        qword_carry(0),
+        qword_carry(1),
+        qword_carry(2),
+        qword_carry(3),
+    ],
+    low_bytes: [low_bytes(0), low_bytes(1), low_bytes(2), low_bytes(3)],
+    // Lanes that get the pair, quad and octet sums in `prefix_sum`.
+    masks: [0xcccc, 0xf0f0, 0xff00],
+};
+
 impl Consts {
     /// # Safety
     /// The CPU must have AVX-512F.
     #[inline(always)]
     pub(super) unsafe fn new() -> Consts {
+        // One opaque pointer, so each index vector is one load (not a
+        // constant the optimiser may rewrite, nor a store and reload).
+        let t: &Indexes = core::hint::black_box(&INDEXES);
+        let v = |a: &[u32; 16]| {
+            // SAFETY: 64 readable bytes; unaligned load; AVX-512F per the caller.
+            unsafe { _mm512_loadu_si512(a.as_ptr().cast()) }
+        };
+        let q = |a: &[u64; 8]| {
+            // SAFETY: as above.
+            unsafe { _mm512_loadu_si512(a.as_ptr().cast()) }
+        };
         // SAFETY: each table is 64 readable bytes; unaligned loads; AVX-512F per the caller.
         unsafe {
             Consts {
@@ -100,42 +197,56 @@ impl Consts {
                 w7: _mm512_set1_epi16(0x8001u16 as i16),
                 // madd: pairs of 14-bit halves: h0 + 2^14 * h1.
                 w14: _mm512_set1_epi32(0x4000_0001),
-                // Hidden from the optimiser: with constant indices LLVM turns
-                // each one-uop vpermd into two shuffles on the same port.
-                quads: core::hint::black_box(_mm512_set_epi32(
-                    11, 11, 11, 11, 0, 0, 0, 0, 3, 3, 3, 3, 0, 0, 0, 0,
-                )),
-                lane7: core::hint::black_box(_mm512_set1_epi32(7)),
-                lane15: core::hint::black_box(_mm512_set1_epi32(15)),
-                lane14: core::hint::black_box(_mm512_set1_epi32(14)),
-                // Hidden too, or the masked adds become adds and blends.
-                masks: core::hint::black_box([0xcccc, 0xf0f0, 0xff00]),
+                quads: v(&t.quads),
+                lane7: v(&t.lane7),
+                lane15: v(&t.lane15),
+                lane14: v(&t.lane14),
+                masks: t.masks,
                 small: _mm512_set1_epi8(0xe0u8 as i8),
-                qword_shifts: core::hint::black_box([
-                    _mm512_set_epi64(6, 5, 4, 3, 2, 1, 0, 0),
-                    _mm512_set_epi64(5, 4, 3, 2, 1, 0, 0, 0),
-                    _mm512_set_epi64(3, 2, 1, 0, 0, 0, 0, 0),
-                ]),
-                qword_carries: core::hint::black_box([
-                    _mm512_set_epi32(2, 2, 2, 2, 2, 2, 2, 2, 0, 0, 0, 0, 0, 0, 0, 0),
-                    _mm512_set_epi32(6, 6, 6, 6, 6, 6, 6, 6, 4, 4, 4, 4, 4, 4, 4, 4),
-                    _mm512_set_epi32(10, 10, 10, 10, 10, 10, 10, 10, 8, 8, 8, 8, 8, 8, 8, 8),
-                    _mm512_set_epi32(
-                        14, 14, 14, 14, 14, 14, 14, 14, 12, 12, 12, 12, 12, 12, 12, 12,
-                    ),
-                ]),
-                low_bytes: core::hint::black_box([
-                    _mm512_set_epi32(15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0),
-                    _mm512_set_epi32(
-                        31, 30, 29, 28, 27, 26, 25, 24, 23, 22, 21, 20, 19, 18, 17, 16,
-                    ),
-                    _mm512_set_epi32(
-                        47, 46, 45, 44, 43, 42, 41, 40, 39, 38, 37, 36, 35, 34, 33, 32,
-                    ),
-                    _mm512_set_epi32(
-                        63, 62, 61, 60, 59, 58, 57, 56, 55, 54, 53, 52, 51, 50, 49, 48,
-                    ),
-                ]),
+                qword_shifts: [
+                    q(&t.qword_shifts[0]),
+                    q(&t.qword_shifts[1]),
+                    q(&t.qword_shifts[2]),
+                ],
+                qword_carries: [
+                    v(&t.qword_carries[0]),
+                    v(&t.qword_carries[1]),
+                    v(&t.qword_carries[2]),
+                    v(&t.qword_carries[3]),
+                ],
+                low_bytes: [
+                    v(&t.low_bytes[0]),
+                    v(&t.low_bytes[1]),
+                    v(&t.low_bytes[2]),
+                    v(&t.low_bytes[3]),
+                ],
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn index_tables_read_as_their_definitions() {
+        // Recomputed the slow, obvious way.
+        for i in 0..16 {
+            let want = match i {
+                4..=7 => 3,
+                12..=15 => 11,
+                _ => 0,
+            };
+            assert_eq!(INDEXES.quads[i], want);
+            for q in 0..4 {
+                assert_eq!(INDEXES.low_bytes[q][i], (16 * q + i) as u32);
+                assert_eq!(INDEXES.qword_carries[q][i], (2 * (2 * q + i / 8)) as u32);
+            }
+        }
+        for (k, by) in [1, 2, 4].into_iter().enumerate() {
+            for i in by..8 {
+                assert_eq!(INDEXES.qword_shifts[k][i], (i - by) as u64);
             }
         }
     }
