@@ -3,7 +3,9 @@
 //! As in the papers: every block is decoded into one reused buffer of
 //! `--block` values (L1-resident). Each decoder first decodes every block once
 //! and must give back the values bit for bit, consuming exactly each block's
-//! bytes; then `--reps` passes over all blocks are timed and the median kept.
+//! bytes; then `--reps` rounds time one pass over all blocks of every decoder
+//! in turn (interleaved, so that a slow spell of a shared machine hits all of
+//! them alike), and each decoder's median pass is kept.
 #![forbid(unsafe_code)]
 
 use std::hint::black_box;
@@ -64,7 +66,6 @@ impl Job<'_> {
             values,
             blocks,
             encoded: &encoded,
-            reps: self.reps,
         };
         let name = self.codec.name();
         let failure = |codec: &str, isa: &str, error: anyhow::Error| {
@@ -76,7 +77,7 @@ impl Job<'_> {
             })
         };
         // The scalar reference checks the stream itself before any other decoder runs.
-        if let Err(e) = bench.measure(&mut buf, |i, out| {
+        if let Err(e) = bench.check(&mut buf, |i, out| {
             self.codec.decode(Isa::Scalar, bench.block_bytes(i), out)
         }) {
             let e = e.context("the scalar reference does not decode what was encoded");
@@ -111,20 +112,32 @@ impl Job<'_> {
             })
         };
 
-        let mut lines = Vec::new();
+        // Every decoder that round-trips becomes a contestant; then the passes
+        // are interleaved (one pass of each, `reps` times), so that a slow
+        // spell of the machine hits every contestant alike and the ratios of
+        // one run stay fair.
+        type Pass<'p> = Box<dyn FnMut(&mut [u32]) -> bool + 'p>;
+        let bench = &bench;
+        let mut slots: Vec<Result<(String, &str, Option<Duration>, Option<String>, Pass), Line>> =
+            Vec::new();
         for &isa in self.isas {
-            let t = bench.measure(&mut buf, |i, out| {
-                self.codec.decode(isa, bench.block_bytes(i), out)
-            });
-            lines.push(match t {
-                Ok(t) => row(name, isa.name(), t, Some(encode_time), None),
-                Err(e) => failure(name, isa.name(), e),
+            let decode =
+                move |i: usize, out: &mut [u32]| self.codec.decode(isa, bench.block_bytes(i), out);
+            slots.push(match bench.check(&mut buf, decode) {
+                Ok(()) => Ok((
+                    name.to_string(),
+                    isa.name(),
+                    Some(encode_time),
+                    None,
+                    Box::new(move |buf: &mut [u32]| bench.pass(buf, decode)),
+                )),
+                Err(e) => Err(failure(name, isa.name(), e)),
             });
         }
         let delta = self.codec.is_delta();
         for peer in self.peers {
             let peer_name = super::peer_row_name(peer.name(), delta);
-            let t = bench.measure(&mut buf, |i, out| {
+            let decode = move |i: usize, out: &mut [u32]| {
                 let input = bench.padded_block_bytes(i);
                 let consumed = if delta {
                     peer.decode_delta(input, out)
@@ -132,10 +145,55 @@ impl Job<'_> {
                     peer.decode(input, out)
                 };
                 consumed.ok_or("malformed input")
+            };
+            slots.push(match bench.check(&mut buf, decode) {
+                Ok(()) => Ok((
+                    peer_name,
+                    "-",
+                    None,
+                    peer.note(),
+                    Box::new(move |buf: &mut [u32]| bench.pass(buf, decode)),
+                )),
+                Err(e) => Err(failure(&peer_name, "-", e)),
             });
-            lines.push(match t {
-                Ok(t) => row(&peer_name, "-", t, None, peer.note()),
-                Err(e) => failure(&peer_name, "-", e),
+        }
+        // A sample is as many passes as fill about 2 ms, so that a tiny input
+        // is not timed in the shadow of the previous contestant (cold caches,
+        // or vector units that were powered down).
+        let mut repeat = vec![1u32; slots.len()];
+        for (k, slot) in slots.iter_mut().enumerate() {
+            if let Ok((.., pass)) = slot {
+                let start = Instant::now();
+                pass(&mut buf);
+                let once = secs(start.elapsed());
+                repeat[k] = (SAMPLE.as_secs_f64() / once).clamp(1.0, 10_000.0) as u32;
+            }
+        }
+        let mut times: Vec<Vec<Duration>> = vec![Vec::new(); slots.len()];
+        let mut failed = vec![false; slots.len()];
+        for _ in 0..self.reps.max(1) {
+            for (k, slot) in slots.iter_mut().enumerate() {
+                if let Ok((.., pass)) = slot {
+                    let start = Instant::now();
+                    for _ in 0..repeat[k] {
+                        failed[k] |= !pass(&mut buf);
+                    }
+                    times[k].push(start.elapsed() / repeat[k]);
+                }
+            }
+        }
+        let mut lines = Vec::new();
+        for (k, slot) in slots.into_iter().enumerate() {
+            lines.push(match slot {
+                Err(line) => line,
+                Ok((codec, isa, _, _, _)) if failed[k] => failure(
+                    &codec,
+                    isa,
+                    anyhow::anyhow!("decoding failed while timed, after a good round trip"),
+                ),
+                Ok((codec, isa, encode, note, _)) => {
+                    row(&codec, isa, median_of(&mut times[k]), encode, note)
+                }
             });
         }
         set_scalar_ratio(&mut lines);
@@ -163,7 +221,6 @@ struct Bench<'a> {
     values: &'a [u32],
     blocks: &'a [Range<usize>],
     encoded: &'a Encoded,
-    reps: u32,
 }
 
 impl Bench<'_> {
@@ -177,12 +234,13 @@ impl Bench<'_> {
         &self.encoded.bytes[self.encoded.ranges[i].start..]
     }
 
-    /// Checks the round trip of every block, then times `reps` passes; the median.
-    fn measure<E: std::fmt::Display>(
+    /// Checks that `decode` gives back every block bit for bit, consuming
+    /// exactly its bytes.
+    fn check<E: std::fmt::Display>(
         &self,
         buf: &mut [u32],
         mut decode: impl FnMut(usize, &mut [u32]) -> Result<usize, E>,
-    ) -> Result<Duration> {
+    ) -> Result<()> {
         for (i, b) in self.blocks.iter().enumerate() {
             let expected = &self.values[b.clone()];
             let out = &mut buf[..b.len()];
@@ -206,20 +264,21 @@ impl Bench<'_> {
                 );
             }
         }
-        let blocks = self.blocks;
-        let mut failed = false;
-        let t = median(self.reps, || {
-            let mut ok = true;
-            for (i, b) in blocks.iter().enumerate() {
-                ok &= decode(i, &mut buf[..b.len()]).is_ok();
-            }
-            black_box(&mut *buf);
-            failed |= !ok;
-        });
-        if failed {
-            bail!("decoding failed while timed, after a good round trip");
+        Ok(())
+    }
+
+    /// One pass of `decode` over every block, into `buf`; false if any failed.
+    fn pass<E>(
+        &self,
+        buf: &mut [u32],
+        mut decode: impl FnMut(usize, &mut [u32]) -> Result<usize, E>,
+    ) -> bool {
+        let mut ok = true;
+        for (i, b) in self.blocks.iter().enumerate() {
+            ok &= decode(i, &mut buf[..b.len()]).is_ok();
         }
-        Ok(t)
+        black_box(&mut *buf);
+        ok
     }
 }
 
@@ -237,6 +296,9 @@ fn set_scalar_ratio(lines: &mut [Line]) {
     }
 }
 
+/// The least time a timed sample of one decoder lasts.
+const SAMPLE: Duration = Duration::from_millis(2);
+
 /// The median time of `reps` runs of `pass`.
 fn median(reps: u32, mut pass: impl FnMut()) -> Duration {
     let mut times: Vec<Duration> = (0..reps.max(1))
@@ -246,6 +308,11 @@ fn median(reps: u32, mut pass: impl FnMut()) -> Duration {
             start.elapsed()
         })
         .collect();
+    median_of(&mut times)
+}
+
+/// The median of some times (not empty).
+fn median_of(times: &mut [Duration]) -> Duration {
     times.sort_unstable();
     times[times.len() / 2]
 }
