@@ -116,10 +116,8 @@ impl Job<'_> {
         // are interleaved (one pass of each, `reps` times), so that a slow
         // spell of the machine hits every contestant alike and the ratios of
         // one run stay fair.
-        type Pass<'p> = Box<dyn FnMut(&mut [u32]) -> bool + 'p>;
         let bench = &bench;
-        let mut slots: Vec<Result<(String, &str, Option<Duration>, Option<String>, Pass), Line>> =
-            Vec::new();
+        let mut slots: Vec<Result<Contestant, Line>> = Vec::new();
         for &isa in self.isas {
             let decode =
                 move |i: usize, out: &mut [u32]| self.codec.decode(isa, bench.block_bytes(i), out);
@@ -215,6 +213,18 @@ impl Job<'_> {
         Encoded { bytes, ranges, len }
     }
 }
+
+/// One pass of a decoder over every block, into the buffer; false on failure.
+type Pass<'p> = Box<dyn FnMut(&mut [u32]) -> bool + 'p>;
+
+/// A decoder that round-tripped, ready to time: (codec, isa, encode time, note, pass).
+type Contestant<'p> = (
+    String,
+    &'static str,
+    Option<Duration>,
+    Option<String>,
+    Pass<'p>,
+);
 
 /// One input's values, blocks and encoded bytes, shared by every decoder.
 struct Bench<'a> {
