@@ -65,7 +65,10 @@ pub(super) struct Consts {
     pub(super) lane14: __m512i,
     /// The lanes that get the pair, quad and octet sums.
     pub(super) masks: [__mmask16; 3],
-    /// Bits that a gap below 32 leaves clear.
+    /// The qwords that take qword i - 1, i - 2, i - 4.
+    pub(super) qword_masks: [__mmask8; 3],
+    /// Bits that a gap below 32 leaves clear (the continuation bit among them:
+    /// such a byte is a whole value).
     pub(super) small: __m512i,
     /// `vpermq` indices (lanes 0.. zeroed by masks): qword i - 1, i - 2, i - 4.
     pub(super) qword_shifts: [__m512i; 3],
@@ -90,6 +93,7 @@ struct Indexes {
     qword_carries: [[u32; 16]; 4],
     low_bytes: [[u32; 16]; 4],
     masks: [u16; 3],
+    qword_masks: [u8; 3],
 }
 
 /// Every lane `k`.
@@ -159,6 +163,8 @@ static INDEXES: Indexes = Indexes {
     low_bytes: [low_bytes(0), low_bytes(1), low_bytes(2), low_bytes(3)],
     // Lanes that get the pair, quad and octet sums in `prefix_sum`.
     masks: [0xcccc, 0xf0f0, 0xff00],
+    // Qwords that take qword i - 1, i - 2, i - 4 in `tiny_gaps`.
+    qword_masks: [0xfe, 0xfc, 0xf0],
 };
 
 impl Consts {
@@ -202,6 +208,7 @@ impl Consts {
                 lane15: v(&t.lane15),
                 lane14: v(&t.lane14),
                 masks: t.masks,
+                qword_masks: t.qword_masks,
                 small: _mm512_set1_epi8(0xe0u8 as i8),
                 qword_shifts: [
                     q(&t.qword_shifts[0]),

@@ -164,7 +164,25 @@ unsafe fn decode<const DELTA: bool>(
                     acc = tiny_gaps(&c, window, acc, dst.add(done));
                     pos += WINDOW;
                     done += WINDOW;
-                    advance(&mut base, pos, &mut lo, &mut hi, input);
+                    // Dense lists hold long runs of such windows: a tight loop
+                    // for them, without the masks ahead, which are rebuilt after.
+                    while pos + WINDOW <= len && out.len() - done >= WINDOW {
+                        let window = _mm512_loadu_si512(input.as_ptr().add(pos).cast());
+                        if _mm512_test_epi8_mask(window, c.small) != 0 {
+                            break;
+                        }
+                        acc = tiny_gaps(&c, window, acc, dst.add(done));
+                        pos += WINDOW;
+                        done += WINDOW;
+                    }
+                    base = pos;
+                    lo = last_byte_mask(load_window(input, pos), len - pos);
+                    let next = pos + WINDOW;
+                    hi = if next < len {
+                        last_byte_mask(load_window(input, next), len - next)
+                    } else {
+                        0
+                    };
                     continue;
                 }
                 for q in 0..4 {

@@ -78,15 +78,15 @@ pub(super) unsafe fn tiny_gaps(
         let totals = _mm512_srli_epi64::<56>(x);
         let s = _mm512_add_epi64(
             totals,
-            _mm512_maskz_permutexvar_epi64(0xfe, c.qword_shifts[0], totals),
+            _mm512_maskz_permutexvar_epi64(c.qword_masks[0], c.qword_shifts[0], totals),
         );
         let s = _mm512_add_epi64(
             s,
-            _mm512_maskz_permutexvar_epi64(0xfc, c.qword_shifts[1], s),
+            _mm512_maskz_permutexvar_epi64(c.qword_masks[1], c.qword_shifts[1], s),
         );
         let s = _mm512_add_epi64(
             s,
-            _mm512_maskz_permutexvar_epi64(0xf0, c.qword_shifts[2], s),
+            _mm512_maskz_permutexvar_epi64(c.qword_masks[2], c.qword_shifts[2], s),
         );
         // What comes before each qword, plus the value before the window.
         let before = _mm512_add_epi32(_mm512_sub_epi64(s, totals), acc);
