@@ -68,24 +68,7 @@ pub fn encode_i32_to_vec(values: &[i32]) -> Vec<u8> {
 /// assert_eq!(out, [-2, 2]);
 /// ```
 pub fn decode_i32(input: &[u8], out: &mut [i32]) -> Result<usize, Error> {
-    let mut buf = [0u32; 256];
-    let n = out.len();
-    let mut pos = 0;
-    for (c, chunk) in out.chunks_mut(buf.len()).enumerate() {
-        let tmp = &mut buf[..chunk.len()];
-        let after = n - (c * 256 + chunk.len());
-        pos += super::decode(&input[pos..], tmp).map_err(|e| match shift(e, pos) {
-            Error::Truncated { offset, needed } => Error::Truncated {
-                offset,
-                needed: needed + after,
-            },
-            other => other,
-        })?;
-        for (o, &v) in chunk.iter_mut().zip(tmp.iter()) {
-            *o = unzigzag32(v);
-        }
-    }
-    Ok(pos)
+    chunked(input, out, super::decode, unzigzag32)
 }
 
 /// Encodes i64 values as zigzag varints (protobuf `sint64`); returns the bytes written.
@@ -129,13 +112,25 @@ pub fn encode_i64_to_vec(values: &[i64]) -> Vec<u8> {
 /// assert_eq!(out, [i64::MIN]);
 /// ```
 pub fn decode_i64(input: &[u8], out: &mut [i64]) -> Result<usize, Error> {
-    let mut buf = [0u64; 256];
+    chunked(input, out, super::decode_u64, unzigzag64)
+}
+
+/// Decodes `out.len()` values with `decode` into a stack buffer, 256 at a
+/// time, and maps each into `out`; returns the bytes consumed. Error offsets
+/// and counts are those of the whole call.
+fn chunked<T: Copy + Default, U>(
+    input: &[u8],
+    out: &mut [U],
+    decode: fn(&[u8], &mut [T]) -> Result<usize, Error>,
+    map: fn(T) -> U,
+) -> Result<usize, Error> {
+    let mut buf = [T::default(); 256];
     let n = out.len();
     let mut pos = 0;
     for (c, chunk) in out.chunks_mut(buf.len()).enumerate() {
         let tmp = &mut buf[..chunk.len()];
         let after = n - (c * 256 + chunk.len());
-        pos += super::decode_u64(&input[pos..], tmp).map_err(|e| match shift(e, pos) {
+        pos += decode(&input[pos..], tmp).map_err(|e| match shift(e, pos) {
             Error::Truncated { offset, needed } => Error::Truncated {
                 offset,
                 needed: needed + after,
@@ -143,7 +138,7 @@ pub fn decode_i64(input: &[u8], out: &mut [i64]) -> Result<usize, Error> {
             other => other,
         })?;
         for (o, &v) in chunk.iter_mut().zip(tmp.iter()) {
-            *o = unzigzag64(v);
+            *o = map(v);
         }
     }
     Ok(pos)
