@@ -14,14 +14,8 @@ const LOW7: u8 = 0x7f;
 
 /// Writes `value` at `out[pos..]`, returns the position after it.
 #[inline(always)]
-pub(crate) fn put_u32(out: &mut [u8], mut pos: usize, mut value: u32) -> usize {
-    while value >= 0x80 {
-        out[pos] = value as u8 | MORE;
-        value >>= 7;
-        pos += 1;
-    }
-    out[pos] = value as u8;
-    pos + 1
+pub(crate) fn put_u32(out: &mut [u8], pos: usize, value: u32) -> usize {
+    put_u64(out, pos, u64::from(value))
 }
 
 /// Writes `value` at `out[pos..]`, returns the position after it.
