@@ -186,7 +186,35 @@ unsafe fn decode<const DELTA: bool>(
             mask = unsafe { movemask16(input, 0) };
             end = 16;
         }
-        while end + 32 <= input.len() && produced + 32 <= out.len() {
+        'main: while end + 32 <= input.len() && produced + 32 <= out.len() {
+            if DELTA && mask & 0xffff == 0 {
+                // SAFETY: input[pos..pos + 16] exists (16 <= end - pos).
+                let data = unsafe { load(input, pos) };
+                // SAFETY: the caller provides the CPU features.
+                if unsafe { tiny(data) } {
+                    // A run of 16-byte chunks of gaps below 32 (dense posting
+                    // lists): a tight loop without the mask, rebuilt after.
+                    while pos + 16 <= input.len() && produced + 16 <= out.len() {
+                        // SAFETY: input[pos..pos + 16] exists, as just checked.
+                        let data = unsafe { load(input, pos) };
+                        // SAFETY: the caller provides the CPU features.
+                        if !unsafe { tiny(data) } {
+                            break;
+                        }
+                        // SAFETY: out has room for 16 values, as just checked.
+                        unsafe { ones16::<DELTA>(data, out, produced, &mut last) };
+                        pos += 16;
+                        produced += 16;
+                    }
+                    if pos + 16 > input.len() {
+                        (mask, end) = (0, pos);
+                        break 'main;
+                    }
+                    // SAFETY: input[pos..pos + 16] exists, as just checked.
+                    (mask, end) = (unsafe { movemask16(input, pos) }, pos + 16);
+                    continue 'main;
+                }
+            }
             let shift = end - pos;
             // SAFETY: input[end..end + 32] exists, as just checked.
             let more = unsafe { movemask16(input, end) | movemask16(input, end + 16) << 16 };
@@ -294,6 +322,17 @@ unsafe fn step<const DELTA: bool>(
     }
 }
 
+/// Whether the 16 bytes of `data` are all below 32: one-byte values whose
+/// prefix sums within a qword fit its bytes (see [`ones16`]).
+///
+/// # Safety
+/// The CPU must have SSE4.1.
+#[inline(always)]
+unsafe fn tiny(data: __m128i) -> bool {
+    // SAFETY: the caller provides the CPU features.
+    unsafe { _mm_testz_si128(data, _mm_set1_epi8(0xe0u8 as i8)) != 0 }
+}
+
 /// Writes the 16 one-byte values in `data` to `out[to..to + 16]`.
 ///
 /// # Safety
@@ -302,7 +341,7 @@ unsafe fn step<const DELTA: bool>(
 unsafe fn ones16<const DELTA: bool>(data: __m128i, out: &mut [u32], to: usize, last: &mut __m128i) {
     // SAFETY: the caller's contract covers these 16 values.
     unsafe {
-        if DELTA && _mm_testz_si128(data, _mm_set1_epi8(0xe0u8 as i8)) != 0 {
+        if DELTA && tiny(data) {
             // Gaps below 32: eight of them sum to at most 248, so the prefix
             // sums within each qword fit its bytes, in three shifts and adds
             // off the shuffle ports; the low qword's total (lane 3 of the
