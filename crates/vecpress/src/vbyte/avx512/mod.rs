@@ -1,6 +1,6 @@
 //! VByte decoding with AVX-512 VBMI/VBMI2: up to 64 values a step, no tables.
 //!
-//! Masked VByte (`masked.rs`) looks up each 12-bit window of continuation bits
+//! Masked VByte (`masked/`) looks up each 12-bit window of continuation bits
 //! in a 4096-entry table, six values at most a lookup. With VBMI2 the
 //! positions of the values are computed instead, for a 64-byte window at once:
 //!
