@@ -3,7 +3,7 @@
 
 mod common;
 
-use common::{at_offset, lengths, mixes, Rng};
+use common::{at_offset, lengths, mixes, running_sum, Rng};
 use proptest::prelude::*;
 use vecpress::{vbyte, Error, Isa};
 
@@ -56,13 +56,7 @@ fn every_isa_round_trips_delta() {
             let mut rng = Rng::new(seed);
             let gaps = rng.values_with_mix(n, mix);
             let prev = rng.next_u64() as u32;
-            let values: Vec<u32> = gaps
-                .iter()
-                .scan(prev, |p, &g| {
-                    *p = p.wrapping_add(g);
-                    Some(*p)
-                })
-                .collect();
+            let values: Vec<u32> = running_sum(gaps.iter().copied(), prev);
             let bytes = vbyte::encode_delta_to_vec(&values, prev);
             assert_eq!(
                 bytes,
@@ -206,13 +200,7 @@ fn select_and_search_match_a_full_decode() {
     for n in [1usize, 2, 255, 256, 257, 1000, 5000] {
         let gaps = rng.values_with_mix(n, 0b00111);
         let prev = 17u32;
-        let values: Vec<u32> = gaps
-            .iter()
-            .scan(prev, |p, &g| {
-                *p = p.wrapping_add(g.min(1 << 18));
-                Some(*p)
-            })
-            .collect();
+        let values: Vec<u32> = running_sum(gaps.iter().map(|&g| g.min(1 << 18)), prev);
         let bytes = vbyte::encode_delta_to_vec(&values, prev);
         for i in [0, n / 3, n / 2, n - 1] {
             assert_eq!(
@@ -517,13 +505,7 @@ fn tiny_gaps_with_wrapping_sums() {
             .collect();
         let prev = u32::MAX - rng.below(5000) as u32;
         let bytes = vbyte::encode_to_vec(&gaps);
-        let want: Vec<u32> = gaps
-            .iter()
-            .scan(prev, |p, &g| {
-                *p = p.wrapping_add(g);
-                Some(*p)
-            })
-            .collect();
+        let want: Vec<u32> = running_sum(gaps.iter().copied(), prev);
         for &isa in Isa::available() {
             let mut out = vec![0u32; n];
             assert_eq!(

@@ -87,3 +87,12 @@ pub fn at_offset(bytes: &[u8], offset: usize) -> (Vec<u8>, usize) {
     buf[offset..].copy_from_slice(bytes);
     (buf, offset)
 }
+
+/// The running sum of `gaps` from `prev`, wrapping: what delta decoding gives.
+pub fn running_sum(gaps: impl Iterator<Item = u32>, prev: u32) -> Vec<u32> {
+    gaps.scan(prev, |p, g| {
+        *p = p.wrapping_add(g);
+        Some(*p)
+    })
+    .collect()
+}
