@@ -4,7 +4,7 @@
 //! as the answer is known.
 #![forbid(unsafe_code)]
 
-use super::zigzag::shift;
+use super::zigzag::in_whole;
 use crate::Error;
 
 /// Values decoded per step: small enough for the stack, large enough that
@@ -25,14 +25,8 @@ fn scan<T>(
     while done < n {
         let m = (n - done).min(CHUNK);
         let chunk = &mut buf[..m];
-        pos +=
-            super::decode_delta(&input[pos..], chunk, prev).map_err(|e| match shift(e, pos) {
-                Error::Truncated { offset, needed } => Error::Truncated {
-                    offset,
-                    needed: needed + (n - done - m),
-                },
-                other => other,
-            })?;
+        pos += super::decode_delta(&input[pos..], chunk, prev)
+            .map_err(|e| in_whole(e, pos, n - done - m))?;
         prev = chunk[m - 1];
         if let Some(found) = visit(done, chunk) {
             return Ok(Some(found));

@@ -130,13 +130,7 @@ fn chunked<T: Copy + Default, U>(
     for (c, chunk) in out.chunks_mut(buf.len()).enumerate() {
         let tmp = &mut buf[..chunk.len()];
         let after = n - (c * 256 + chunk.len());
-        pos += decode(&input[pos..], tmp).map_err(|e| match shift(e, pos) {
-            Error::Truncated { offset, needed } => Error::Truncated {
-                offset,
-                needed: needed + after,
-            },
-            other => other,
-        })?;
+        pos += decode(&input[pos..], tmp).map_err(|e| in_whole(e, pos, after))?;
         for (o, &v) in chunk.iter_mut().zip(tmp.iter()) {
             *o = map(v);
         }
@@ -144,12 +138,14 @@ fn chunked<T: Copy + Default, U>(
     Ok(pos)
 }
 
-/// Moves an error's offset by `by` bytes (for errors from a sub-slice).
-pub(crate) fn shift(e: Error, by: usize) -> Error {
+/// An error from decoding a chunk that starts `by` bytes into the caller's
+/// input and is followed by `after` more values: offsets move by `by`, and a
+/// `Truncated` error also counts the values after the chunk as missing.
+pub(crate) fn in_whole(e: Error, by: usize, after: usize) -> Error {
     match e {
         Error::Truncated { offset, needed } => Error::Truncated {
             offset: offset + by,
-            needed,
+            needed: needed + after,
         },
         Error::Corrupt { offset, what } => Error::Corrupt {
             offset: offset + by,
