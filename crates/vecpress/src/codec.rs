@@ -1,5 +1,8 @@
-//! The registry: every integer codec under a stable id and name, behind one
-//! trait, so that the CLI, the benchmarks and the bindings treat them alike.
+//! The registry: every codec under a stable id and name, behind one trait per
+//! kind of data, so that the CLI, the benchmarks and the bindings treat them
+//! alike: [`IntCodec`] for slices of u32 ([`int_codecs`]), [`ByteCodec`] for
+//! bytes, raw or fixed-width values ([`byte_codecs`]). Ids are unique across
+//! both kinds.
 //!
 //! ```
 //! use vecpress::{codec, Isa};
@@ -100,7 +103,52 @@ pub fn int_codecs() -> &'static [&'static dyn IntCodec] {
     &CODECS
 }
 
-/// The codec of that name, if any.
+/// A codec for bytes: a general-purpose compressor, or a transform of
+/// fixed-width values (whose width it is told).
+pub trait ByteCodec: Send + Sync {
+    /// Stable numeric id (recorded in files; never reused; unique across kinds).
+    fn id(&self) -> u16;
+    /// Stable name, as the CLI and benchmarks spell it.
+    fn name(&self) -> &'static str;
+    /// Whether it works on values of a fixed width (given to `encode` and
+    /// `decode`); one that does not takes any bytes and ignores the width.
+    fn needs_width(&self) -> bool;
+    /// Worst-case encoded size of `n` bytes.
+    fn max_encoded_len(&self, n: usize) -> usize;
+    /// Encodes `input` (values of `width` bytes where the codec needs a
+    /// width); returns the bytes written to `out`, which must hold
+    /// [`ByteCodec::max_encoded_len`] bytes.
+    fn encode(&self, input: &[u8], width: usize, out: &mut [u8]) -> Result<usize, Error>;
+    /// Decodes `input` into `out`, sized by the caller to the decoded length,
+    /// with the kernel of `isa`; returns the bytes written.
+    fn decode(&self, isa: Isa, input: &[u8], width: usize, out: &mut [u8]) -> Result<usize, Error>;
+    /// The available levels that have a decoding kernel of their own.
+    fn kernels(&self) -> Vec<Isa>;
+}
+
+static BYTE_CODECS: [&dyn ByteCodec; 0] = [];
+
+/// Every byte codec, in id order.
+///
+/// ```
+/// for c in vecpress::codec::byte_codecs() {
+///     assert!(vecpress::codec::find(c.name()).is_none());
+/// }
+/// ```
+pub fn byte_codecs() -> &'static [&'static dyn ByteCodec] {
+    &BYTE_CODECS
+}
+
+/// The byte codec of that name, if any.
+///
+/// ```
+/// assert!(vecpress::codec::find_bytes("vbyte").is_none());
+/// ```
+pub fn find_bytes(name: &str) -> Option<&'static dyn ByteCodec> {
+    BYTE_CODECS.iter().copied().find(|c| c.name() == name)
+}
+
+/// The integer codec of that name, if any.
 ///
 /// ```
 /// assert_eq!(vecpress::codec::find("vbyte").map(|c| c.id()), Some(1));

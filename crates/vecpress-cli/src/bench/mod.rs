@@ -7,6 +7,7 @@ mod generate;
 mod input;
 mod measure;
 mod peers;
+mod race;
 mod report;
 
 use std::io::{IsTerminal, Write};
@@ -87,6 +88,7 @@ pub fn run(opt: &BenchOpt) -> Result<()> {
             absent
                 .iter()
                 .filter_map(|s| s.as_ref().err())
+                .filter(|a| a.family == peers::family_of(c.name()))
                 .map(|a| AbsentLine {
                     codec: peer_row_name(a.name, c.is_delta()),
                     absent: a.reason.clone(),
@@ -124,11 +126,17 @@ pub fn run(opt: &BenchOpt) -> Result<()> {
         for &codec in &codecs {
             progress.set_message(format!("{} on {}", codec.name(), input.name));
             let own_isas = isas.clone().unwrap_or_else(|| codec.kernels());
+            let family = peers::family_of(codec.name());
+            let own_peers: Vec<&dyn peers::Peer> = present
+                .iter()
+                .map(|p| &**p)
+                .filter(|p| p.family() == family)
+                .collect();
             let job = Job {
                 input: &input,
                 codec,
                 isas: &own_isas,
-                peers: &present,
+                peers: &own_peers,
                 block,
                 reps: opt.reps,
             };

@@ -13,6 +13,7 @@ pub fn peer() -> Slot {
 pub fn peer() -> Slot {
     Err(super::Absent {
         name: "peer:integer-encoding",
+        family: "vbyte",
         reason: super::NO_FEATURE.into(),
     })
 }
@@ -24,6 +25,10 @@ struct IntegerEncoding;
 impl super::Peer for IntegerEncoding {
     fn name(&self) -> &'static str {
         "peer:integer-encoding"
+    }
+
+    fn family(&self) -> &'static str {
+        "vbyte"
     }
 
     fn decode(&self, input: &[u8], out: &mut [u32]) -> Option<usize> {

@@ -14,6 +14,10 @@ impl Peer for Leb128 {
         "peer:leb128-scalar"
     }
 
+    fn family(&self) -> &'static str {
+        "vbyte"
+    }
+
     fn decode(&self, input: &[u8], out: &mut [u32]) -> Option<usize> {
         let mut pos = 0;
         for slot in out.iter_mut() {

@@ -17,6 +17,7 @@ pub fn peer() -> Slot {
     } else {
         Err(super::Absent {
             name: NAME,
+            family: "vbyte",
             reason: "this CPU lacks SSE4.1, which the C decoder was compiled for".into(),
         })
     }
@@ -28,7 +29,11 @@ pub fn peer() -> Slot {
         Some(why) if cfg!(feature = "peers") => why.into(),
         _ => super::NO_FEATURE.into(),
     };
-    Err(super::Absent { name: NAME, reason })
+    Err(super::Absent {
+        name: NAME,
+        family: "vbyte",
+        reason,
+    })
 }
 
 #[cfg(all(feature = "peers", vecpress_maskedvbyte_c))]
@@ -53,6 +58,10 @@ struct MaskedVByteC;
 impl super::Peer for MaskedVByteC {
     fn name(&self) -> &'static str {
         NAME
+    }
+
+    fn family(&self) -> &'static str {
+        "vbyte"
     }
 
     fn decode(&self, input: &[u8], out: &mut [u32]) -> Option<usize> {

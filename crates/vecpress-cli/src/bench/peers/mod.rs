@@ -1,6 +1,9 @@
-//! Peer libraries that decode the same VByte (LEB128) bytes as vecpress.
+//! Peer libraries measured beside vecpress's codecs.
 //!
-//! Each peer is one file adapting a library to [`Peer`]. Peers that need the
+//! Each peer is one file adapting a library to [`Peer`]. A peer belongs to one
+//! codec family (`vbyte`, `stream-vbyte`, ...): its rows appear beside that
+//! codec's and its `-delta` twin's. It decodes the bytes vecpress encoded for
+//! the family (a byte-compatible format), or encodes the blocks its own way. Peers that need the
 //! `peers` cargo feature, an x86-64 target or a C compiler report themselves
 //! [`Absent`] with the reason, so the bench lists them instead of dropping them.
 // `deny`, not `forbid`: peers/maskedvbyte.rs below calls C. Other files forbid it.
@@ -24,10 +27,20 @@ pub const fn min_input_len(n: usize) -> usize {
     MAX_BYTES_PER_VALUE * n + SLACK
 }
 
-/// A VByte decoder from another library.
+/// An integer decoder from another library.
 pub trait Peer {
     /// The row name, `peer:...` (`-delta` is appended for delta streams).
     fn name(&self) -> &'static str;
+
+    /// The vecpress codec it is measured beside, without `-delta`.
+    fn family(&self) -> &'static str;
+
+    /// Encodes one block its own way (the gaps from 0 when `delta`), for a
+    /// peer whose bytes differ from vecpress's; `None` (the default): it
+    /// decodes the bytes vecpress wrote for the family's codec.
+    fn encode(&self, _values: &[u32], _delta: bool) -> Option<Vec<u8>> {
+        None
+    }
 
     /// Decodes `out.len()` values from the start of `input` (which holds at
     /// least [`min_input_len`]`(out.len())` bytes; trailing bytes are not part
@@ -52,12 +65,19 @@ pub trait Peer {
 pub struct Absent {
     /// The row name it would have.
     pub name: &'static str,
+    /// The codec family it would join.
+    pub family: &'static str,
     /// Why it is missing, and how to get it where possible.
     pub reason: String,
 }
 
 /// A peer, or why it is absent.
 pub type Slot = Result<Box<dyn Peer>, Absent>;
+
+/// The family of a codec: its name without `-delta`.
+pub fn family_of(codec: &str) -> &str {
+    codec.strip_suffix("-delta").unwrap_or(codec)
+}
 
 /// Every peer, present or absent, in table order.
 pub fn all() -> Vec<Slot> {

@@ -22,7 +22,11 @@ pub fn peer() -> Slot {
     } else {
         super::NO_FEATURE.into()
     };
-    Err(super::Absent { name: NAME, reason })
+    Err(super::Absent {
+        name: NAME,
+        family: "vbyte",
+        reason,
+    })
 }
 
 #[cfg(all(feature = "peers", target_arch = "x86_64"))]
@@ -32,6 +36,10 @@ struct VarintSimd;
 impl super::Peer for VarintSimd {
     fn name(&self) -> &'static str {
         NAME
+    }
+
+    fn family(&self) -> &'static str {
+        "vbyte"
     }
 
     fn decode(&self, input: &[u8], out: &mut [u32]) -> Option<usize> {
