@@ -6,10 +6,12 @@ use std::process::{Command, Output};
 
 use serde_json::Value;
 
-const REQUIRED: [&str; 12] = [
+const REQUIRED: [&str; 14] = [
     "codec",
     "isa",
     "input",
+    "type",
+    "ratio",
     "values",
     "input_bytes",
     "compressed_bytes",
@@ -227,11 +229,17 @@ fn posting_list_file_and_directory() {
         vec![7, 1_000_000, 4_000_000_000],
     ];
     write_docs(&dir.join("tiny.docs"), &lists);
-    std::fs::write(dir.join("ignored.txt"), b"not a docs file").unwrap();
+    // Any other file is bytes, for the byte codecs.
+    std::fs::write(dir.join("notes.txt"), b"not a docs file").unwrap();
     let lines = bench_json(&["--block", "1000", "--isa", "scalar", dir.to_str().unwrap()]);
     let rows = rows(&lines);
-    assert!(!rows.is_empty());
-    for row in &rows {
+    let (ints, bytes): (Vec<_>, Vec<_>) = rows.iter().partition(|r| r["type"] == "u32");
+    assert!(!ints.is_empty());
+    for row in &bytes {
+        assert_eq!(row["input"], "notes", "{row}");
+        assert_eq!(row["type"], "bytes", "{row}");
+    }
+    for row in &ints {
         assert_eq!(row["input"], "tiny");
         assert_eq!(row["values"], 5003);
         assert_eq!(row["blocks"], 6);

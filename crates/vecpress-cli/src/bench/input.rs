@@ -1,4 +1,5 @@
-//! Benchmark inputs: generated, or ds2i posting-list files, cut into blocks.
+//! Benchmark inputs: generated, or files (ds2i posting lists for the integer
+//! codecs, values or bytes for the byte codecs, see `bytes.rs`).
 //!
 //! A ds2i `.docs` file is a sequence of lists, each `[n: u32 LE][n x u32 LE]`
 //! (values strictly increasing inside a list; `n = 0` is allowed). Each list is
@@ -12,40 +13,89 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{bail, Context, Result};
 
+use super::bytes::Elem;
 use super::generate::Generator;
+use super::generate_bytes::ByteGenerator;
 
-/// An input: generated when its turn comes, or a file (loaded and checked up
-/// front, so that a bad file stops the run before any timing).
+/// What a file holds: ds2i posting lists (for the integer codecs), or
+/// fixed-width little-endian values (for the byte codecs).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Kind {
+    /// `[n: u32 LE][n x u32 LE]...`
+    Postings,
+    /// Values of one type; raw bytes are one-byte values.
+    Values(Elem),
+}
+
+impl Kind {
+    /// Parses `--type`: `postings`, or an element type.
+    pub fn parse(name: &str) -> Result<Kind> {
+        if name == "postings" {
+            return Ok(Kind::Postings);
+        }
+        Elem::parse(name).map(Kind::Values).with_context(|| {
+            let names: Vec<&str> = Elem::ALL.iter().map(|e| e.name).collect();
+            format!(
+                "unknown type '{name}' (known: postings, {})",
+                names.join(", ")
+            )
+        })
+    }
+
+    /// A file's kind by its extension: `.docs` for postings, `.f32`, `.u16`,
+    /// ... for values, anything else raw bytes.
+    pub fn of_path(path: &Path) -> Kind {
+        match path.extension().and_then(|e| e.to_str()) {
+            Some("docs") => Kind::Postings,
+            Some(ext) => Elem::parse(ext).map_or(Kind::Values(Elem::BYTES), Kind::Values),
+            None => Kind::Values(Elem::BYTES),
+        }
+    }
+}
+
+/// An input: generated when its turn comes, or a file (posting lists are
+/// loaded and checked up front, so that a bad file stops the run before any
+/// timing; byte files are only checked for their size).
 pub enum Source {
-    /// A built-in generator.
+    /// A built-in integer generator.
     Generated(Generator),
-    /// A file not yet loaded, with its input name.
-    File(PathBuf, String),
-    /// A file, loaded.
-    Loaded(Input),
+    /// A built-in byte generator.
+    GeneratedBytes(ByteGenerator),
+    /// A posting-list file, loaded.
+    Docs(Input),
+    /// A file, not yet loaded, with its input name and kind.
+    File(PathBuf, String, Kind),
 }
 
 impl Source {
     fn name(&self) -> String {
         match self {
             Source::Generated(g) => g.name(),
-            Source::File(_, name) => name.clone(),
-            Source::Loaded(input) => input.name.clone(),
+            Source::GeneratedBytes(g) => g.name().into(),
+            Source::Docs(input) => input.name.clone(),
+            Source::File(_, name, _) => name.clone(),
         }
     }
 
-    /// Every input the options name: the generators without paths, else the
-    /// files, keeping those whose name contains one of `filters`.
+    /// Every input the options name: the generators (of `kind`, when given)
+    /// without paths, else the files (of `kind`, or as their extension says),
+    /// keeping those whose name contains one of `filters`.
     pub fn select(
         paths: &[PathBuf],
+        kind: Option<Kind>,
         filters: Option<&[String]>,
         block: usize,
     ) -> Result<Vec<Source>> {
         let all: Vec<Source> = if paths.is_empty() {
-            Generator::all()
-                .into_iter()
-                .map(Source::Generated)
-                .collect()
+            let ints = Generator::all().into_iter().map(Source::Generated);
+            let bytes = ByteGenerator::all().into_iter().map(Source::GeneratedBytes);
+            match kind {
+                None => ints.chain(bytes).collect(),
+                Some(Kind::Postings) => ints.collect(),
+                Some(Kind::Values(e)) => bytes
+                    .filter(|s| matches!(s, Source::GeneratedBytes(g) if g.elem() == e))
+                    .collect(),
+            }
         } else {
             expand_paths(paths)?
                 .into_iter()
@@ -54,10 +104,14 @@ impl Source {
                         || p.display().to_string(),
                         |s| s.to_string_lossy().into_owned(),
                     );
-                    Source::File(p, name)
+                    let kind = kind.unwrap_or_else(|| Kind::of_path(&p));
+                    Source::File(p, name, kind)
                 })
                 .collect()
         };
+        if all.is_empty() {
+            bail!("no built-in input has that --type");
+        }
         let chosen: Vec<Source> = match filters {
             None => all,
             Some(filters) => {
@@ -79,8 +133,23 @@ impl Source {
         chosen
             .into_iter()
             .map(|s| match s {
-                Source::File(path, name) => {
-                    Input::load_docs(&path, name, block).map(Source::Loaded)
+                Source::File(path, name, Kind::Postings) => {
+                    Input::load_docs(&path, name, block).map(Source::Docs)
+                }
+                Source::File(path, name, Kind::Values(elem)) => {
+                    let len = std::fs::metadata(&path)
+                        .with_context(|| format!("cannot read {}", path.display()))?
+                        .len();
+                    if len % elem.width as u64 != 0 {
+                        bail!(
+                            "{}: its size, {len} bytes, is not a multiple of {} (the width of {}); \
+                             pass --type",
+                            path.display(),
+                            elem.width,
+                            elem.name
+                        );
+                    }
+                    Ok(Source::File(path, name, Kind::Values(elem)))
                 }
                 other => Ok(other),
             })
@@ -183,7 +252,8 @@ fn parse_docs(bytes: &[u8]) -> Result<(Vec<u32>, Vec<Range<usize>>)> {
     Ok((values, lists))
 }
 
-/// Expands each path: a directory gives its `*.docs` files (sorted by name).
+/// Expands each path: a directory gives its files (sorted by name), leaving
+/// out hidden files and READMEs.
 pub fn expand_paths(paths: &[PathBuf]) -> Result<Vec<PathBuf>> {
     let mut files = Vec::new();
     for path in paths {
@@ -196,10 +266,17 @@ pub fn expand_paths(paths: &[PathBuf]) -> Result<Vec<PathBuf>> {
         let mut found: Vec<PathBuf> = std::fs::read_dir(path)
             .with_context(|| format!("cannot list {}", path.display()))?
             .filter_map(|e| e.ok().map(|e| e.path()))
-            .filter(|p| p.extension().is_some_and(|e| e == "docs") && p.is_file())
+            .filter(|p| p.is_file())
+            .filter(|p| {
+                let name = p
+                    .file_name()
+                    .map(|n| n.to_string_lossy())
+                    .unwrap_or_default();
+                !name.starts_with('.') && !name.starts_with("README")
+            })
             .collect();
         if found.is_empty() {
-            bail!("{} holds no *.docs files", path.display());
+            bail!("{} holds no files", path.display());
         }
         found.sort();
         files.extend(found);

@@ -1,9 +1,14 @@
 //! `vecpress bench`: codecs, instruction sets and peer libraries decoding the
 //! same inputs in one process, against a memcpy of the same bytes.
+//!
+//! Integer codecs run on posting lists (files, or the integer generators);
+//! byte codecs on values and bytes (files, or the byte generators).
 // `deny`, not `forbid`: peers/maskedvbyte.rs below calls C. Other files forbid it.
 #![deny(unsafe_code)]
 
+mod bytes;
 mod generate;
+mod generate_bytes;
 mod input;
 mod measure;
 mod peers;
@@ -15,20 +20,30 @@ use std::path::PathBuf;
 
 use anyhow::{bail, Result};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
-use vecpress::codec::{self, IntCodec};
+use vecpress::codec::{self, ByteCodec, IntCodec};
 use vecpress::Isa;
 
-use input::{Input, Source};
+use bytes::{ByteInput, ByteJob};
+use input::{Input, Kind, Source};
 use measure::Job;
 use report::{AbsentLine, Line};
 
 /// Options of `vecpress bench`.
 #[derive(clap::Args, Debug)]
 pub struct BenchOpt {
-    /// ds2i posting-list files (`[n: u32 LE][n x u32 LE]...`) or directories of
-    /// `*.docs` files. Without paths, the built-in generators run: uniform gaps of
-    /// each bit width 1..32 and ClusterData-like sorted lists.
+    /// Input files or directories (every file in them). What a file holds
+    /// comes from --type, or else its extension: `.docs` is ds2i posting lists
+    /// (`[n: u32 LE][n x u32 LE]...`) for the integer codecs; `.f32`, `.f64`,
+    /// `.u16`, `.i64`, ... are little-endian values, and anything else raw
+    /// bytes, for the byte codecs. Without paths, the built-in generators run:
+    /// uniform gaps of each bit width 1..32 and ClusterData-like sorted lists;
+    /// random walks of f64 and f32, uniform f64 and text.
     pub paths: Vec<PathBuf>,
+
+    /// What the inputs hold: postings, bytes, u16, i16, u32, i32, f32, u64,
+    /// i64 or f64 (default: by extension; without paths, every generator).
+    #[arg(long = "type", value_name = "TYPE", value_parser = input::Kind::parse)]
+    pub kind: Option<input::Kind>,
 
     /// Codecs to run, comma-separated (default: all).
     #[arg(long, value_delimiter = ',', value_name = "LIST")]
@@ -53,10 +68,12 @@ pub struct BenchOpt {
           value_parser = clap::value_parser!(u32).range(1..=10_000))]
     pub reps: u32,
 
-    /// Values per block; every block is decoded into one reused buffer this long.
-    #[arg(long, default_value_t = 4096, value_name = "N",
-          value_parser = clap::value_parser!(u32).range(1..=(1 << 24)))]
-    pub block: u32,
+    /// Block size: values for integer codecs (default 4096: every block is
+    /// decoded into one reused buffer this long), bytes for byte codecs
+    /// (default 65536, rounded down to whole values).
+    #[arg(long, value_name = "N",
+          value_parser = clap::value_parser!(u32).range(1..=(1 << 26)))]
+    pub block: Option<u32>,
 
     /// Values in each generated input (ignored with paths).
     #[arg(long, default_value_t = 1 << 20, value_name = "N",
@@ -69,88 +86,151 @@ pub struct BenchOpt {
     pub inputs: Option<Vec<String>>,
 }
 
+/// Values per block for integer codecs, unless --block says.
+const INT_BLOCK: usize = 4096;
+/// Bytes per block for byte codecs, unless --block says.
+const BYTE_BLOCK: usize = 65536;
+
 /// Runs `vecpress bench`.
 pub fn run(opt: &BenchOpt) -> Result<()> {
-    let codecs = select_codecs(opt.codecs.as_deref())?;
+    let (int_codecs, byte_codecs) = select_codecs(opt.codecs.as_deref())?;
     let isas = select_isas(opt.isa.as_deref())?;
-    let block = opt.block as usize;
-    let sources = Source::select(&opt.paths, opt.inputs.as_deref(), block)?;
+    let int_block = opt.block.map_or(INT_BLOCK, |b| b as usize);
+    let byte_block = opt.block.map_or(BYTE_BLOCK, |b| b as usize);
+    let sources = Source::select(&opt.paths, opt.kind, opt.inputs.as_deref(), int_block)?;
 
-    let (present, absent): (Vec<_>, Vec<_>) = if opt.peers {
-        peers::all().into_iter().partition(Result::is_ok)
-    } else {
-        (Vec::new(), Vec::new())
-    };
-    let present: Vec<Box<dyn peers::Peer>> = present.into_iter().flatten().collect();
-    let absent: Vec<AbsentLine> = codecs
-        .iter()
-        .flat_map(|c| {
-            absent
-                .iter()
-                .filter_map(|s| s.as_ref().err())
-                .filter(|a| a.family == peers::family_of(c.name()))
-                .map(|a| AbsentLine {
-                    codec: peer_row_name(a.name, c.is_delta()),
-                    absent: a.reason.clone(),
-                })
-        })
-        .collect();
+    let (present, absent) = split_slots(opt.peers.then(peers::all));
+    let (byte_present, byte_absent) = split_slots(opt.peers.then(peers::all_bytes));
+    let mut absent_lines: Vec<AbsentLine> = Vec::new();
+    for c in &int_codecs {
+        for a in absent
+            .iter()
+            .filter(|a| a.family == peers::family_of(c.name()))
+        {
+            absent_lines.push(AbsentLine {
+                codec: peer_row_name(a.name, c.is_delta()),
+                absent: a.reason.clone(),
+            });
+        }
+    }
+    for c in &byte_codecs {
+        for a in byte_absent.iter().filter(|a| a.family == c.name()) {
+            absent_lines.push(AbsentLine {
+                codec: a.name.into(),
+                absent: a.reason.clone(),
+            });
+        }
+    }
     let notes: Vec<String> = present
         .iter()
         .filter_map(|p| p.note().map(|n| format!("{}: {n}", p.name())))
+        .chain(
+            byte_present
+                .iter()
+                .filter_map(|p| p.note().map(|n| format!("{}: {n}", p.name()))),
+        )
         .collect();
 
     let mut stdout = std::io::stdout().lock();
     if opt.json {
-        for a in &absent {
+        for a in &absent_lines {
             report::print_json_absent(&mut stdout, a)?;
         }
     }
-    let progress = progress_bar(opt.json, (sources.len() * codecs.len()) as u64);
+    let steps = sources.len() * (int_codecs.len() + byte_codecs.len());
+    let progress = progress_bar(opt.json, steps as u64);
     let mut all_lines: Vec<Line> = Vec::new();
     let mut failures = 0;
+    let mut emit = |lines: Vec<Line>, out: &mut std::io::StdoutLock| -> Result<()> {
+        failures += lines
+            .iter()
+            .filter(|l| matches!(l, Line::Failed(_)))
+            .count();
+        if opt.json {
+            report::print_json(out, &lines)?;
+        } else {
+            all_lines.extend(lines);
+        }
+        Ok(())
+    };
     for source in sources {
         let input = match source {
             Source::Generated(g) => {
                 progress.set_message(format!("generating {}", g.name()));
-                Input::generated(g, opt.values as usize, block)
+                Either::Ints(Input::generated(g, opt.values as usize, int_block))
             }
-            Source::Loaded(input) => input,
-            Source::File(path, name) => Input::load_docs(&path, name, block)?,
+            Source::Docs(input) => Either::Ints(input),
+            Source::GeneratedBytes(g) => {
+                progress.set_message(format!("generating {}", g.name()));
+                Either::Bytes(ByteInput::generated(g, opt.values as usize, byte_block))
+            }
+            Source::File(path, name, Kind::Values(elem)) => {
+                progress.set_message(format!("reading {}", path.display()));
+                Either::Bytes(ByteInput::load(&path, name, elem, byte_block)?)
+            }
+            Source::File(path, name, Kind::Postings) => {
+                Either::Ints(Input::load_docs(&path, name, int_block)?)
+            }
         };
-        if input.sorted.is_empty() {
-            progress.suspend(|| eprintln!("vecpress: skipping {}: no values", input.name));
-            progress.inc(codecs.len() as u64);
-            continue;
-        }
-        for &codec in &codecs {
-            progress.set_message(format!("{} on {}", codec.name(), input.name));
-            let own_isas = isas.clone().unwrap_or_else(|| codec.kernels());
-            let family = peers::family_of(codec.name());
-            let own_peers: Vec<&dyn peers::Peer> = present
-                .iter()
-                .map(|p| &**p)
-                .filter(|p| p.family() == family)
-                .collect();
-            let job = Job {
-                input: &input,
-                codec,
-                isas: &own_isas,
-                peers: &own_peers,
-                block,
-                reps: opt.reps,
-            };
-            let lines = job.run();
-            failures += lines
-                .iter()
-                .filter(|l| matches!(l, Line::Failed(_)))
-                .count();
-            if opt.json {
-                report::print_json(&mut stdout, &lines)?;
-            } else {
-                all_lines.extend(lines);
+        match input {
+            Either::Ints(input) => {
+                progress.inc(byte_codecs.len() as u64);
+                if input.sorted.is_empty() {
+                    progress.suspend(|| eprintln!("vecpress: skipping {}: no values", input.name));
+                    progress.inc(int_codecs.len() as u64);
+                    continue;
+                }
+                for &codec in &int_codecs {
+                    progress.set_message(format!("{} on {}", codec.name(), input.name));
+                    let own_isas = isas.clone().unwrap_or_else(|| codec.kernels());
+                    let family = peers::family_of(codec.name());
+                    let own_peers: Vec<&dyn peers::Peer> = present
+                        .iter()
+                        .map(|p| &**p)
+                        .filter(|p| p.family() == family)
+                        .collect();
+                    let job = Job {
+                        input: &input,
+                        codec,
+                        isas: &own_isas,
+                        peers: &own_peers,
+                        block: int_block,
+                        reps: opt.reps,
+                    };
+                    emit(job.run(), &mut stdout)?;
+                    progress.inc(1);
+                }
             }
-            progress.inc(1);
+            Either::Bytes(input) => {
+                progress.inc(int_codecs.len() as u64);
+                if input.bytes.is_empty() {
+                    progress.suspend(|| eprintln!("vecpress: skipping {}: empty", input.name));
+                    progress.inc(byte_codecs.len() as u64);
+                    continue;
+                }
+                for &codec in &byte_codecs {
+                    progress.inc(1);
+                    // A transform of fixed-width values has nothing to do on bytes.
+                    if codec.needs_width() && input.elem.width == 1 {
+                        continue;
+                    }
+                    progress.set_message(format!("{} on {}", codec.name(), input.name));
+                    let own_isas = isas.clone().unwrap_or_else(|| codec.kernels());
+                    let own_peers: Vec<&dyn peers::BytePeer> = byte_present
+                        .iter()
+                        .map(|p| &**p)
+                        .filter(|p| p.family() == codec.name())
+                        .collect();
+                    let job = ByteJob {
+                        input: &input,
+                        codec,
+                        isas: &own_isas,
+                        peers: &own_peers,
+                        reps: opt.reps,
+                    };
+                    emit(job.run(), &mut stdout)?;
+                }
+            }
         }
     }
     progress.finish_and_clear();
@@ -158,17 +238,38 @@ pub fn run(opt: &BenchOpt) -> Result<()> {
         let levels: Vec<&str> = Isa::available().iter().map(|i| i.name()).collect();
         writeln!(
             stdout,
-            "vecpress bench: blocks of {block} values decoded into one buffer, median of {} passes; \
-             CPU levels: {}",
+            "vecpress bench: integer blocks of {int_block} values, byte blocks of {byte_block} \
+             bytes, each decoded into one buffer; median of {} passes; CPU levels: {}",
             opt.reps,
             levels.join(" ")
         )?;
-        report::print_table(&mut stdout, &all_lines, &absent, &notes)?;
+        report::print_table(&mut stdout, &all_lines, &absent_lines, &notes)?;
     }
     if failures > 0 {
         bail!("{failures} decoder(s) did not round-trip; see the lines marked FAILED (\"error\" in JSON)");
     }
     Ok(())
+}
+
+/// An input for one kind of codec.
+enum Either {
+    Ints(Input),
+    Bytes(ByteInput),
+}
+
+/// Present peers, and the absent ones; none when peers were not asked for.
+fn split_slots<P: ?Sized>(
+    slots: Option<Vec<Result<Box<P>, peers::Absent>>>,
+) -> (Vec<Box<P>>, Vec<peers::Absent>) {
+    let mut present = Vec::new();
+    let mut absent = Vec::new();
+    for slot in slots.unwrap_or_default() {
+        match slot {
+            Ok(p) => present.push(p),
+            Err(a) => absent.push(a),
+        }
+    }
+    (present, absent)
 }
 
 fn peer_row_name(name: &str, delta: bool) -> String {
@@ -179,24 +280,38 @@ fn peer_row_name(name: &str, delta: bool) -> String {
     }
 }
 
-fn select_codecs(names: Option<&[String]>) -> Result<Vec<&'static dyn IntCodec>> {
+/// Integer codecs and byte codecs, apart.
+type Codecs = (Vec<&'static dyn IntCodec>, Vec<&'static dyn ByteCodec>);
+
+/// The codecs --codecs names (default: all), integer and byte codecs apart.
+fn select_codecs(names: Option<&[String]>) -> Result<Codecs> {
     let Some(names) = names else {
-        return Ok(codec::int_codecs().to_vec());
+        return Ok((codec::int_codecs().to_vec(), codec::byte_codecs().to_vec()));
     };
-    let mut chosen: Vec<&'static dyn IntCodec> = Vec::new();
+    let mut ints: Vec<&'static dyn IntCodec> = Vec::new();
+    let mut bytes: Vec<&'static dyn ByteCodec> = Vec::new();
     for name in names.iter().map(|n| n.trim()) {
-        let Some(c) = codec::find(name) else {
-            let known: Vec<&str> = codec::int_codecs().iter().map(|c| c.name()).collect();
+        if let Some(c) = codec::find(name) {
+            if !ints.iter().any(|k| k.id() == c.id()) {
+                ints.push(c);
+            }
+        } else if let Some(c) = codec::find_bytes(name) {
+            if !bytes.iter().any(|k| k.id() == c.id()) {
+                bytes.push(c);
+            }
+        } else {
+            let known: Vec<&str> = codec::int_codecs()
+                .iter()
+                .map(|c| c.name())
+                .chain(codec::byte_codecs().iter().map(|c| c.name()))
+                .collect();
             bail!(
                 "unknown codec '{name}' (known codecs: {})",
                 known.join(", ")
             );
-        };
-        if !chosen.iter().any(|k| k.id() == c.id()) {
-            chosen.push(c);
         }
     }
-    Ok(chosen)
+    Ok((ints, bytes))
 }
 
 /// `None`: each codec's own kernels. Otherwise the listed levels, each available.

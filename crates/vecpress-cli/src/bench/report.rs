@@ -14,12 +14,18 @@ pub struct Row {
     pub isa: String,
     /// Input name: a generator's, or a file's stem.
     pub input: String,
+    /// Element type of the values (`u32` for integer codecs; `bytes`, `f32`,
+    /// ... for byte codecs, as `--type` names them).
+    #[serde(rename = "type")]
+    pub elem: String,
     /// Values decoded per pass.
     pub values: u64,
-    /// Their uncompressed size: 4 bytes a value.
+    /// Their uncompressed size.
     pub input_bytes: u64,
     /// Encoded size of all blocks.
     pub compressed_bytes: u64,
+    /// `input_bytes / compressed_bytes`.
+    pub ratio: f64,
     /// `compressed_bytes * 8 / values`.
     pub bits_per_value: f64,
     /// Millions of values encoded per second (null for peers: only decoding is compared).
@@ -38,7 +44,7 @@ pub struct Row {
     pub scalar_ratio: Option<f64>,
     /// Blocks per pass.
     pub blocks: u64,
-    /// `--block`: the most values a block holds.
+    /// The most values (integer codecs) or bytes (byte codecs) a block holds.
     pub block: u64,
     /// Timed passes; the median is reported.
     pub reps: u32,
@@ -105,11 +111,12 @@ pub fn print_json_absent(out: &mut impl Write, absent: &AbsentLine) -> std::io::
     out.flush()
 }
 
-const HEADER: [&str; 9] = [
-    "codec", "isa", "input", "bits/int", "dec Mi/s", "dec GB/s", "x memcpy", "x scalar", "enc Mi/s",
+const HEADER: [&str; 11] = [
+    "codec", "isa", "input", "type", "ratio", "bits/val", "dec Mi/s", "dec GB/s", "x memcpy",
+    "x scalar", "enc GB/s",
 ];
 /// Columns aligned left (text); the others are numbers, aligned right.
-const TEXT_COLUMNS: usize = 3;
+const TEXT_COLUMNS: usize = 4;
 
 /// Prints the aligned table, absent peers after the rows, then notes.
 pub fn print_table(
@@ -132,12 +139,14 @@ pub fn print_table(
                 r.codec.clone(),
                 r.isa.clone(),
                 r.input.clone(),
+                r.elem.clone(),
+                format!("{:.2}", r.ratio),
                 format!("{:.2}", r.bits_per_value),
                 format!("{:.0}", r.decode_mis),
                 format!("{:.2}", r.decode_gbs),
                 format!("{:.2}", r.memcpy_ratio),
                 opt(r.scalar_ratio, 2),
-                opt(r.encode_mis, 0),
+                opt(r.encode_gbs, 2),
             ],
         })
         .collect();

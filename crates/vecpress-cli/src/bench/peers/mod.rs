@@ -12,6 +12,7 @@
 mod integer_encoding;
 mod leb128;
 mod maskedvbyte;
+mod naive_split;
 mod varint_simd;
 
 /// Bytes a peer may read past the encoded values, per value, at most: a u32
@@ -59,6 +60,38 @@ pub trait Peer {
     fn note(&self) -> Option<String> {
         None
     }
+}
+
+/// A byte codec from another library (LZ4, byte stream split).
+pub trait BytePeer {
+    /// The row name, `peer:...`.
+    fn name(&self) -> &'static str;
+
+    /// The vecpress byte codec it is measured beside.
+    fn family(&self) -> &'static str;
+
+    /// Encodes one block of values `width` bytes wide its own way; `None`
+    /// (the default): it decodes the bytes vecpress wrote.
+    fn encode(&self, _input: &[u8], _width: usize) -> Option<Vec<u8>> {
+        None
+    }
+
+    /// Decodes exactly one block (`input` is its bytes, no more) into `out`,
+    /// sized to the decoded length; returns the bytes written, or `None`.
+    fn decode(&self, input: &[u8], width: usize, out: &mut [u8]) -> Option<usize>;
+
+    /// How it was built, when that matters for reading its numbers.
+    fn note(&self) -> Option<String> {
+        None
+    }
+}
+
+/// A byte peer, or why it is absent.
+pub type ByteSlot = Result<Box<dyn BytePeer>, Absent>;
+
+/// Every byte peer, present or absent, in table order.
+pub fn all_bytes() -> Vec<ByteSlot> {
+    vec![naive_split::peer()]
 }
 
 /// A peer that is not in this build, and why.

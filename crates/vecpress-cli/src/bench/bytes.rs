@@ -1,0 +1,273 @@
+//! Byte codecs (LZ4, byte stream split) on bytes and fixed-width values:
+//! inputs, and the timing of one codec on one input.
+//!
+//! Each input is cut into blocks of `--block` bytes (rounded down to whole
+//! values), compressed one by one; every block is decompressed into one
+//! reused buffer, against a memcpy of the same bytes, in the race of
+//! `race.rs`. Rows count values (elements of the input's type; bytes for
+//! `bytes`) and give speeds in GB/s of uncompressed bytes.
+#![forbid(unsafe_code)]
+
+use std::hint::black_box;
+use std::ops::Range;
+use std::path::Path;
+use std::time::Duration;
+
+use anyhow::{bail, Context, Result};
+use vecpress::codec::ByteCodec;
+use vecpress::Isa;
+
+use super::generate_bytes::ByteGenerator;
+use super::peers::BytePeer;
+use super::race::{self, secs, Bench, Contestant, Encoded, Timed};
+use super::report::{Failure, Line, Row};
+
+/// An element type: its name (as `--type` spells it) and width in bytes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Elem {
+    /// `bytes`, `u16`, `f32`, ...
+    pub name: &'static str,
+    /// Bytes per value.
+    pub width: usize,
+}
+
+impl Elem {
+    /// Raw bytes: one-byte values.
+    pub const BYTES: Elem = Elem::new("bytes", 1);
+    /// IEEE 754 single.
+    pub const F32: Elem = Elem::new("f32", 4);
+    /// IEEE 754 double.
+    pub const F64: Elem = Elem::new("f64", 8);
+    /// Every fixed-width type `--type` accepts (little-endian).
+    pub const ALL: [Elem; 9] = [
+        Elem::BYTES,
+        Elem::new("u16", 2),
+        Elem::new("i16", 2),
+        Elem::new("u32", 4),
+        Elem::new("i32", 4),
+        Elem::F32,
+        Elem::new("u64", 8),
+        Elem::new("i64", 8),
+        Elem::F64,
+    ];
+
+    const fn new(name: &'static str, width: usize) -> Elem {
+        Elem { name, width }
+    }
+
+    /// The type of that name.
+    pub fn parse(name: &str) -> Option<Elem> {
+        Elem::ALL.into_iter().find(|e| e.name == name)
+    }
+}
+
+/// One byte input, cut into blocks.
+pub struct ByteInput {
+    /// Name in the table: the generator's, or the file's stem.
+    pub name: String,
+    /// Its element type.
+    pub elem: Elem,
+    /// The whole input.
+    pub bytes: Vec<u8>,
+    /// Blocks: ranges of `bytes`, each a whole number of values.
+    pub blocks: Vec<Range<usize>>,
+}
+
+impl ByteInput {
+    /// A generated input of `n` values.
+    pub fn generated(generator: ByteGenerator, n: usize, block: usize) -> ByteInput {
+        let elem = generator.elem();
+        ByteInput::new(generator.name().into(), elem, generator.generate(n), block)
+    }
+
+    /// Loads a file of `elem` values (little-endian).
+    pub fn load(path: &Path, name: String, elem: Elem, block: usize) -> Result<ByteInput> {
+        let bytes =
+            std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?;
+        if !bytes.len().is_multiple_of(elem.width) {
+            bail!(
+                "{}: its size, {} bytes, is not a multiple of {} (the width of {}); pass --type",
+                path.display(),
+                bytes.len(),
+                elem.width,
+                elem.name
+            );
+        }
+        Ok(ByteInput::new(name, elem, bytes, block))
+    }
+
+    fn new(name: String, elem: Elem, bytes: Vec<u8>, block: usize) -> ByteInput {
+        let step = (block / elem.width).max(1) * elem.width;
+        let blocks = (0..bytes.len())
+            .step_by(step)
+            .map(|start| start..bytes.len().min(start + step))
+            .collect();
+        ByteInput {
+            name,
+            elem,
+            bytes,
+            blocks,
+        }
+    }
+
+    /// The largest block, in bytes.
+    fn max_block(&self) -> usize {
+        self.blocks.iter().map(|b| b.len()).max().unwrap_or(0)
+    }
+}
+
+/// What to run on one byte input with one codec.
+pub struct ByteJob<'a> {
+    pub input: &'a ByteInput,
+    pub codec: &'static dyn ByteCodec,
+    pub isas: &'a [Isa],
+    pub peers: &'a [&'a dyn BytePeer],
+    pub reps: u32,
+}
+
+impl ByteJob<'_> {
+    /// Measures everything; one line per ISA, then per peer.
+    pub fn run(&self) -> Vec<Line> {
+        let input = self.input;
+        let width = input.elem.width;
+        let blocks = &input.blocks[..];
+        let name = self.codec.name();
+        let failure = |codec: &str, isa: &str, error: anyhow::Error| {
+            Line::Failed(Failure {
+                codec: codec.into(),
+                isa: isa.into(),
+                input: input.name.clone(),
+                error: format!("{error:#}"),
+            })
+        };
+        let max_block = input.max_block();
+        let mut scratch = vec![0u8; self.codec.max_encoded_len(max_block)];
+        let mut encode_error = None;
+        let encoded = Encoded::blocks(&input.bytes, blocks, 0, |block| {
+            match self.codec.encode(block, width, &mut scratch) {
+                Ok(n) => Some(scratch[..n].to_vec()),
+                Err(e) => {
+                    encode_error = Some(e);
+                    None
+                }
+            }
+        });
+        let Some(encoded) = encoded else {
+            let e = anyhow::anyhow!("encoding failed: {}", encode_error.expect("set on None"));
+            return vec![failure(name, "-", e)];
+        };
+        let encode_time = race::median(self.reps, || {
+            for b in blocks {
+                let block = black_box(&input.bytes[b.clone()]);
+                black_box(self.codec.encode(block, width, &mut scratch).ok());
+            }
+        });
+        let mut buf = vec![0u8; max_block];
+        let memcpy_time = race::median(self.reps, || {
+            for b in blocks {
+                buf[..b.len()].copy_from_slice(black_box(&input.bytes[b.clone()]));
+                black_box(&mut buf);
+            }
+        });
+
+        let bench = Bench {
+            values: &input.bytes[..],
+            blocks,
+            encoded: &encoded,
+        };
+        let produced = |i: usize| blocks[i].len();
+        if let Err(e) = bench.check(&mut buf, produced, |i, out| {
+            self.codec
+                .decode(Isa::Scalar, bench.block_bytes(i), width, out)
+        }) {
+            let e = e.context("the scalar reference does not decode what was encoded");
+            return vec![failure(name, Isa::Scalar.name(), e)];
+        }
+
+        let own: Vec<Option<Encoded>> = self
+            .peers
+            .iter()
+            .map(|p| Encoded::blocks(&input.bytes, blocks, 0, |block| p.encode(block, width)))
+            .collect();
+        let mut contestants: Vec<Contestant<u8>> = Vec::new();
+        let mut failures = Vec::new();
+        for &isa in self.isas {
+            let decode = move |i: usize, out: &mut [u8]| {
+                self.codec.decode(isa, bench.block_bytes(i), width, out)
+            };
+            match bench.check(&mut buf, produced, decode) {
+                Ok(()) => contestants.push(Contestant {
+                    codec: name.to_string(),
+                    isa: isa.name(),
+                    encode: Some(encode_time),
+                    note: None,
+                    compressed: encoded.len,
+                    pass: Box::new(move |buf: &mut [u8]| bench.pass(buf, decode)),
+                }),
+                Err(e) => failures.push(failure(name, isa.name(), e)),
+            }
+        }
+        for (&peer, own) in self.peers.iter().zip(&own) {
+            let bench = match own {
+                Some(encoded) => Bench { encoded, ..bench },
+                None => bench,
+            };
+            let decode = move |i: usize, out: &mut [u8]| {
+                peer.decode(bench.block_bytes(i), width, out)
+                    .ok_or("malformed input")
+            };
+            match bench.check(&mut buf, produced, decode) {
+                Ok(()) => contestants.push(Contestant {
+                    codec: peer.name().to_string(),
+                    isa: "-",
+                    encode: None,
+                    note: peer.note(),
+                    compressed: bench.encoded.len,
+                    pass: Box::new(move |buf: &mut [u8]| bench.pass(buf, decode)),
+                }),
+                Err(e) => failures.push(failure(peer.name(), "-", e)),
+            }
+        }
+
+        let bytes = input.bytes.len() as f64;
+        let values = bytes / width as f64;
+        let row = |t: Timed, decode: Duration| {
+            Line::Row(Row {
+                codec: t.codec,
+                isa: t.isa.into(),
+                input: input.name.clone(),
+                elem: input.elem.name.into(),
+                values: values as u64,
+                input_bytes: bytes as u64,
+                compressed_bytes: t.compressed as u64,
+                ratio: bytes / (t.compressed.max(1) as f64),
+                bits_per_value: t.compressed as f64 * 8.0 / values,
+                encode_mis: t.encode.map(|e| values / secs(e) / 1e6),
+                decode_mis: values / secs(decode) / 1e6,
+                encode_gbs: t.encode.map(|e| bytes / secs(e) / 1e9),
+                decode_gbs: bytes / secs(decode) / 1e9,
+                memcpy_gbs: bytes / secs(memcpy_time) / 1e9,
+                memcpy_ratio: secs(memcpy_time) / secs(decode),
+                scalar_ratio: None,
+                blocks: blocks.len() as u64,
+                block: max_block as u64,
+                reps: self.reps,
+                note: t.note,
+            })
+        };
+        let mut lines: Vec<Line> = race::race(contestants, &mut buf, self.reps)
+            .into_iter()
+            .map(|t| match t.decode {
+                Some(decode) => row(t, decode),
+                None => failure(
+                    &t.codec,
+                    t.isa,
+                    anyhow::anyhow!("decoding failed while timed, after a good round trip"),
+                ),
+            })
+            .collect();
+        lines.extend(failures);
+        super::measure::set_scalar_ratio(&mut lines);
+        lines
+    }
+}
