@@ -233,7 +233,7 @@ fn posting_list_file_and_directory() {
     std::fs::write(dir.join("notes.txt"), b"not a docs file").unwrap();
     let lines = bench_json(&["--block", "1000", "--isa", "scalar", dir.to_str().unwrap()]);
     let rows = rows(&lines);
-    let (ints, bytes): (Vec<_>, Vec<_>) = rows.iter().partition(|r| r["type"] == "u32");
+    let (ints, bytes): (Vec<&Value>, Vec<&Value>) = rows.iter().partition(|r| r["type"] == "u32");
     assert!(!ints.is_empty());
     for row in &bytes {
         assert_eq!(row["input"], "notes", "{row}");
