@@ -11,8 +11,13 @@
 
 mod integer_encoding;
 mod leb128;
+mod lz4_c;
+mod lz4_flex;
 mod maskedvbyte;
 mod naive_split;
+mod stream_vbyte_rs;
+mod streamvbyte64;
+mod streamvbyte_c;
 mod varint_simd;
 
 /// Bytes a peer may read past the encoded values, per value, at most: a u32
@@ -70,10 +75,17 @@ pub trait BytePeer {
     /// The vecpress byte codec it is measured beside.
     fn family(&self) -> &'static str;
 
-    /// Encodes one block of values `width` bytes wide its own way; `None`
-    /// (the default): it decodes the bytes vecpress wrote.
+    /// Encodes one block of values `width` bytes wide its own way (timed,
+    /// and its size reported); `None` (the default): it has no encoder here.
     fn encode(&self, _input: &[u8], _width: usize) -> Option<Vec<u8>> {
         None
+    }
+
+    /// Whether its decoder is timed on the bytes vecpress wrote (a shared
+    /// format: every decoder then works on the same blocks) rather than on
+    /// its own encoding.
+    fn decodes_ours(&self) -> bool {
+        true
     }
 
     /// Decodes exactly one block (`input` is its bytes, no more) into `out`,
@@ -91,7 +103,7 @@ pub type ByteSlot = Result<Box<dyn BytePeer>, Absent>;
 
 /// Every byte peer, present or absent, in table order.
 pub fn all_bytes() -> Vec<ByteSlot> {
-    vec![naive_split::peer()]
+    vec![lz4_c::peer(), lz4_flex::peer(), naive_split::peer()]
 }
 
 /// A peer that is not in this build, and why.
@@ -119,6 +131,9 @@ pub fn all() -> Vec<Slot> {
         maskedvbyte::peer(),
         varint_simd::peer(),
         integer_encoding::peer(),
+        streamvbyte_c::peer(),
+        stream_vbyte_rs::peer(),
+        streamvbyte64::peer(),
     ]
 }
 

@@ -30,6 +30,10 @@ impl BytePeer for Naive {
         Some(out)
     }
 
+    fn decodes_ours(&self) -> bool {
+        false
+    }
+
     fn decode(&self, input: &[u8], width: usize, out: &mut [u8]) -> Option<usize> {
         if input.len() != out.len() || !input.len().is_multiple_of(width) {
             return None;
