@@ -38,60 +38,63 @@ pub trait IntCodec: Send + Sync {
     fn kernels(&self) -> Vec<Isa>;
 }
 
-/// VByte, values as they are.
-struct VByte;
-/// VByte of the gaps, from 0, with the prefix sum fused into decoding.
-struct VByteDelta;
+/// An integer codec described by its functions: one row of the table below.
+struct Int {
+    id: u16,
+    name: &'static str,
+    delta: bool,
+    max_encoded_len: fn(usize) -> usize,
+    encode: fn(&[u32], &mut [u8]) -> usize,
+    decode: fn(Isa, &[u8], &mut [u32]) -> Result<usize, Error>,
+    kernels: fn() -> Vec<Isa>,
+}
 
-impl IntCodec for VByte {
+impl IntCodec for Int {
     fn id(&self) -> u16 {
-        1
+        self.id
     }
     fn name(&self) -> &'static str {
-        "vbyte"
+        self.name
     }
     fn is_delta(&self) -> bool {
-        false
+        self.delta
     }
     fn max_encoded_len(&self, n: usize) -> usize {
-        vbyte::max_encoded_len(n)
+        (self.max_encoded_len)(n)
     }
     fn encode(&self, values: &[u32], out: &mut [u8]) -> usize {
-        vbyte::encode(values, out)
+        (self.encode)(values, out)
     }
     fn decode(&self, isa: Isa, input: &[u8], out: &mut [u32]) -> Result<usize, Error> {
-        vbyte::decode_with(isa, input, out)
+        (self.decode)(isa, input, out)
     }
     fn kernels(&self) -> Vec<Isa> {
-        vbyte::kernels()
+        (self.kernels)()
     }
 }
 
-impl IntCodec for VByteDelta {
-    fn id(&self) -> u16 {
-        2
-    }
-    fn name(&self) -> &'static str {
-        "vbyte-delta"
-    }
-    fn is_delta(&self) -> bool {
-        true
-    }
-    fn max_encoded_len(&self, n: usize) -> usize {
-        vbyte::max_encoded_len(n)
-    }
-    fn encode(&self, values: &[u32], out: &mut [u8]) -> usize {
-        vbyte::encode_delta(values, 0, out)
-    }
-    fn decode(&self, isa: Isa, input: &[u8], out: &mut [u32]) -> Result<usize, Error> {
-        vbyte::decode_delta_with(isa, input, out, 0)
-    }
-    fn kernels(&self) -> Vec<Isa> {
-        vbyte::kernels()
-    }
-}
-
-static CODECS: [&dyn IntCodec; 2] = [&VByte, &VByteDelta];
+/// Every integer codec, in id order. Delta codecs code the gaps from 0, with
+/// the prefix sum fused into decoding.
+static CODECS: &[&dyn IntCodec] = &[
+    &Int {
+        id: 1,
+        name: "vbyte",
+        delta: false,
+        max_encoded_len: vbyte::max_encoded_len,
+        encode: vbyte::encode,
+        decode: vbyte::decode_with,
+        kernels: vbyte::kernels,
+    },
+    &Int {
+        id: 2,
+        name: "vbyte-delta",
+        delta: true,
+        max_encoded_len: vbyte::max_encoded_len,
+        encode: |v, out| vbyte::encode_delta(v, 0, out),
+        decode: |isa, input, out| vbyte::decode_delta_with(isa, input, out, 0),
+        kernels: vbyte::kernels,
+    },
+];
 
 /// Every integer codec, in id order.
 ///
@@ -100,7 +103,7 @@ static CODECS: [&dyn IntCodec; 2] = [&VByte, &VByteDelta];
 /// assert!(names.contains(&"vbyte"));
 /// ```
 pub fn int_codecs() -> &'static [&'static dyn IntCodec] {
-    &CODECS
+    CODECS
 }
 
 /// A codec for bytes: a general-purpose compressor, or a transform of
@@ -126,7 +129,8 @@ pub trait ByteCodec: Send + Sync {
     fn kernels(&self) -> Vec<Isa>;
 }
 
-static BYTE_CODECS: [&dyn ByteCodec; 0] = [];
+/// Every byte codec, in id order.
+static BYTE_CODECS: &[&dyn ByteCodec] = &[];
 
 /// Every byte codec, in id order.
 ///
@@ -136,7 +140,7 @@ static BYTE_CODECS: [&dyn ByteCodec; 0] = [];
 /// }
 /// ```
 pub fn byte_codecs() -> &'static [&'static dyn ByteCodec] {
-    &BYTE_CODECS
+    BYTE_CODECS
 }
 
 /// The byte codec of that name, if any.
