@@ -6,6 +6,8 @@
 //! - [`vbyte`]: VByte (LEB128 varints, as in protobuf, Lucene and Go), with
 //!   the Masked VByte SIMD decoder, an AVX-512 decoder, and delta coding
 //!   whose prefix sum is fused into the decoders.
+//! - [`group_varint`]: the group varints Varint-GB (Google) and Varint-G8IU
+//!   (feature `g8iu`, on by default), decoded with one shuffle per group.
 //!
 //! Every decoder takes untrusted input: truncated, corrupt or hostile bytes
 //! give an [`Error`] naming what is wrong and where, never a panic and never a
@@ -33,6 +35,7 @@
 pub mod codec;
 pub mod delta;
 mod error;
+pub mod group_varint;
 mod isa;
 pub mod vbyte;
 
