@@ -17,6 +17,9 @@
 //! ```
 #![forbid(unsafe_code)]
 
+#[cfg(feature = "g8iu")]
+use crate::group_varint::g8iu;
+use crate::group_varint::gb;
 use crate::{vbyte, Error, Isa};
 
 /// A codec for slices of u32 whose count is kept by the caller.
@@ -93,6 +96,44 @@ static CODECS: &[&dyn IntCodec] = &[
         encode: |v, out| vbyte::encode_delta(v, 0, out),
         decode: |isa, input, out| vbyte::decode_delta_with(isa, input, out, 0),
         kernels: vbyte::kernels,
+    },
+    &Int {
+        id: 3,
+        name: "varint-gb",
+        delta: false,
+        max_encoded_len: gb::max_encoded_len,
+        encode: gb::encode,
+        decode: gb::decode_with,
+        kernels: gb::kernels,
+    },
+    &Int {
+        id: 4,
+        name: "varint-gb-delta",
+        delta: true,
+        max_encoded_len: gb::max_encoded_len,
+        encode: |v, out| gb::encode_delta(v, 0, out),
+        decode: |isa, input, out| gb::decode_delta_with(isa, input, out, 0),
+        kernels: gb::kernels,
+    },
+    #[cfg(feature = "g8iu")]
+    &Int {
+        id: 5,
+        name: "varint-g8iu",
+        delta: false,
+        max_encoded_len: g8iu::max_encoded_len,
+        encode: g8iu::encode,
+        decode: g8iu::decode_with,
+        kernels: g8iu::kernels,
+    },
+    #[cfg(feature = "g8iu")]
+    &Int {
+        id: 6,
+        name: "varint-g8iu-delta",
+        delta: true,
+        max_encoded_len: g8iu::max_encoded_len,
+        encode: |v, out| g8iu::encode_delta(v, 0, out),
+        decode: |isa, input, out| g8iu::decode_delta_with(isa, input, out, 0),
+        kernels: g8iu::kernels,
     },
 ];
 
