@@ -41,6 +41,9 @@ pub trait IntCodec: Send + Sync {
     fn kernels(&self) -> Vec<Isa>;
 }
 
+/// A decoder of u32 with the kernel of an ISA level.
+type DecodeFn = fn(Isa, &[u8], &mut [u32]) -> Result<usize, Error>;
+
 /// An integer codec described by its functions: one row of the table below.
 struct Int {
     id: u16,
@@ -48,7 +51,7 @@ struct Int {
     delta: bool,
     max_encoded_len: fn(usize) -> usize,
     encode: fn(&[u32], &mut [u8]) -> usize,
-    decode: fn(Isa, &[u8], &mut [u32]) -> Result<usize, Error>,
+    decode: DecodeFn,
     kernels: fn() -> Vec<Isa>,
 }
 
