@@ -8,6 +8,9 @@
 //!   whose prefix sum is fused into the decoders.
 //! - [`group_varint`]: the group varints Varint-GB (Google) and Varint-G8IU
 //!   (feature `g8iu`, on by default), decoded with one shuffle per group.
+//! - [`stream_vbyte`]: Stream VByte (control and data bytes in separate
+//!   streams), byte-compatible with the reference C library, with its "0124"
+//!   variant and fused delta decoding.
 //!
 //! Every decoder takes untrusted input: truncated, corrupt or hostile bytes
 //! give an [`Error`] naming what is wrong and where, never a panic and never a
@@ -37,6 +40,8 @@ pub mod delta;
 mod error;
 pub mod group_varint;
 mod isa;
+mod simd;
+pub mod stream_vbyte;
 pub mod vbyte;
 
 pub use error::Error;
