@@ -6,6 +6,8 @@
 //! - [`vbyte`]: VByte (LEB128 varints, as in protobuf, Lucene and Go), with
 //!   the Masked VByte SIMD decoder, an AVX-512 decoder, and delta coding
 //!   whose prefix sum is fused into the decoders.
+//! - [`byte_split`]: byte stream split (Parquet's `BYTE_STREAM_SPLIT`), the
+//!   transposition of values of any width into byte streams and back.
 //!
 //! Every decoder takes untrusted input: truncated, corrupt or hostile bytes
 //! give an [`Error`] naming what is wrong and where, never a panic and never a
@@ -30,6 +32,7 @@
 #![deny(unsafe_op_in_unsafe_fn)]
 #![deny(clippy::undocumented_unsafe_blocks)]
 
+pub mod byte_split;
 pub mod codec;
 pub mod delta;
 mod error;
