@@ -11,6 +11,8 @@
 //! - [`stream_vbyte`]: Stream VByte (control and data bytes in separate
 //!   streams), byte-compatible with the reference C library, with its "0124"
 //!   variant and fused delta decoding.
+//! - [`byte_split`]: byte stream split (Parquet's `BYTE_STREAM_SPLIT`), the
+//!   transposition of values of any width into byte streams and back.
 //!
 //! Every decoder takes untrusted input: truncated, corrupt or hostile bytes
 //! give an [`Error`] naming what is wrong and where, never a panic and never a
@@ -35,6 +37,7 @@
 #![deny(unsafe_op_in_unsafe_fn)]
 #![deny(clippy::undocumented_unsafe_blocks)]
 
+pub mod byte_split;
 pub mod codec;
 pub mod delta;
 mod error;
