@@ -6,6 +6,7 @@
 //! - [`vbyte`]: VByte (LEB128 varints, as in protobuf, Lucene and Go), with
 //!   the Masked VByte SIMD decoder, an AVX-512 decoder, and delta coding
 //!   whose prefix sum is fused into the decoders.
+//! - [`stream_vbyte`]: Stream VByte (control and data bytes in two streams).
 //!
 //! Every decoder takes untrusted input: truncated, corrupt or hostile bytes
 //! give an [`Error`] naming what is wrong and where, never a panic and never a
@@ -34,6 +35,7 @@ pub mod codec;
 pub mod delta;
 mod error;
 mod isa;
+pub mod stream_vbyte;
 pub mod vbyte;
 
 pub use error::Error;
