@@ -76,7 +76,9 @@ unsafe fn decode<const DELTA: bool>(
 }
 
 /// The running sum of the four u64 gaps of `x` from `last` (the previous
-/// value in every lane); returns it and its last lane in every lane.
+/// value in every lane); returns it and its last lane in every lane. The
+/// sum within the group does not wait for `last`, so the loop-carried chain
+/// is one add.
 ///
 /// # Safety
 /// The CPU must have AVX2.
@@ -92,7 +94,7 @@ pub(super) unsafe fn prefix_sum(x: __m256i, last: __m256i) -> (__m256i, __m256i)
             x,
             _mm256_blend_epi32::<0b1111_0000>(_mm256_setzero_si256(), s1),
         );
-        let x = _mm256_add_epi64(x, last);
-        (x, _mm256_permute4x64_epi64::<0b11_11_11_11>(x))
+        let total = _mm256_permute4x64_epi64::<0b11_11_11_11>(x);
+        (_mm256_add_epi64(x, last), _mm256_add_epi64(last, total))
     }
 }

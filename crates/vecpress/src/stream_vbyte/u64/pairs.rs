@@ -4,7 +4,8 @@
 //! while a whole control byte c remains and 32 data bytes remain at pos:
 //!     a <- shuffle(load16(data + pos),               PAIR_SHUFFLE[c & 15])   // values 0, 1
 //!     b <- shuffle(load16(data + pos + len(c & 15)), PAIR_SHUFFLE[c >> 4])   // values 2, 3
-//!     delta: a += a << 64 lanes, + last;  b += b << 64 lanes, + a's high lane;  last <- b's high lane
+//!     delta: a += a << 64 lanes;  b += b << 64 lanes, + a's high lane;
+//!            a += last;  b += last;  last += b's high lane (before the add)
 //!     store a, b;  pos += LENGTHS[c]
 //! ```
 //!
@@ -92,9 +93,14 @@ pub(super) unsafe fn decode<V: Vector, const DELTA: bool>(
             let mut a = V::load(data.as_ptr().add(pos)).shuffle(V::load(PAIR_SHUFFLE[lo].as_ptr()));
             let mut b = V::load(data.as_ptr().add(mid)).shuffle(V::load(PAIR_SHUFFLE[hi].as_ptr()));
             if DELTA {
-                a = a.add(a.lane_up()).add(last);
+                // Sums within the group first, so that the loop-carried
+                // chain through `last` is one add.
+                a = a.add(a.lane_up());
                 b = b.add(b.lane_up()).add(a.high_both());
-                last = b.high_both();
+                let total = b.high_both();
+                a = a.add(last);
+                b = b.add(last);
+                last = last.add(total);
             }
             let to = out.as_mut_ptr().add(4 * g);
             a.store(to);
