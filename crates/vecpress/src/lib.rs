@@ -6,7 +6,9 @@
 //! - [`vbyte`]: VByte (LEB128 varints, as in protobuf, Lucene and Go), with
 //!   the Masked VByte SIMD decoder, an AVX-512 decoder, and delta coding
 //!   whose prefix sum is fused into the decoders.
-//! - [`stream_vbyte`]: Stream VByte (control and data bytes in two streams).
+//! - [`stream_vbyte`]: Stream VByte (control and data bytes in separate
+//!   streams), byte-compatible with the reference C library, with its "0124"
+//!   variant and fused delta decoding.
 //!
 //! Every decoder takes untrusted input: truncated, corrupt or hostile bytes
 //! give an [`Error`] naming what is wrong and where, never a panic and never a
