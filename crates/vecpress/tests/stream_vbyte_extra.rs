@@ -298,3 +298,177 @@ proptest! {
         let _ = u64_isas_agree(&bytes, n, prev, "arbitrary bytes");
     }
 }
+
+// ---- zigzag and u16 -------------------------------------------------------
+
+use vecpress::stream_vbyte as sv;
+
+/// Signed values of every magnitude, with the extremes.
+fn signed32(rng: &mut Rng, n: usize) -> Vec<i32> {
+    let mut v: Vec<i32> = (0..n)
+        .map(|_| (rng.next_u64() as i32) >> rng.below(32))
+        .collect();
+    v.extend([i32::MIN, i32::MAX, 0, -1, 1, i32::MIN, i32::MIN + 1]);
+    v
+}
+
+#[test]
+fn zigzag_i32_round_trips() {
+    let mut rng = Rng::new(32);
+    for n in [0usize, 1, 3, 4, 5, 255, 256, 257, 1000] {
+        let values = signed32(&mut rng, n);
+        let bytes = sv::encode_i32_to_vec(&values);
+        // Zigzag then the u32 codec, exactly.
+        let zz: Vec<u32> = values
+            .iter()
+            .map(|&v| ((v << 1) ^ (v >> 31)) as u32)
+            .collect();
+        assert_eq!(bytes, sv::encode_to_vec(&zz), "n {n}");
+        let mut out = vec![0i32; values.len()];
+        assert_eq!(sv::decode_i32(&bytes, &mut out), Ok(bytes.len()));
+        assert_eq!(out, values);
+        assert_eq!(
+            sv::decode_i32_to_vec(&bytes, values.len()),
+            Ok(values.clone())
+        );
+        let mut small = vec![0u8; bytes.len()];
+        assert_eq!(sv::encode_i32(&values, &mut small), bytes.len());
+    }
+}
+
+#[test]
+fn zigzag_delta_i32_is_the_zigzag_of_each_difference() {
+    let mut rng = Rng::new(33);
+    for n in [0usize, 1, 2, 5, 300, 1001] {
+        let values = signed32(&mut rng, n);
+        let prev = rng.next_u64() as i32;
+        let bytes = sv::encode_zigzag_delta_to_vec(&values, prev);
+        // As the reference's zigzag_delta_encode: zigzag(in[i] - prev), prev = in[i].
+        let mut p = prev;
+        let want: Vec<u32> = values
+            .iter()
+            .map(|&v| {
+                let d = v.wrapping_sub(p);
+                p = v;
+                ((d << 1) ^ (d >> 31)) as u32
+            })
+            .collect();
+        assert_eq!(bytes, sv::encode_to_vec(&want), "n {n}");
+        let mut out = vec![0i32; values.len()];
+        assert_eq!(
+            sv::decode_zigzag_delta(&bytes, &mut out, prev),
+            Ok(bytes.len())
+        );
+        assert_eq!(out, values);
+        assert_eq!(
+            sv::decode_zigzag_delta_to_vec(&bytes, values.len(), prev),
+            Ok(values)
+        );
+    }
+    // A slowly varying series takes one byte a value.
+    let wave: Vec<i32> = (0..1000).map(|i| 1_000_000 + (i % 40) - 20).collect();
+    let bytes = sv::encode_zigzag_delta_to_vec(&wave, 1_000_000);
+    assert_eq!(bytes.len(), 250 + 1000, "one byte a difference");
+}
+
+#[test]
+fn zigzag_i64_round_trips() {
+    let mut rng = Rng::new(64);
+    for n in [0usize, 1, 4, 5, 255, 256, 257, 1000] {
+        let mut values: Vec<i64> = (0..n)
+            .map(|_| (rng.next_u64() as i64) >> rng.below(64))
+            .collect();
+        values.extend([i64::MIN, i64::MAX, 0, -1, i64::MIN + 1]);
+        let bytes = sv64::encode_i64_to_vec(&values);
+        let zz: Vec<u64> = values
+            .iter()
+            .map(|&v| ((v << 1) ^ (v >> 63)) as u64)
+            .collect();
+        assert_eq!(bytes, sv64::encode_to_vec(&zz));
+        assert_eq!(
+            sv64::decode_i64_to_vec(&bytes, values.len()),
+            Ok(values.clone())
+        );
+        let prev = rng.next_u64() as i64;
+        let bytes = sv64::encode_zigzag_delta_to_vec(&values, prev);
+        let mut out = vec![0i64; values.len()];
+        assert_eq!(
+            sv64::decode_zigzag_delta(&bytes, &mut out, prev),
+            Ok(bytes.len())
+        );
+        assert_eq!(out, values);
+        assert_eq!(
+            sv64::decode_zigzag_delta_to_vec(&bytes, values.len(), prev),
+            Ok(values)
+        );
+    }
+}
+
+#[test]
+fn u16_is_the_u32_stream_of_the_widened_values() {
+    let mut rng = Rng::new(16);
+    for n in [0usize, 1, 3, 4, 5, 256, 257, 3000] {
+        let mut values: Vec<u16> = (0..n)
+            .map(|_| (rng.next_u64() >> rng.below(64)) as u16)
+            .collect();
+        values.extend([0, u16::MAX, 255, 256]);
+        let bytes = sv::encode_u16_to_vec(&values);
+        let wide: Vec<u32> = values.iter().map(|&v| u32::from(v)).collect();
+        assert_eq!(bytes, sv::encode_to_vec(&wide));
+        assert_eq!(
+            sv::decode_u16_to_vec(&bytes, values.len()),
+            Ok(values.clone())
+        );
+        assert_eq!(sv::decode_to_vec(&bytes, values.len()), Ok(wide));
+    }
+    // A value above u16::MAX deep in a stream: Corrupt at its data offset.
+    let mut wide: Vec<u32> = (0..600).map(|i| i % 300).collect();
+    wide[517] = 70_000;
+    let bytes = sv::encode_to_vec(&wide);
+    let offset = 150
+        + wide[..517]
+            .iter()
+            .map(|&v| if v < 256 { 1 } else { 2 })
+            .sum::<usize>();
+    assert_eq!(
+        sv::decode_u16_to_vec(&bytes, 600),
+        Err(Error::Corrupt {
+            offset,
+            what: "value exceeds u16"
+        })
+    );
+}
+
+#[test]
+fn signed_and_u16_bad_input_is_an_error() {
+    let mut rng = Rng::new(99);
+    let values = signed32(&mut rng, 30);
+    let bytes = sv::encode_i32_to_vec(&values);
+    for cut in 0..bytes.len() {
+        let mut out = vec![0i32; values.len()];
+        assert!(
+            matches!(
+                sv::decode_i32(&bytes[..cut], &mut out),
+                Err(Error::Truncated { .. })
+            ),
+            "cut {cut}"
+        );
+        let mut out = vec![0u16; values.len()];
+        assert!(sv::decode_u16(&bytes[..cut], &mut out).is_err());
+        let mut out = vec![0i64; values.len()];
+        assert!(sv64::decode_zigzag_delta(&bytes[..cut], &mut out, 0).is_err());
+    }
+    // Errors count values over the whole stream, not the chunk.
+    let long = sv::encode_i32_to_vec(&vec![-1; 1000]);
+    let mut out = vec![0i32; 1000];
+    assert_eq!(
+        sv::decode_i32(&long[..250 + 10], &mut out),
+        Err(Error::Truncated {
+            offset: 260,
+            needed: 990
+        })
+    );
+    assert!(sv::decode_i32_to_vec(&[], usize::MAX).is_err());
+    assert!(sv::decode_u16_to_vec(&[0; 3], 1 << 40).is_err());
+    assert!(sv64::decode_i64_to_vec(&[0; 3], 1 << 40).is_err());
+}

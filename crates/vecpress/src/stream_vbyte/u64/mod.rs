@@ -53,6 +53,7 @@
 
 mod scalar;
 mod tables;
+mod zigzag;
 
 #[cfg(target_arch = "x86_64")]
 mod avx2;
@@ -64,6 +65,11 @@ mod neon;
 mod pairs;
 #[cfg(target_arch = "x86_64")]
 mod sse41;
+
+pub use zigzag::{
+    decode_i64, decode_i64_to_vec, decode_zigzag_delta, decode_zigzag_delta_to_vec, encode_i64,
+    encode_i64_to_vec, encode_zigzag_delta, encode_zigzag_delta_to_vec,
+};
 
 use crate::{Error, Isa};
 
@@ -244,36 +250,54 @@ pub fn kernels() -> Vec<Isa> {
         .collect()
 }
 
-/// The one map from ISA level to kernel: the kernel decodes whole control
-/// bytes while it can, the checked scalar code the rest. `prev` is `Some`
-/// for delta decoding.
+/// Decodes a whole stream: checks its size, then [`decode_part`].
 fn decode_impl(isa: Isa, input: &[u8], out: &mut [u64], prev: Option<u64>) -> Result<usize, Error> {
     let control = scalar::check_size(input, out.len())?;
     let (ctrl, data) = input.split_at(control);
     let mut last = prev.unwrap_or(0);
-    let delta = prev.is_some();
+    let used = decode_part(isa, ctrl, data, control, out, prev.map(|_| &mut last))?;
+    Ok(control + used)
+}
+
+/// The one map from ISA level to kernel: decodes `out.len()` values whose
+/// codes start at `ctrl[0]` and data at `data[0]` (`data` starts at byte
+/// `base` of the caller's input); returns the data bytes consumed. The
+/// kernel decodes whole control bytes while it can, the checked scalar code
+/// the rest. With `prev`, writes the running sum from it and leaves the
+/// last value in it.
+pub(crate) fn decode_part(
+    isa: Isa,
+    ctrl: &[u8],
+    data: &[u8],
+    base: usize,
+    out: &mut [u64],
+    mut prev: Option<&mut u64>,
+) -> Result<usize, Error> {
+    let last = prev.as_deref_mut();
     let (consumed, produced) = match isa {
         #[cfg(target_arch = "x86_64")]
         // SAFETY: `isa` came from `Isa::best()` or `Isa::check()`, so the CPU has SSE4.1.
-        Isa::Sse41 => unsafe { sse41::decode_bulk(ctrl, data, out, delta.then_some(&mut last)) },
+        Isa::Sse41 => unsafe { sse41::decode_bulk(ctrl, data, out, last) },
         #[cfg(target_arch = "x86_64")]
         // SAFETY: as above, the CPU has every feature of the Avx2 level.
-        Isa::Avx2 => unsafe { avx2::decode_bulk(ctrl, data, out, delta.then_some(&mut last)) },
+        Isa::Avx2 => unsafe { avx2::decode_bulk(ctrl, data, out, last) },
         #[cfg(target_arch = "x86_64")]
         // SAFETY: as above, the CPU has every feature of the Avx512 level.
-        Isa::Avx512 => unsafe { avx512::decode_bulk(ctrl, data, out, delta.then_some(&mut last)) },
+        Isa::Avx512 => unsafe { avx512::decode_bulk(ctrl, data, out, last) },
         #[cfg(target_arch = "aarch64")]
         // SAFETY: as above, the CPU has Neon.
-        Isa::Neon => unsafe { neon::decode_bulk(ctrl, data, out, delta.then_some(&mut last)) },
-        _ => (0, 0),
+        Isa::Neon => unsafe { neon::decode_bulk(ctrl, data, out, last) },
+        _ => {
+            let _ = last;
+            (0, 0)
+        }
     };
-    if delta {
-        scalar::decode_rest(input, out, produced, control + consumed, |g| {
-            last = last.wrapping_add(g);
-            last
-        })
-    } else {
-        scalar::decode_rest(input, out, produced, control + consumed, |v| v)
+    match prev {
+        Some(last) => scalar::decode_rest(ctrl, data, out, produced, consumed, base, |g| {
+            *last = last.wrapping_add(g);
+            *last
+        }),
+        None => scalar::decode_rest(ctrl, data, out, produced, consumed, base, |v| v),
     }
 }
 

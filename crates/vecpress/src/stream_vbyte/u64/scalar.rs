@@ -67,23 +67,26 @@ pub(crate) fn check_size(input: &[u8], n: usize) -> Result<usize, Error> {
     Ok(control)
 }
 
-/// Decodes values `done..out.len()` of a stream whose control area is
-/// `input[..control_len(out.len())]` (the caller checked it exists) and
-/// whose value `done` starts at `input[pos]`. Each value goes through `put`
-/// (the identity, or a running sum). Returns the position after the last value.
+/// Decodes values `done..out.len()` of a stream whose control bytes start
+/// at `control[0]` (the caller checked they exist) and whose value `done`
+/// starts at `data[pos]`. Each value goes through `put` (the identity, or a
+/// running sum). Returns the data position after the last value; error
+/// offsets count from the caller's input, where `data` starts at `base`.
 pub(crate) fn decode_rest(
-    input: &[u8],
+    control: &[u8],
+    data: &[u8],
     out: &mut [u64],
     done: usize,
     mut pos: usize,
+    base: usize,
     mut put: impl FnMut(u64) -> u64,
 ) -> Result<usize, Error> {
     let n = out.len();
     for (i, slot) in out.iter_mut().enumerate().skip(done) {
-        let len = CODE_LEN[code_at(input, i)];
-        let Some(bytes) = input.get(pos..pos + len) else {
+        let len = CODE_LEN[code_at(control, i)];
+        let Some(bytes) = data.get(pos..pos + len) else {
             return Err(Error::Truncated {
-                offset: pos,
+                offset: base + pos,
                 needed: n - i,
             });
         };
