@@ -37,6 +37,7 @@ pub mod codec;
 pub mod delta;
 mod error;
 mod isa;
+mod simd;
 pub mod stream_vbyte;
 pub mod vbyte;
 

@@ -305,8 +305,8 @@ fn encode_impl<V: Variant, const DELTA: bool>(
     }
     let (control, data) = out.split_at_mut(clen);
     let mut prev = prev;
-    let _ = isa;
-    let used = encode::encode_from::<V, DELTA>(values, control, data, 0, 0, &mut prev);
+    let (keys, pos) = encode::bulk::<V, DELTA>(isa, values, control, data, &mut prev);
+    let used = encode::encode_from::<V, DELTA>(values, control, data, keys, pos, &mut prev);
     clen + used
 }
 

@@ -14,7 +14,7 @@
 #![forbid(unsafe_code)]
 // The shuffle masks serve the SIMD kernels only.
 #![cfg_attr(
-    any(not(any(target_arch = "x86_64", target_arch = "aarch64")), all()),
+    not(any(target_arch = "x86_64", target_arch = "aarch64")),
     allow(dead_code)
 )]
 
@@ -29,6 +29,8 @@ pub(crate) trait Variant: Copy + 'static {
     const DECODE: &'static [[u8; 16]; 256];
     /// Encoding shuffle masks per control byte.
     const ENCODE: &'static [[u8; 16]; 256];
+    /// The largest value codes 0, 1 and 2 hold (code 3 holds any).
+    const LIMITS: [u32; 3];
     /// The shortest code that holds `value`.
     fn code(value: u32) -> u8;
     /// The data bytes of the 32 codes in the 8 control bytes of `keys`
@@ -53,6 +55,7 @@ impl Variant for Codes1234 {
     const LENGTH: &'static [u8; 256] = &LENGTH;
     const DECODE: &'static [[u8; 16]; 256] = &DECODE;
     const ENCODE: &'static [[u8; 16]; 256] = &ENCODE;
+    const LIMITS: [u32; 3] = [0xff, 0xffff, 0xff_ffff];
 
     #[inline(always)]
     fn code(value: u32) -> u8 {
@@ -71,6 +74,7 @@ impl Variant for Codes0124 {
     const LENGTH: &'static [u8; 256] = &LENGTH_0124;
     const DECODE: &'static [[u8; 16]; 256] = &DECODE_0124;
     const ENCODE: &'static [[u8; 16]; 256] = &ENCODE_0124;
+    const LIMITS: [u32; 3] = [0, 0xff, 0xffff];
 
     #[inline(always)]
     fn code(value: u32) -> u8 {
@@ -103,6 +107,24 @@ pub(crate) static DECODE_0124: [[u8; 16]; 256] = build_decode(LENS_0124);
 pub(crate) static ENCODE: [[u8; 16]; 256] = build_encode(LENS_1234);
 /// Encoding masks, "0124" variant.
 pub(crate) static ENCODE_0124: [[u8; 16]; 256] = build_encode(LENS_0124);
+
+/// `SPREAD[x]` has bit `2i` set for each bit `i` of the 4-bit `x`: it
+/// interleaves the low and high bits of four codes into a control byte.
+pub(crate) static SPREAD: [u8; 16] = build_spread();
+
+const fn build_spread() -> [u8; 16] {
+    let mut table = [0u8; 16];
+    let mut x = 0;
+    while x < 16 {
+        let mut i = 0;
+        while i < 4 {
+            table[x] |= ((x >> i) as u8 & 1) << (2 * i);
+            i += 1;
+        }
+        x += 1;
+    }
+    table
+}
 
 /// The length of value `i` (0..4) of control byte `key`.
 const fn len_of(lens: [usize; 4], key: usize, i: usize) -> usize {
@@ -239,6 +261,26 @@ mod tests {
     fn tables_match_their_definition() {
         check::<Codes1234>(LENS_1234);
         check::<Codes0124>(LENS_0124);
+    }
+
+    #[test]
+    fn spread_interleaves() {
+        for (x, &spread) in SPREAD.iter().enumerate() {
+            let want: u8 = (0..4).map(|i| (((x >> i) & 1) as u8) << (2 * i)).sum();
+            assert_eq!(spread, want);
+        }
+    }
+
+    #[test]
+    fn limits_bound_the_codes() {
+        fn check<V: Variant>() {
+            for (c, &limit) in V::LIMITS.iter().enumerate() {
+                assert_eq!(V::code(limit) as usize, c);
+                assert_eq!(V::code(limit + 1) as usize, c + 1);
+            }
+        }
+        check::<Codes1234>();
+        check::<Codes0124>();
     }
 
     #[test]
