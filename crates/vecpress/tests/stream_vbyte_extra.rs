@@ -472,3 +472,157 @@ fn signed_and_u16_bad_input_is_an_error() {
     assert!(sv::decode_u16_to_vec(&[0; 3], 1 << 40).is_err());
     assert!(sv64::decode_i64_to_vec(&[0; 3], 1 << 40).is_err());
 }
+
+// ---- select and seek -------------------------------------------------------
+
+/// Sorted values from gaps below `2^bits`, from `prev`.
+fn sorted(rng: &mut Rng, n: usize, bits: u32, prev: u32) -> Vec<u32> {
+    let gaps: Vec<u32> = (0..n).map(|_| rng.below(1 << bits) as u32).collect();
+    common::running_sum(gaps.into_iter(), prev)
+}
+
+#[test]
+fn select_matches_a_full_decode_at_every_position() {
+    for mix in 1..16u32 {
+        for n in [1usize, 3, 4, 5, 31, 32, 33, 255, 256, 257, 600] {
+            let mut rng = Rng::new((mix as u64) << 20 | n as u64);
+            // Byte lengths 1..=4 from the mix bits.
+            let values: Vec<u32> = (0..n)
+                .map(|_| {
+                    let lens: Vec<u32> = (0..4).filter(|l| mix & (1 << l) != 0).collect();
+                    let len = lens[rng.below(lens.len() as u64) as usize] + 1;
+                    let v = rng.next_u64() as u32;
+                    if len == 4 {
+                        v | 1 << 24
+                    } else {
+                        (v & ((1 << (8 * len)) - 1)).max(1 << (8 * (len - 1)))
+                            >> u32::from(len == 1)
+                    }
+                })
+                .collect();
+            let bytes = sv::encode_to_vec(&values);
+            let prev = rng.next_u64() as u32;
+            let delta = sv::encode_delta_to_vec(&values, prev);
+            for i in 0..n {
+                assert_eq!(
+                    sv::select(&bytes, n, i),
+                    Ok(values[i]),
+                    "mix {mix:04b} n {n} i {i}"
+                );
+                assert_eq!(
+                    sv::select_delta(&delta, n, i, prev),
+                    Ok(values[i]),
+                    "delta mix {mix:04b} n {n} i {i}"
+                );
+            }
+            assert_eq!(
+                sv::select(&bytes, n, n),
+                Err(Error::OutOfRange { index: n, len: n })
+            );
+            assert_eq!(
+                sv::select_delta(&delta, n, n + 5, prev),
+                Err(Error::OutOfRange {
+                    index: n + 5,
+                    len: n
+                })
+            );
+        }
+    }
+}
+
+#[test]
+fn seek_matches_a_linear_search() {
+    let mut rng = Rng::new(8);
+    for bits in [0u32, 1, 4, 8, 12, 20, 24] {
+        for n in [1usize, 4, 5, 63, 64, 65, 256, 1000] {
+            if (n as u64) << bits >= 1 << 31 {
+                continue; // the values would wrap, so not be sorted
+            }
+            let prev = rng.below(1000) as u32;
+            let values = sorted(&mut rng, n, bits, prev);
+            let bytes = sv::encode_delta_to_vec(&values, prev);
+            let mut targets: Vec<u32> = values
+                .iter()
+                .flat_map(|&v| [v.saturating_sub(1), v, v + 1])
+                .collect();
+            targets.extend([0, prev, u32::MAX, values[n - 1] + 1]);
+            for t in targets {
+                let want = values.iter().position(|&v| v >= t).map(|i| (i, values[i]));
+                assert_eq!(
+                    sv::seek_delta(&bytes, n, t, prev),
+                    Ok(want),
+                    "bits {bits} n {n} target {t}"
+                );
+            }
+            for i in [0, n / 2, n - 1] {
+                assert_eq!(sv::select_delta(&bytes, n, i, prev), Ok(values[i]));
+            }
+        }
+    }
+}
+
+#[test]
+fn select_and_seek_bad_input() {
+    let values: Vec<u32> = (0..100).map(|i| i * 1000).collect();
+    let bytes = sv::encode_delta_to_vec(&values, 0);
+    let plain = sv::encode_to_vec(&values);
+    for cut in 0..plain.len() {
+        let cut_bytes = &plain[..cut];
+        for i in [0usize, 1, 50, 99] {
+            // select reports what decoding i + 1 values reports.
+            let mut out = vec![0u32; i + 1];
+            let dec = sv::decode(cut_bytes, &mut out).map(|_| ());
+            let sel = sv::select(cut_bytes, 100, i);
+            if cut >= 25 {
+                match (&dec, &sel) {
+                    (Ok(()), Ok(v)) => assert_eq!(*v, values[i]),
+                    (Err(_), Err(e)) => assert!(matches!(e, Error::Truncated { .. })),
+                    _ => {}
+                }
+            } else {
+                assert!(sel.is_err(), "control cut at {cut}");
+            }
+            let cut_delta = &bytes[..cut.min(bytes.len())];
+            let _ = sv::select_delta(cut_delta, 100, i, 0);
+        }
+        let _ = sv::seek_delta(&bytes[..cut.min(bytes.len())], 100, 50_000, 0);
+    }
+    // Exact errors: value 99 cut short.
+    let last = plain.len() - 1;
+    assert_eq!(
+        sv::select(&plain[..last], 100, 99),
+        Err(Error::Truncated {
+            offset: plain.len() - 3,
+            needed: 1
+        })
+    );
+    assert!(
+        matches!(sv::select(&plain[..30], 100, 99), Err(Error::Truncated { needed, .. }) if needed > 1)
+    );
+    assert!(matches!(
+        sv::seek_delta(&bytes[..bytes.len() - 1], 100, u32::MAX, 0),
+        Err(Error::Truncated { .. })
+    ));
+    assert_eq!(
+        sv::seek_delta(&bytes[..bytes.len() - 1], 100, 5, 0),
+        Ok(Some((1, 1000)))
+    );
+    assert_eq!(
+        sv::select(&[], usize::MAX, 3),
+        Err(Error::Truncated {
+            offset: 0,
+            needed: 4
+        })
+    );
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(64))]
+
+    #[test]
+    fn prop_select_seek_never_panic(bytes in prop::collection::vec(any::<u8>(), 0..400), n in 0usize..600, i in 0usize..700, target: u32, prev: u32) {
+        let _ = sv::select(&bytes, n, i);
+        let _ = sv::select_delta(&bytes, n, i, prev);
+        let _ = sv::seek_delta(&bytes, n, target, prev);
+    }
+}

@@ -69,32 +69,47 @@ fn encoded_data_len(n: usize, value: &impl Fn(usize) -> u32) -> usize {
 pub(crate) fn scan<T, const DELTA: bool>(
     input: &[u8],
     n: usize,
+    prev: u32,
+    visit: impl FnMut(usize, &[u32]) -> ControlFlow<T>,
+) -> Result<(Option<T>, usize), Error> {
+    scan_part::<T, DELTA>(input, n, n, CHUNK, prev, visit)
+}
+
+/// [`scan`] over the first `count` values of a stream of `n` (`count <= n`),
+/// `chunk` values at a time (a multiple of 4, at most [`CHUNK`]). A
+/// `Truncated` error counts the values missing up to `count`.
+pub(crate) fn scan_part<T, const DELTA: bool>(
+    input: &[u8],
+    n: usize,
+    count: usize,
+    chunk: usize,
     mut prev: u32,
     mut visit: impl FnMut(usize, &[u32]) -> ControlFlow<T>,
 ) -> Result<(Option<T>, usize), Error> {
+    debug_assert!(count <= n && chunk <= CHUNK && chunk.is_multiple_of(4) && chunk > 0);
     let clen = control_len(n);
     if input.len() < clen {
-        return Err(decode::scalar::control_truncated(input.len(), n));
+        return Err(decode::scalar::control_truncated(input.len(), count));
     }
     let (control, data) = input.split_at(clen);
     let isa = Isa::best();
     let mut buf = [0u32; CHUNK];
     let mut pos = 0;
-    for start in (0..n).step_by(CHUNK) {
-        let m = (n - start).min(CHUNK);
-        let chunk = &mut buf[..m];
+    for start in (0..count).step_by(chunk) {
+        let m = (count - start).min(chunk);
+        let values = &mut buf[..m];
         let ctrl = &control[start / 4..(start + m).div_ceil(4)];
         let rest = &data[pos..];
-        let (keys, p) = decode::bulk::<Codes1234, DELTA>(isa, ctrl, rest, chunk, &mut prev);
-        pos += decode_from::<Codes1234, DELTA>(ctrl, rest, chunk, keys, p, &mut prev, clen + pos)
+        let (keys, p) = decode::bulk::<Codes1234, DELTA>(isa, ctrl, rest, values, &mut prev);
+        pos += decode_from::<Codes1234, DELTA>(ctrl, rest, values, keys, p, &mut prev, clen + pos)
             .map_err(|e| match e {
-            Error::Truncated { offset, needed } => Error::Truncated {
-                offset,
-                needed: needed + (n - start - m),
-            },
-            other => other,
-        })?;
-        if let ControlFlow::Break(found) = visit(start, chunk) {
+                Error::Truncated { offset, needed } => Error::Truncated {
+                    offset,
+                    needed: needed + (count - start - m),
+                },
+                other => other,
+            })?;
+        if let ControlFlow::Break(found) = visit(start, values) {
             return Ok((Some(found), clen + pos));
         }
     }

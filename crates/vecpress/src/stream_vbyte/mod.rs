@@ -66,6 +66,7 @@
 mod chunked;
 mod decode;
 mod encode;
+mod seek;
 pub(crate) mod tables;
 mod widen;
 mod zero124;
@@ -79,6 +80,7 @@ pub use zero124::{
     encode_delta_0124_to_vec, encoded_len_0124, validate_0124,
 };
 
+pub use seek::{seek_delta, select, select_delta};
 pub use widen::{decode_u16, decode_u16_to_vec, encode_u16, encode_u16_to_vec};
 pub use zigzag::{
     decode_i32, decode_i32_to_vec, decode_zigzag_delta, decode_zigzag_delta_to_vec, encode_i32,
