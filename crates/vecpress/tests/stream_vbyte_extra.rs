@@ -503,15 +503,11 @@ fn select_matches_a_full_decode_at_every_position() {
             let bytes = sv::encode_to_vec(&values);
             let prev = rng.next_u64() as u32;
             let delta = sv::encode_delta_to_vec(&values, prev);
-            for i in 0..n {
-                assert_eq!(
-                    sv::select(&bytes, n, i),
-                    Ok(values[i]),
-                    "mix {mix:04b} n {n} i {i}"
-                );
+            for (i, &v) in values.iter().enumerate() {
+                assert_eq!(sv::select(&bytes, n, i), Ok(v), "mix {mix:04b} n {n} i {i}");
                 assert_eq!(
                     sv::select_delta(&delta, n, i, prev),
-                    Ok(values[i]),
+                    Ok(v),
                     "delta mix {mix:04b} n {n} i {i}"
                 );
             }
