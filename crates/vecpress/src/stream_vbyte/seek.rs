@@ -7,9 +7,9 @@
 //! time from bit counts of a u64. So [`select`] reads one value and never
 //! decodes the others. With delta coding the value is the sum of every gap
 //! up to it: [`select_delta`] sums the gaps with the decoding kernels, a
-//! chunk at a time, without the prefix sum. [`seek_delta`] decodes with the
-//! fused prefix sum in chunks of 64 values and stops at the first chunk
-//! whose last value reaches the target.
+//! chunk at a time, without the prefix sum. [`seek_delta`] decodes the gaps
+//! in chunks of 64 values, sums each chunk, and stops at the first chunk
+//! whose last value reaches the target, where a running sum finds the index.
 #![forbid(unsafe_code)]
 
 use core::ops::ControlFlow;
@@ -87,12 +87,22 @@ pub fn seek_delta(
     target: u32,
     prev: u32,
 ) -> Result<Option<(usize, u32)>, Error> {
-    let (found, _) = scan_part::<_, true>(input, n, n, SEEK_CHUNK, prev, |first, values| {
-        if values[values.len() - 1] < target {
+    // Plain decoding, then the sum of each chunk's gaps (vectorised by the
+    // compiler); only the chunk that reaches the target gets a prefix sum.
+    let mut acc = prev;
+    let (found, _) = scan_part::<_, false>(input, n, n, SEEK_CHUNK, 0, |first, gaps| {
+        let last = gaps.iter().fold(acc, |s, &g| s.wrapping_add(g));
+        if last < target {
+            acc = last;
             return ControlFlow::Continue(());
         }
-        let j = values.partition_point(|&v| v < target);
-        ControlFlow::Break((first + j, values[j]))
+        for (j, &g) in gaps.iter().enumerate() {
+            acc = acc.wrapping_add(g);
+            if acc >= target {
+                return ControlFlow::Break((first + j, acc));
+            }
+        }
+        ControlFlow::Break((first + gaps.len() - 1, last))
     })?;
     Ok(found)
 }
