@@ -622,3 +622,105 @@ proptest! {
         let _ = sv::seek_delta(&bytes, n, target, prev);
     }
 }
+
+// ---- append ------------------------------------------------------------------
+
+use vecpress::stream_vbyte::{DeltaWriter, Writer};
+
+/// Values of 1-4 bytes, mixed.
+fn mixed32(rng: &mut Rng, n: usize) -> Vec<u32> {
+    (0..n)
+        .map(|_| (rng.next_u64() as u32) >> (8 * rng.below(4)))
+        .collect()
+}
+
+#[test]
+fn writer_bytes_equal_a_one_shot_encode() {
+    let mut rng = Rng::new(4);
+    for n in [0usize, 1, 2, 3, 4, 5, 7, 8, 9, 100, 1000] {
+        let values = mixed32(&mut rng, n);
+        // Value by value.
+        let mut w = Writer::new();
+        for (k, &v) in values.iter().enumerate() {
+            w.push(v);
+            assert_eq!(
+                w.as_bytes(),
+                &sv::encode_to_vec(&values[..=k])[..],
+                "push n {n} k {k}"
+            );
+        }
+        assert_eq!(w.len(), n);
+        // Random batches, reopened from bytes between some of them.
+        let mut w = Writer::new();
+        let mut done = 0;
+        while done < n {
+            let take = (1 + rng.below(40) as usize).min(n - done);
+            w.extend(&values[done..done + take]);
+            done += take;
+            if rng.below(3) == 0 {
+                w = Writer::from_stream(w.into_bytes(), done).unwrap();
+            }
+            assert_eq!(
+                w.as_bytes(),
+                &sv::encode_to_vec(&values[..done])[..],
+                "extend n {n} done {done}"
+            );
+        }
+        let bytes = w.into_bytes();
+        assert_eq!(bytes, sv::encode_to_vec(&values));
+        assert_eq!(sv::decode_to_vec(&bytes, n), Ok(values.clone()));
+        // Delta: the same as encode_delta.
+        let prev = rng.next_u64() as u32;
+        let mut d = DeltaWriter::new(prev);
+        let (a, b) = values.split_at(n / 3);
+        d.extend(a);
+        let mut d = DeltaWriter::from_stream(d.into_bytes(), a.len(), prev).unwrap();
+        for &v in b {
+            d.push(v);
+        }
+        assert_eq!(d.last(), values.last().copied().unwrap_or(prev));
+        assert_eq!(
+            d.as_bytes(),
+            &sv::encode_delta_to_vec(&values, prev)[..],
+            "delta n {n}"
+        );
+    }
+}
+
+#[test]
+fn writer_from_stream_checks_the_stream() {
+    let values = [1u32, 300, 70_000, 1 << 30, 2];
+    let bytes = sv::encode_to_vec(&values);
+    for cut in 0..bytes.len() {
+        let r = Writer::from_stream(bytes[..cut].to_vec(), 5);
+        assert!(matches!(r, Err(Error::Truncated { .. })), "cut {cut}");
+        // As decoding reports it.
+        let mut out = [0u32; 5];
+        assert_eq!(
+            r.unwrap_err(),
+            sv::decode(&bytes[..cut], &mut out).unwrap_err(),
+            "cut {cut}"
+        );
+    }
+    let mut long = bytes.clone();
+    long.push(0);
+    assert_eq!(
+        Writer::from_stream(long, 5),
+        Err(Error::Corrupt {
+            offset: bytes.len(),
+            what: "bytes after the last value"
+        })
+    );
+    // Unused codes of the last control byte are cleared, so appending works.
+    let mut dirty = bytes.clone();
+    dirty[1] |= 0b1111_1100;
+    let mut w = Writer::from_stream(dirty, 5).unwrap();
+    assert_eq!(w.as_bytes(), &bytes[..]);
+    w.extend(&[7, 8, 9]);
+    assert_eq!(
+        w.as_bytes(),
+        &sv::encode_to_vec(&[1, 300, 70_000, 1 << 30, 2, 7, 8, 9])[..]
+    );
+    assert!(DeltaWriter::from_stream(bytes[..4].to_vec(), 5, 0).is_err());
+    assert_eq!(Writer::from_stream(Vec::new(), 0), Ok(Writer::new()));
+}

@@ -69,6 +69,7 @@ mod encode;
 mod seek;
 pub(crate) mod tables;
 mod widen;
+mod writer;
 mod zero124;
 mod zigzag;
 
@@ -82,6 +83,7 @@ pub use zero124::{
 
 pub use seek::{seek_delta, select, select_delta};
 pub use widen::{decode_u16, decode_u16_to_vec, encode_u16, encode_u16_to_vec};
+pub use writer::{DeltaWriter, Writer};
 pub use zigzag::{
     decode_i32, decode_i32_to_vec, decode_zigzag_delta, decode_zigzag_delta_to_vec, encode_i32,
     encode_i32_to_vec, encode_zigzag_delta, encode_zigzag_delta_to_vec,

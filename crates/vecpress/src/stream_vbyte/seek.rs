@@ -110,7 +110,7 @@ pub fn seek_delta(
 /// The error when value `i` does not fit in `data`: the first value up to
 /// `i` that is cut, as decoding the first `i + 1` values reports it.
 #[cold]
-fn truncated(control: &[u8], data_len: usize, clen: usize, i: usize) -> Error {
+pub(crate) fn truncated(control: &[u8], data_len: usize, clen: usize, i: usize) -> Error {
     let mut pos = 0;
     for k in 0..=i {
         let len = Codes1234::LENS[(control[k / 4] >> (2 * (k % 4)) & 3) as usize];
