@@ -87,7 +87,7 @@ impl Writer {
                 what: "bytes after the last value",
             });
         }
-        if n % 4 != 0 {
+        if !n.is_multiple_of(4) {
             bytes[clen - 1] &= (1u8 << (2 * (n % 4))) - 1;
         }
         Ok(Writer { bytes, n })
