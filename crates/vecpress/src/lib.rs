@@ -6,6 +6,9 @@
 //! - [`vbyte`]: VByte (LEB128 varints, as in protobuf, Lucene and Go), with
 //!   the Masked VByte SIMD decoder, an AVX-512 decoder, and delta coding
 //!   whose prefix sum is fused into the decoders.
+//! - [`lz4`]: the LZ4 block format, with safe decoders that copy in wide
+//!   chunks (`pshufb` patterns for close matches) and an adaptive choice
+//!   among them (Thompson sampling).
 //!
 //! Every decoder takes untrusted input: truncated, corrupt or hostile bytes
 //! give an [`Error`] naming what is wrong and where, never a panic and never a
@@ -34,6 +37,7 @@ pub mod codec;
 pub mod delta;
 mod error;
 mod isa;
+pub mod lz4;
 pub mod vbyte;
 
 pub use error::Error;
