@@ -55,3 +55,4 @@
 
 pub mod adaptive;
 pub mod block;
+pub mod frame;

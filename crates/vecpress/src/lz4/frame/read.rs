@@ -204,9 +204,9 @@ impl<R: Read> FrameDecoder<R> {
     /// Reads `len` bytes into `cbuf`; a short read is reported against the
     /// piece that starts at `start`.
     fn read_stored(&mut self, len: usize, start: usize) -> Result<(), Error> {
-        // Grows only as far as bytes arrive, so a size field cannot make it
-        // allocate more than the input holds.
+        // `len` is at most the block maximum size (checked by the callers).
         self.cbuf.clear();
+        self.cbuf.reserve_exact(len);
         let want = len as u64;
         let got = (&mut self.reader).take(want).read_to_end(&mut self.cbuf)?;
         self.pos = self.pos.saturating_add(got);
@@ -311,11 +311,12 @@ impl<R: Read> FrameDecoder<R> {
         Ok(())
     }
 
-    /// Makes room for a block of up to `block_max` bytes after `history`
-    /// bytes of history.
-    fn make_room(&mut self, history: usize, block_max: usize) {
-        if self.buf.len() < history + block_max {
-            self.buf.resize(history + block_max, 0);
+    /// Makes room for a block of up to `block_max` bytes after a window of
+    /// history, if blocks are `linked`.
+    fn make_room(&mut self, linked: bool, block_max: usize) {
+        let len = if linked { WINDOW_SIZE } else { 0 } + block_max;
+        if self.buf.len() < len {
+            self.buf.resize(len, 0);
         }
     }
 
@@ -349,6 +350,7 @@ impl<R: Read> FrameDecoder<R> {
                 });
             }
         }
+        self.make_room(!info.get_independent_blocks(), block_max);
         // Linked blocks keep the last 64 KiB of output as history.
         let history = if info.get_independent_blocks() {
             0
@@ -357,7 +359,6 @@ impl<R: Read> FrameDecoder<R> {
             self.buf.copy_within(self.out_end - keep..self.out_end, 0);
             keep
         };
-        self.make_room(history, block_max);
         let n = if field & UNCOMPRESSED_BIT != 0 {
             self.buf[history..history + len].copy_from_slice(&self.cbuf);
             len
@@ -447,7 +448,7 @@ impl<R: Read> FrameDecoder<R> {
             });
         }
         self.read_stored(len, start)?;
-        self.make_room(0, LEGACY_BLOCK_SIZE);
+        self.make_room(false, LEGACY_BLOCK_SIZE);
         let n = block::decompress_into(&self.cbuf, &mut self.buf[..LEGACY_BLOCK_SIZE])
             .map_err(|e| block_error(e, start + 4))?;
         self.check_limit(n as u64)?;
@@ -531,8 +532,25 @@ pub fn decompress(src: &[u8]) -> Result<Vec<u8>, Error> {
 /// # Ok::<(), vecpress::Error>(())
 /// ```
 pub fn decompress_with_limit(src: &[u8], max_output: usize) -> Result<Vec<u8>, Error> {
-    let mut dec = FrameDecoder::with_limit(src, max_output as u64);
     let mut out = Vec::new();
+    if let Some(size) = first_content_size(src) {
+        // A hint only: at most the limit, and at most what an LZ4 block can
+        // expand the input to (255 bytes a byte).
+        let bound = src.len().saturating_mul(255).min(max_output);
+        out.reserve(usize::try_from(size).unwrap_or(usize::MAX).min(bound));
+    }
+    let mut dec = FrameDecoder::with_limit(src, max_output as u64);
     dec.read_to_end(&mut out)?;
     Ok(out)
+}
+
+/// The content size the first frame of `src` declares, if its header says
+/// one and is sound.
+fn first_content_size(src: &[u8]) -> Option<u64> {
+    let magic = u32::from_le_bytes(src.get(..4)?.try_into().ok()?);
+    if magic != MAGIC {
+        return None;
+    }
+    let desc = src.get(4..4 + descriptor_len(*src.get(4)?))?;
+    parse_descriptor(desc, 4).ok()?.get_content_size()
 }

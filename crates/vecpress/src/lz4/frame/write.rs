@@ -108,8 +108,9 @@ impl<W: Write> FrameEncoder<W> {
     }
 
     /// Sets the compression acceleration (1, the default, compresses best;
-    /// larger values compress faster and less). It is not stored in the
-    /// frame.
+    /// larger values compress faster and less), as `LZ4_compress_fast`
+    /// takes it. It is not stored in the frame. Linked blocks after the
+    /// first are compressed at acceleration 1.
     ///
     /// ```
     /// use std::io::Write;
@@ -188,7 +189,7 @@ impl<W: Write> FrameEncoder<W> {
             return Ok(());
         }
         self.write_header()?;
-        let (history, data) = self.src.split_at(self.start);
+        let data = &self.src[self.start..];
         if self.info.get_content_checksum() {
             self.content_hash.update(data);
         }
@@ -196,10 +197,10 @@ impl<W: Write> FrameEncoder<W> {
         if self.dst.len() < bound {
             self.dst.resize(bound, 0);
         }
-        let compressed = if history.is_empty() {
-            block::compress_into(data, &mut self.dst)
+        let compressed = if self.start == 0 {
+            block::compress_into_with(data, &mut self.dst, self.acceleration)
         } else {
-            block::compress_with_dict(data, history, &mut self.dst)
+            block::compress_with_prefix(&self.src, self.start, &mut self.dst)
         }
         .map_err(io::Error::from)?;
         // A block that does not shrink is stored as it is.
