@@ -9,6 +9,9 @@
 //! - [`lz4`]: the LZ4 block format, with safe decoders that copy in wide
 //!   chunks (`pshufb` patterns for close matches) and an adaptive choice
 //!   among them (Thompson sampling).
+//! - [`lz4::frame`]: the LZ4 frame format (`.lz4` files, liblz4's LZ4F), as
+//!   `io::Read`/`io::Write` adaptors with checksums, linked blocks, legacy
+//!   and skippable frames, and output limits against decompression bombs.
 //!
 //! Every decoder takes untrusted input: truncated, corrupt or hostile bytes
 //! give an [`Error`] naming what is wrong and where, never a panic and never a

@@ -41,6 +41,13 @@
 //! size, and a caller-set limit ([`FrameDecoder::with_limit`],
 //! [`decompress_with_limit`]) refuses decompression bombs.
 //!
+//! Offsets in errors count bytes from the start of the input (the reader's
+//! first byte); in [`Error::Truncated`](crate::Error::Truncated) the offset
+//! is where the unfinished piece (header, block, checksum) starts and
+//! `needed` the number of bytes missing. A failed header, block or content
+//! checksum gives [`Error::ChecksumMismatch`](crate::Error::ChecksumMismatch)
+//! at the offset of the stored checksum.
+//!
 //! # Example
 //!
 //! ```
