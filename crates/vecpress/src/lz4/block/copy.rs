@@ -250,9 +250,14 @@ pub(super) unsafe fn fast_loop<C: Copier>(
     if ip > in_len || op > out_len {
         return (ip, op);
     }
+    if in_len <= lit_copy || out_len < out_margin {
+        return (ip, op);
+    }
+    // The loop runs while ip + lit_copy < in_len and op + out_margin <= out_len.
+    let (ip_limit, op_limit) = (in_len - lit_copy, out_len - out_margin);
     let inp = src.as_ptr();
     let out = dst.as_mut_ptr();
-    while lit_copy < in_len - ip && out_margin <= out_len - op {
+    while ip < ip_limit && op <= op_limit {
         let (seq_ip, seq_op) = (ip, op);
         // SAFETY: ip < in_len (the loop condition).
         let token = unsafe { *inp.add(ip) };
