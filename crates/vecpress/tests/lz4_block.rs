@@ -395,7 +395,11 @@ fn check_bad(packed: &[u8], n: usize, ctx: &str) {
                 assert_eq!(res.map(|v| v.len()), Ok(size), "{ctx}");
             }
         }
-        Err(e) => assert_eq!(res, Err(e), "{ctx}"),
+        // The same error, unless the output ran out before it.
+        Err(e) => match res {
+            Err(Error::Corrupt { what, .. }) if what.contains("overrun") => {}
+            other => assert_eq!(other, Err(e), "{ctx}"),
+        },
     }
 }
 
@@ -432,7 +436,7 @@ proptest! {
 
     #[test]
     fn random_bytes_never_panic(bytes in proptest::collection::vec(any::<u8>(), 0..200), size in 0usize..600) {
-        check_bad(&bytes, size, &format!("{bytes:?}"));
+        check_bad(&bytes, size, &format!("{} random bytes, output {size}", bytes.len()));
     }
 }
 

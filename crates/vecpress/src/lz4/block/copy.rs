@@ -170,6 +170,46 @@ unsafe fn copy_match<C: Copier>(out: *mut u8, op: usize, offset: usize, len: usi
     }
 }
 
+/// Copies a match of at most [`SHORT_MATCH`] bytes at offset `offset` to
+/// `out + op`, writing at most [`SHORT_WRITE`] bytes: two 16-byte copies
+/// when the offset allows (and the copier is that wide), else three 8-byte
+/// copies, else the copier's start of an overlapping match.
+///
+/// # Safety
+/// `1 <= offset <= op`, `len <= SHORT_MATCH`; `out .. out + op +
+/// SHORT_WRITE` is writable (and readable) in one allocation; the CPU
+/// features of `C`.
+#[inline(always)]
+unsafe fn copy_short_match<C: Copier>(out: *mut u8, op: usize, offset: usize, len: usize) {
+    debug_assert!(len <= SHORT_MATCH);
+    // SAFETY: as in `copy_match`; writes end by op + 32 (16 + 16, 3 * 8, or
+    // an overlap start of W <= 32 bytes then chunks while k < len <= 18,
+    // which for W = 8 ends at 24 and for W = 16 at 32).
+    unsafe {
+        let dst = out.add(op);
+        if C::W >= 16 && offset >= 16 {
+            ptr::copy_nonoverlapping(dst.sub(offset), dst, 16);
+            ptr::copy_nonoverlapping(dst.add(16).sub(offset), dst.add(16), 16);
+        } else if offset >= 8 {
+            ptr::copy_nonoverlapping(dst.sub(offset), dst, 8);
+            ptr::copy_nonoverlapping(dst.add(8).sub(offset), dst.add(8), 8);
+            ptr::copy_nonoverlapping(dst.add(16).sub(offset), dst.add(16), 8);
+        } else {
+            let d = C::overlap(dst, offset);
+            let mut k = C::W;
+            while k < len {
+                C::chunk(dst.add(k), dst.add(k).sub(d));
+                k += C::W;
+            }
+        }
+    }
+}
+
+/// The longest match a token codes without extension: 14 + MINMATCH.
+const SHORT_MATCH: usize = 14 + MINMATCH;
+/// The most bytes [`copy_short_match`] writes.
+const SHORT_WRITE: usize = 32;
+
 /// Reads a length extension at `*ip`, adding to `len`; `None` when the input
 /// ends first or the length passes `cap` (the fast loop then declines).
 #[inline(always)]
@@ -191,8 +231,12 @@ fn extension(src: &[u8], ip: &mut usize, mut len: usize, cap: usize) -> Option<u
 /// for wide copies; returns the input and output offsets of the first
 /// sequence it did not decode. Matches may reach back into `dst[..op]`.
 ///
+/// At the top of the loop the output has room for a whole sequence of
+/// short literals (up to 14, copied as `lit_copy` bytes) and a short match
+/// (up to 18, [`SHORT_WRITE`] bytes written); only longer runs check again.
+///
 /// # Safety
-/// `ip <= src.len()`, `op <= dst.len()`, and the CPU has the features of `C`.
+/// The CPU has the features of `C`.
 #[inline(always)]
 pub(super) unsafe fn fast_loop<C: Copier>(
     src: &[u8],
@@ -201,13 +245,19 @@ pub(super) unsafe fn fast_loop<C: Copier>(
     mut op: usize,
 ) -> (usize, usize) {
     let lit_copy = if C::W > 16 { C::W } else { 16 };
+    let out_margin = 14 + SHORT_WRITE.max(lit_copy - 14);
     let (in_len, out_len) = (src.len(), dst.len());
     if ip > in_len || op > out_len {
         return (ip, op);
     }
+    if in_len <= lit_copy || out_len < out_margin {
+        return (ip, op);
+    }
+    // The loop runs while ip + lit_copy < in_len and op + out_margin <= out_len.
+    let (ip_limit, op_limit) = (in_len - lit_copy, out_len - out_margin);
     let inp = src.as_ptr();
     let out = dst.as_mut_ptr();
-    while lit_copy < in_len - ip && lit_copy <= out_len - op {
+    while ip < ip_limit && op <= op_limit {
         let (seq_ip, seq_op) = (ip, op);
         // SAFETY: ip < in_len (the loop condition).
         let token = unsafe { *inp.add(ip) };
@@ -222,7 +272,7 @@ pub(super) unsafe fn fast_loop<C: Copier>(
                 return (seq_ip, seq_op);
             };
             lit = n;
-            if lit + C::W > in_len - ip || lit + C::W > out_len - op {
+            if lit + 32 > in_len - ip || lit + SHORT_WRITE + C::W > out_len - op {
                 return (seq_ip, seq_op);
             }
             // SAFETY: the run plus one chunk fits both slices (just checked).
@@ -231,25 +281,33 @@ pub(super) unsafe fn fast_loop<C: Copier>(
         ip += lit;
         op += lit;
         // The offset's 2 bytes are inside `src`: a short run leaves at least
-        // lit_copy - 14 bytes after it, a long one at least W.
+        // lit_copy - 14 bytes after it, a long one at least 32.
         // SAFETY: ip + 2 <= in_len, as said.
         let field = unsafe { ptr::read_unaligned(inp.add(ip).cast::<[u8; 2]>()) };
         let offset = usize::from(u16::from_le_bytes(field));
         ip += 2;
-        let mut len = usize::from(token & 15);
-        if len == 15 {
+        // offset == 0 or offset > op: the checked path names the error.
+        if offset.wrapping_sub(1) >= op {
+            return (seq_ip, seq_op);
+        }
+        let len = usize::from(token & 15);
+        if len != 15 {
+            // SAFETY: 1 <= offset <= op; a short run leaves op + SHORT_WRITE
+            // <= out_len by the loop condition, a long one by its check.
+            unsafe { copy_short_match::<C>(out, op, offset, len + MINMATCH) };
+            op += len + MINMATCH;
+        } else {
             let Some(n) = extension(src, &mut ip, len, out_len) else {
                 return (seq_ip, seq_op);
             };
-            len = n;
+            let len = n + MINMATCH;
+            if len + C::W > out_len - op {
+                return (seq_ip, seq_op);
+            }
+            // SAFETY: 1 <= offset <= op, and op + len + W <= out_len (checked).
+            unsafe { copy_match::<C>(out, op, offset, len) };
+            op += len;
         }
-        len += MINMATCH;
-        if offset == 0 || offset > op || len + C::W > out_len - op {
-            return (seq_ip, seq_op);
-        }
-        // SAFETY: 1 <= offset <= op, and op + len + W <= out_len (checked).
-        unsafe { copy_match::<C>(out, op, offset, len) };
-        op += len;
     }
     (ip, op)
 }
