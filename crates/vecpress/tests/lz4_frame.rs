@@ -5,7 +5,7 @@
 
 mod common;
 
-use std::io::{self, Read, Write};
+use std::io::{self, BufRead, Read, Write};
 
 use common::{random_bytes, repetitive, text_like, Rng};
 use proptest::prelude::*;
@@ -110,6 +110,35 @@ fn write_and_read_chunking_changes_nothing() {
             assert!(got == data, "{info:?} read size {read_size}");
         }
     }
+}
+
+#[test]
+fn buf_read_hands_out_blocks() {
+    let data = text_like(300_000, 13);
+    let info = FrameInfo::new().independent_blocks(false);
+    let bytes = frame::compress_with(&data, info);
+    let mut dec = FrameDecoder::new(&bytes[..]);
+    // Every fill is the rest of one block, at most 64 KiB.
+    let mut got = Vec::new();
+    loop {
+        let avail = dec.fill_buf().unwrap();
+        if avail.is_empty() {
+            break;
+        }
+        assert!(avail.len() <= 65_536);
+        let take = avail.len().min(1000);
+        got.extend_from_slice(&avail[..take]);
+        dec.consume(take);
+    }
+    assert!(got == data);
+    // Lines across block boundaries.
+    let lines: Vec<Vec<u8>> = FrameDecoder::new(&bytes[..])
+        .split(b'\n')
+        .collect::<Result<_, _>>()
+        .unwrap();
+    let want: Vec<Vec<u8>> = data.split(|&b| b == b'\n').map(<[u8]>::to_vec).collect();
+    assert_eq!(lines.len(), want.len() - usize::from(data.ends_with(b"\n")));
+    assert!(lines[..] == want[..lines.len()]);
 }
 
 #[test]

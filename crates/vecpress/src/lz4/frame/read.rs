@@ -2,7 +2,7 @@
 //! one block at a time and checks every checksum and size they carry.
 #![forbid(unsafe_code)]
 
-use std::io::{self, Read};
+use std::io::{self, BufRead, Read};
 
 use xxhash_rust::xxh32::{xxh32, Xxh32};
 
@@ -481,26 +481,48 @@ fn truncated(offset: usize, needed: usize) -> Error {
 
 impl<R: Read> Read for FrameDecoder<R> {
     fn read(&mut self, out: &mut [u8]) -> io::Result<usize> {
-        if let Some(err) = &self.failed {
-            return Err(err.clone().into());
-        }
         if out.is_empty() {
             return Ok(0);
+        }
+        let avail = self.fill_buf()?;
+        let n = out.len().min(avail.len());
+        out[..n].copy_from_slice(&avail[..n]);
+        self.consume(n);
+        Ok(n)
+    }
+}
+
+/// The decoded block is the buffer: `fill_buf` hands out the rest of the
+/// current block (empty at the end of the input) without copying.
+///
+/// ```
+/// use std::io::BufRead;
+/// let bytes = vecpress::lz4::frame::compress(b"line one\nline two\n");
+/// let dec = vecpress::lz4::frame::FrameDecoder::new(&bytes[..]);
+/// let lines: Vec<String> = dec.lines().collect::<Result<_, _>>()?;
+/// assert_eq!(lines, ["line one", "line two"]);
+/// # Ok::<(), std::io::Error>(())
+/// ```
+impl<R: Read> BufRead for FrameDecoder<R> {
+    fn fill_buf(&mut self) -> io::Result<&[u8]> {
+        if let Some(err) = &self.failed {
+            return Err(err.clone().into());
         }
         while self.out_pos == self.out_end {
             match self.next_block() {
                 Ok(true) => {}
-                Ok(false) => return Ok(0),
+                Ok(false) => break,
                 Err(err) => {
                     self.failed = Some(err.clone());
                     return Err(err.into());
                 }
             }
         }
-        let n = out.len().min(self.out_end - self.out_pos);
-        out[..n].copy_from_slice(&self.buf[self.out_pos..self.out_pos + n]);
-        self.out_pos += n;
-        Ok(n)
+        Ok(&self.buf[self.out_pos..self.out_end])
+    }
+
+    fn consume(&mut self, amt: usize) {
+        self.out_pos = (self.out_pos + amt).min(self.out_end);
     }
 }
 
@@ -540,7 +562,11 @@ pub fn decompress_with_limit(src: &[u8], max_output: usize) -> Result<Vec<u8>, E
         out.reserve(usize::try_from(size).unwrap_or(usize::MAX).min(bound));
     }
     let mut dec = FrameDecoder::with_limit(src, max_output as u64);
-    dec.read_to_end(&mut out)?;
+    // Whole blocks straight from the decoder's buffer (`read_to_end` would
+    // ask for small reads and zero the vector's spare room first).
+    while dec.next_block()? {
+        out.extend_from_slice(&dec.buf[dec.out_pos..dec.out_end]);
+    }
     Ok(out)
 }
 
