@@ -113,6 +113,41 @@ fn write_and_read_chunking_changes_nothing() {
 }
 
 #[test]
+fn slices_in_slices_out() {
+    for info in all_infos() {
+        for n in [0, 1, 65_536, 65_537, 150_000] {
+            for (kind, data) in kinds(n, 17) {
+                let label = format!("{info:?} {kind} n={n}");
+                // The worst case holds (random data is stored, block by block).
+                let mut packed = vec![0u8; frame::max_compressed_len(n)];
+                let len = frame::compress_into_with(&data, info, &mut packed).unwrap();
+                assert_eq!(
+                    &packed[..len],
+                    &frame::compress_with(&data, info)[..],
+                    "{label}"
+                );
+                // One byte less than the frame is too small.
+                let short = frame::compress_into_with(&data, info, &mut packed[..len - 1]);
+                assert!(
+                    matches!(short, Err(Error::OutputTooSmall { .. })),
+                    "{label}"
+                );
+                // Decoding into exactly the content's length, and one less.
+                let mut out = vec![0u8; n + 1];
+                assert_eq!(frame::decompress_into(&packed[..len], &mut out[..n]), Ok(n));
+                assert!(out[..n] == data[..], "{label}");
+                if n > 0 {
+                    let res = frame::decompress_into(&packed[..len], &mut out[..n - 1]);
+                    assert!(
+                        matches!(res, Err(Error::OutputTooSmall { actual, .. }) if actual == n - 1)
+                    );
+                }
+            }
+        }
+    }
+}
+
+#[test]
 fn buf_read_hands_out_blocks() {
     let data = text_like(300_000, 13);
     let info = FrameInfo::new().independent_blocks(false);

@@ -64,8 +64,13 @@
 
 mod header;
 mod read;
+mod slice;
 mod write;
 
 pub use header::{BlockSize, FrameInfo};
-pub use read::{decompress, decompress_with_limit, FrameDecoder};
-pub use write::{compress, compress_with, FrameEncoder};
+pub use read::FrameDecoder;
+pub use slice::{
+    compress, compress_into, compress_into_with, compress_with, decompress, decompress_into,
+    decompress_with_limit, max_compressed_len,
+};
+pub use write::FrameEncoder;

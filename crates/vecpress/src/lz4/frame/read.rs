@@ -152,6 +152,11 @@ impl<R: Read> FrameDecoder<R> {
         }
     }
 
+    /// The decoded bytes the reader has yet to take.
+    pub(super) fn pending(&self) -> &[u8] {
+        &self.buf[self.out_pos..self.out_end]
+    }
+
     /// Bytes consumed from the reader so far.
     ///
     /// ```
@@ -218,7 +223,7 @@ impl<R: Read> FrameDecoder<R> {
 
     /// Decodes the next block into `buf[out_pos..out_end]`; `false` at the
     /// end of the input.
-    fn next_block(&mut self) -> Result<bool, Error> {
+    pub(super) fn next_block(&mut self) -> Result<bool, Error> {
         loop {
             match &mut self.frame {
                 Frame::None => {
@@ -524,59 +529,4 @@ impl<R: Read> BufRead for FrameDecoder<R> {
     fn consume(&mut self, amt: usize) {
         self.out_pos = (self.out_pos + amt).min(self.out_end);
     }
-}
-
-/// Decompresses every frame in `src`.
-///
-/// ```
-/// use vecpress::lz4::frame;
-///
-/// let mut two = frame::compress(b"one frame, ");
-/// two.extend(frame::compress(b"then another"));
-/// assert_eq!(frame::decompress(&two)?, b"one frame, then another");
-/// # Ok::<(), vecpress::Error>(())
-/// ```
-pub fn decompress(src: &[u8]) -> Result<Vec<u8>, Error> {
-    decompress_with_limit(src, usize::MAX)
-}
-
-/// Decompresses every frame in `src`, refusing with
-/// [`Error::LimitExceeded`] to produce more than `max_output` bytes (before
-/// allocating, when a frame declares its content size).
-///
-/// ```
-/// use vecpress::{lz4::frame, Error};
-///
-/// let bomb = frame::compress(&vec![0u8; 1 << 20]);
-/// assert!(bomb.len() < 5000);
-/// assert!(matches!(frame::decompress_with_limit(&bomb, 1 << 16), Err(Error::LimitExceeded { .. })));
-/// assert_eq!(frame::decompress_with_limit(&bomb, 1 << 20)?.len(), 1 << 20);
-/// # Ok::<(), vecpress::Error>(())
-/// ```
-pub fn decompress_with_limit(src: &[u8], max_output: usize) -> Result<Vec<u8>, Error> {
-    let mut out = Vec::new();
-    if let Some(size) = first_content_size(src) {
-        // A hint only: at most the limit, and at most what an LZ4 block can
-        // expand the input to (255 bytes a byte).
-        let bound = src.len().saturating_mul(255).min(max_output);
-        out.reserve(usize::try_from(size).unwrap_or(usize::MAX).min(bound));
-    }
-    let mut dec = FrameDecoder::with_limit(src, max_output as u64);
-    // Whole blocks straight from the decoder's buffer (`read_to_end` would
-    // ask for small reads and zero the vector's spare room first).
-    while dec.next_block()? {
-        out.extend_from_slice(&dec.buf[dec.out_pos..dec.out_end]);
-    }
-    Ok(out)
-}
-
-/// The content size the first frame of `src` declares, if its header says
-/// one and is sound.
-fn first_content_size(src: &[u8]) -> Option<u64> {
-    let magic = u32::from_le_bytes(src.get(..4)?.try_into().ok()?);
-    if magic != MAGIC {
-        return None;
-    }
-    let desc = src.get(4..4 + descriptor_len(*src.get(4)?))?;
-    parse_descriptor(desc, 4).ok()?.get_content_size()
 }

@@ -8,7 +8,6 @@ use xxhash_rust::xxh32::{xxh32, Xxh32};
 
 use super::header::{FrameInfo, MAX_DESCRIPTOR_LEN, UNCOMPRESSED_BIT, WINDOW_SIZE};
 use crate::lz4::block;
-use crate::Error;
 
 /// Writes an LZ4 frame to `W`: an [`io::Write`] adaptor.
 ///
@@ -268,44 +267,4 @@ impl<W: Write> Write for FrameEncoder<W> {
         self.write_block()?;
         self.writer.flush()
     }
-}
-
-/// Compresses `src` into one frame with the default settings and its content
-/// size declared.
-///
-/// ```
-/// use vecpress::lz4::frame;
-///
-/// let text = b"to be or not to be, that is the question; to be or not to be".repeat(20);
-/// let bytes = frame::compress(&text);
-/// assert!(bytes.len() < text.len() / 4);
-/// assert_eq!(frame::decompress(&bytes)?, text);
-/// # Ok::<(), vecpress::Error>(())
-/// ```
-pub fn compress(src: &[u8]) -> Vec<u8> {
-    compress_with(src, FrameInfo::new().content_size(Some(0)))
-}
-
-/// Compresses `src` into one frame as `info` describes it. A content size
-/// set in `info` (any value) declares the length of `src`.
-///
-/// ```
-/// use vecpress::lz4::frame::{self, BlockSize, FrameInfo};
-///
-/// let data: Vec<u8> = (0..300_000u32).map(|i| (i % 251) as u8).collect();
-/// let info = FrameInfo::new().block_size(BlockSize::Max64KB).independent_blocks(false);
-/// let bytes = frame::compress_with(&data, info);
-/// assert_eq!(frame::decompress(&bytes)?, data);
-/// # Ok::<(), vecpress::Error>(())
-/// ```
-pub fn compress_with(src: &[u8], info: FrameInfo) -> Vec<u8> {
-    let info = match info.get_content_size() {
-        Some(_) => info.content_size(Some(src.len() as u64)),
-        None => info,
-    };
-    let bound = block::max_compressed_len(src.len()) + 64;
-    let mut enc = FrameEncoder::with_info(Vec::with_capacity(bound), info);
-    enc.write_all(src)
-        .and_then(|()| enc.finish())
-        .unwrap_or_else(|e| unreachable!("writing a frame to a Vec: {}", Error::from(e)))
 }
