@@ -8,6 +8,7 @@ use std::io::Read;
 use arbitrary::Arbitrary;
 use libfuzzer_sys::fuzz_target;
 use vecpress::lz4::frame::{self, FrameDecoder};
+use vecpress::Error;
 
 #[derive(Arbitrary, Debug)]
 struct Input {
@@ -29,8 +30,20 @@ fuzz_target!(|input: Input| {
         match dec.read(&mut buf) {
             Ok(0) => break Ok(got),
             Ok(n) => got.extend_from_slice(&buf[..n]),
-            Err(e) => break Err(vecpress::Error::from(e)),
+            Err(e) => break Err(Error::from(e)),
         }
     };
     assert_eq!(pieces, whole);
+
+    // Into a slice as long as the limit (capped, to keep runs fast): the same
+    // content, or the same error (a full slice where the limit was passed).
+    let cap = limit.min(1 << 16);
+    let mut dst = vec![0u8; cap];
+    let into = frame::decompress_into(&input.bytes, &mut dst);
+    let capped = frame::decompress_with_limit(&input.bytes, cap);
+    match (into, capped) {
+        (Ok(n), Ok(v)) => assert_eq!(&dst[..n], &v[..]),
+        (Err(Error::OutputTooSmall { .. }), Err(Error::LimitExceeded { .. })) => {}
+        (a, b) => assert_eq!(a.map(|_| ()), b.map(|_| ())),
+    }
 });

@@ -269,6 +269,9 @@ fn concatenated_and_skippable_frames() {
     let want: Vec<u8> = [&a[..], &b[..], &a[..], &b[..]].concat();
     assert_eq!(frame::decompress(&bytes).unwrap(), want);
     assert_eq!(decode_in_reads(&bytes, 777).unwrap(), want);
+    let mut out = vec![0u8; want.len()];
+    assert_eq!(frame::decompress_into(&bytes, &mut out), Ok(want.len()));
+    assert!(out == want);
     // A stream holding only a skippable frame is empty content.
     let skip_only = [&0x184D_2A55u32.to_le_bytes()[..], &[0, 0, 0, 0]].concat();
     assert_eq!(frame::decompress(&skip_only).unwrap(), b"");
@@ -295,6 +298,14 @@ fn legacy_frames_end_at_the_next_magic_or_the_input() {
     bytes.extend(legacy_frame(&b));
     let want = [&a[..], &b[..], &b[..], &b[..]].concat();
     assert!(frame::decompress(&bytes).unwrap() == want);
+    let mut out = vec![0u8; want.len() + 10];
+    assert_eq!(frame::decompress_into(&bytes, &mut out), Ok(want.len()));
+    assert!(out[..want.len()] == want[..]);
+    let short = frame::decompress_into(&bytes, &mut out[..want.len() - 1]);
+    assert!(
+        matches!(short, Err(Error::OutputTooSmall { .. })),
+        "{short:?}"
+    );
 }
 
 fn corrupt(offset: usize, what: &'static str) -> Result<Vec<u8>, Error> {
@@ -587,6 +598,9 @@ proptest! {
         };
         let info = infos(BlockSize::Max64KB).nth(bits as usize).unwrap();
         let bytes = encode(&data, info, chunk);
+        let mut out = vec![0u8; n];
+        prop_assert_eq!(frame::decompress_into(&bytes, &mut out), Ok(n));
+        prop_assert!(out == data);
         prop_assert_eq!(decode_in_reads(&bytes, read_size).unwrap(), data);
     }
 

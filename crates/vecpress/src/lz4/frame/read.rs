@@ -224,6 +224,15 @@ impl<R: Read> FrameDecoder<R> {
     /// Decodes the next block into `buf[out_pos..out_end]`; `false` at the
     /// end of the input.
     pub(super) fn next_block(&mut self) -> Result<bool, Error> {
+        self.next_block_to(&mut Target::Own).map(|n| n.is_some())
+    }
+
+    /// Decodes the next block to `target`; returns its length, `None` at the
+    /// end of the input.
+    pub(super) fn next_block_to(
+        &mut self,
+        target: &mut Target<'_>,
+    ) -> Result<Option<usize>, Error> {
         loop {
             match &mut self.frame {
                 Frame::None => {
@@ -234,7 +243,7 @@ impl<R: Read> FrameDecoder<R> {
                             let mut b = [0u8; 4];
                             let got = self.read_up_to(&mut b)?;
                             if got == 0 && self.frames > 0 {
-                                return Ok(false);
+                                return Ok(None);
                             }
                             if got < 4 {
                                 return Err(truncated(start, 4 - got));
@@ -246,13 +255,13 @@ impl<R: Read> FrameDecoder<R> {
                     self.start_frame(magic, start)?;
                 }
                 Frame::Lz4 { .. } => {
-                    if self.lz4_block()? {
-                        return Ok(true);
+                    if let Some(n) = self.lz4_block(target)? {
+                        return Ok(Some(n));
                     }
                 }
                 Frame::Legacy => {
-                    if self.legacy_block()? {
-                        return Ok(true);
+                    if let Some(n) = self.legacy_block(target)? {
+                        return Ok(Some(n));
                     }
                 }
             }
@@ -316,26 +325,18 @@ impl<R: Read> FrameDecoder<R> {
         Ok(())
     }
 
-    /// Makes room for a block of up to `block_max` bytes after a window of
-    /// history, if blocks are `linked`.
-    fn make_room(&mut self, linked: bool, block_max: usize) {
-        let len = if linked { WINDOW_SIZE } else { 0 } + block_max;
-        if self.buf.len() < len {
-            self.buf.resize(len, 0);
-        }
-    }
-
-    /// Reads one block of an LZ4 frame, or its end mark and checksum;
-    /// `true` when a block was decoded.
-    fn lz4_block(&mut self) -> Result<bool, Error> {
-        let Frame::Lz4 { info, .. } = &self.frame else {
+    /// Reads one block of an LZ4 frame and decodes it to `target`, or reads
+    /// the end mark and checksum; returns the block's length, `None` at the
+    /// end of the frame.
+    fn lz4_block(&mut self, target: &mut Target<'_>) -> Result<Option<usize>, Error> {
+        let Frame::Lz4 { info, produced, .. } = &self.frame else {
             unreachable!("called inside an LZ4 frame")
         };
-        let info = *info;
+        let (info, frame_out) = (*info, *produced);
         let start = self.pos;
         let field = self.read_u32()?;
         if field == 0 {
-            return self.end_frame(start).map(|()| false);
+            return self.end_frame(start).map(|()| None);
         }
         let block_max = info.get_block_size().bytes();
         let len = (field & !UNCOMPRESSED_BIT) as usize;
@@ -355,37 +356,29 @@ impl<R: Read> FrameDecoder<R> {
                 });
             }
         }
-        self.make_room(!info.get_independent_blocks(), block_max);
-        // Linked blocks keep the last 64 KiB of output as history.
+        // Linked blocks may reach 64 KiB back into the frame's output.
         let history = if info.get_independent_blocks() {
             0
         } else {
-            let keep = self.out_end.min(WINDOW_SIZE);
-            self.buf.copy_within(self.out_end - keep..self.out_end, 0);
-            keep
+            usize::try_from(frame_out).map_or(WINDOW_SIZE, |out| out.min(WINDOW_SIZE))
         };
-        let n = if field & UNCOMPRESSED_BIT != 0 {
-            self.buf[history..history + len].copy_from_slice(&self.cbuf);
-            len
-        } else {
-            let out = &mut self.buf[..history + block_max];
-            let res = if history == 0 {
-                block::decompress_into(&self.cbuf, out)
-            } else {
-                block::decompress_with_prefix(&self.cbuf, out, history)
-            };
-            res.map_err(|e| block_error(e, start + 4))?
+        let block = Block {
+            raw: field & UNCOMPRESSED_BIT != 0,
+            data_at: start + 4,
+            linked: !info.get_independent_blocks(),
+            history,
+            max: block_max,
         };
-        self.check_limit(n as u64)?;
-        self.out_pos = history;
-        self.out_end = history + n;
-        self.produced += n as u64;
+        let n = self.emit(target, block)?;
         let Frame::Lz4 { hash, produced, .. } = &mut self.frame else {
             unreachable!("still inside the LZ4 frame")
         };
         *produced += n as u64;
         if info.get_content_checksum() {
-            hash.update(&self.buf[history..history + n]);
+            hash.update(match target {
+                Target::Own => &self.buf[self.out_pos..self.out_end],
+                Target::Slice(dst, pos) => &dst[*pos..*pos + n],
+            });
         }
         if info.get_content_size().is_some_and(|size| *produced > size) {
             return Err(Error::Corrupt {
@@ -393,7 +386,53 @@ impl<R: Read> FrameDecoder<R> {
                 what: "content larger than its declared size",
             });
         }
-        Ok(true)
+        Ok(Some(n))
+    }
+
+    /// Decodes the block in `cbuf` to `target` and counts its output against
+    /// the limit; returns its length.
+    fn emit(&mut self, target: &mut Target<'_>, block: Block) -> Result<usize, Error> {
+        let history = block.history;
+        let n = match target {
+            Target::Own => {
+                let linked_room = if block.linked { WINDOW_SIZE } else { 0 };
+                if self.buf.len() < linked_room + block.max {
+                    self.buf.resize(linked_room + block.max, 0);
+                }
+                // The window is the end of what the last block left.
+                self.buf
+                    .copy_within(self.out_end - history..self.out_end, 0);
+                let out = &mut self.buf[..history + block.max];
+                let n = decode_stored(&self.cbuf, out, block)?;
+                self.out_pos = history;
+                self.out_end = history + n;
+                n
+            }
+            Target::Slice(dst, pos) => {
+                let end = dst.len().min(*pos + block.max);
+                match decode_stored(&self.cbuf, &mut dst[*pos - history..end], block) {
+                    Ok(n) => n,
+                    Err(err) if end == *pos + block.max => return Err(err),
+                    Err(_) => {
+                        // The slice was shorter than a block: see whether
+                        // the block is sound, and how long, in our buffer.
+                        if self.buf.len() < history + block.max {
+                            self.buf.resize(history + block.max, 0);
+                        }
+                        self.buf[..history].copy_from_slice(&dst[*pos - history..*pos]);
+                        let out = &mut self.buf[..history + block.max];
+                        let n = decode_stored(&self.cbuf, out, block)?;
+                        return Err(Error::OutputTooSmall {
+                            needed: *pos + n,
+                            actual: dst.len(),
+                        });
+                    }
+                }
+            }
+        };
+        self.check_limit(n as u64)?;
+        self.produced += n as u64;
+        Ok(n)
     }
 
     /// After the end mark at `start`: checks the content checksum and size.
@@ -428,13 +467,13 @@ impl<R: Read> FrameDecoder<R> {
 
     /// Reads one block of a legacy frame; `false` when the frame has ended
     /// (at the end of the input or at the magic number of the next frame).
-    fn legacy_block(&mut self) -> Result<bool, Error> {
+    fn legacy_block(&mut self, target: &mut Target<'_>) -> Result<Option<usize>, Error> {
         let start = self.pos;
         let mut b = [0u8; 4];
         let got = self.read_up_to(&mut b)?;
         if got == 0 {
             self.frame = Frame::None;
-            return Ok(false);
+            return Ok(None);
         }
         if got < 4 {
             return Err(truncated(start, 4 - got));
@@ -443,7 +482,7 @@ impl<R: Read> FrameDecoder<R> {
         if field == MAGIC || field == LEGACY_MAGIC || is_skippable(field) {
             self.next_magic = Some((field, start));
             self.frame = Frame::None;
-            return Ok(false);
+            return Ok(None);
         }
         let len = field as usize;
         if len > block::max_compressed_len(LEGACY_BLOCK_SIZE) {
@@ -453,15 +492,60 @@ impl<R: Read> FrameDecoder<R> {
             });
         }
         self.read_stored(len, start)?;
-        self.make_room(false, LEGACY_BLOCK_SIZE);
-        let n = block::decompress_into(&self.cbuf, &mut self.buf[..LEGACY_BLOCK_SIZE])
-            .map_err(|e| block_error(e, start + 4))?;
-        self.check_limit(n as u64)?;
-        self.out_pos = 0;
-        self.out_end = n;
-        self.produced += n as u64;
-        Ok(true)
+        let block = Block {
+            raw: false,
+            data_at: start + 4,
+            linked: false,
+            history: 0,
+            max: LEGACY_BLOCK_SIZE,
+        };
+        self.emit(target, block).map(Some)
     }
+}
+
+/// Where a decoded block goes.
+pub(super) enum Target<'a> {
+    /// The decoder's buffer, for its reader.
+    Own,
+    /// The caller's slice, at this offset.
+    Slice(&'a mut [u8], usize),
+}
+
+/// How to decode one stored block.
+#[derive(Clone, Copy)]
+struct Block {
+    /// Stored as it is (else an LZ4 block).
+    raw: bool,
+    /// Input offset of its first byte.
+    data_at: usize,
+    /// Whether it belongs to a frame of linked blocks.
+    linked: bool,
+    /// Bytes of output before it that its matches may reach.
+    history: usize,
+    /// The most it may decode to.
+    max: usize,
+}
+
+/// Decodes `stored` into `out[block.history..]`, after the history; returns
+/// the bytes written.
+fn decode_stored(stored: &[u8], out: &mut [u8], block: Block) -> Result<usize, Error> {
+    let room = out.len() - block.history;
+    if block.raw {
+        if stored.len() > room {
+            return Err(Error::OutputTooSmall {
+                needed: stored.len(),
+                actual: room,
+            });
+        }
+        out[block.history..block.history + stored.len()].copy_from_slice(stored);
+        return Ok(stored.len());
+    }
+    let res = if block.history == 0 {
+        block::decompress_into(stored, out)
+    } else {
+        block::decompress_with_prefix(stored, out, block.history)
+    };
+    res.map_err(|e| block_error(e, block.data_at))
 }
 
 /// A block decoder's error, its offsets moved from the block, which starts at

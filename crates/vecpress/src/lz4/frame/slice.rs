@@ -5,6 +5,7 @@
 use std::io::Write;
 
 use super::header::{descriptor_len, parse_descriptor, FrameInfo, MAGIC, MAX_DESCRIPTOR_LEN};
+use super::read::Target;
 use super::{BlockSize, FrameDecoder, FrameEncoder};
 use crate::Error;
 
@@ -135,9 +136,11 @@ pub fn decompress_into(src: &[u8], dst: &mut [u8]) -> Result<usize, Error> {
     let mut dec = FrameDecoder::with_limit(src, dst.len() as u64);
     let mut pos = 0;
     loop {
-        match dec.next_block() {
-            Ok(true) => {}
-            Ok(false) => return Ok(pos),
+        // Blocks are decoded straight into `dst`, linked ones with the
+        // output before them as their history.
+        match dec.next_block_to(&mut Target::Slice(&mut *dst, pos)) {
+            Ok(Some(n)) => pos += n,
+            Ok(None) => return Ok(pos),
             Err(Error::LimitExceeded { requested, .. }) => {
                 return Err(Error::OutputTooSmall {
                     needed: requested,
@@ -146,9 +149,6 @@ pub fn decompress_into(src: &[u8], dst: &mut [u8]) -> Result<usize, Error> {
             }
             Err(e) => return Err(e),
         }
-        let block = dec.pending();
-        dst[pos..pos + block.len()].copy_from_slice(block);
-        pos += block.len();
     }
 }
 
