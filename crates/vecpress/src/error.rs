@@ -70,6 +70,7 @@ pub enum Error {
         what: &'static str,
         /// The offending value.
         value: usize,
+    },
     /// A checksum stored in the input does not match the data it covers.
     ChecksumMismatch {
         /// Which checksum failed, in a few lowercase words (e.g. "content").

@@ -49,9 +49,9 @@ pub mod delta;
 mod error;
 pub mod group_varint;
 mod isa;
+pub mod lz4;
 mod simd;
 pub mod stream_vbyte;
-pub mod lz4;
 pub mod vbyte;
 
 pub use error::Error;
