@@ -106,6 +106,15 @@ pub(super) fn decode<const DELTA: bool>(
                 needed: left,
             });
         };
+        if block[0] == 0 && left >= 8 {
+            // Eight one-byte integers (dense posting lists): no bit walk.
+            for (slot, &b) in out[done..done + 8].iter_mut().zip(&block[1..]) {
+                *slot = next::<DELTA>(&mut acc, u32::from(b));
+            }
+            pos += BLOCK;
+            done += 8;
+            continue;
+        }
         let what = match block_integers(block) {
             Ok((ints, count)) if count <= left => {
                 for (slot, &v) in out[done..done + count].iter_mut().zip(&ints) {
