@@ -6,6 +6,8 @@
 //! - [`vbyte`]: VByte (LEB128 varints, as in protobuf, Lucene and Go), with
 //!   the Masked VByte SIMD decoder, an AVX-512 decoder, and delta coding
 //!   whose prefix sum is fused into the decoders.
+//! - [`container`]: the self-describing file format of the `vecpress`
+//!   command: checksummed, independently compressed blocks.
 //!
 //! Every decoder takes untrusted input: truncated, corrupt or hostile bytes
 //! give an [`Error`] naming what is wrong and where, never a panic and never a
@@ -31,6 +33,7 @@
 #![deny(clippy::undocumented_unsafe_blocks)]
 
 pub mod codec;
+pub mod container;
 pub mod delta;
 mod error;
 mod isa;
