@@ -245,7 +245,7 @@ impl Header {
     /// ```
     /// use vecpress::{container::Header, Error};
     ///
-    /// let err = Header::parse(b"PK\x03\x04 and so on, not ours.....").unwrap_err();
+    /// let err = Header::parse(b"PK\x03\x04 and so on, not ours....").unwrap_err();
     /// assert_eq!(err, Error::Corrupt { offset: 0, what: "not a vecpress file (bad magic)" });
     /// ```
     pub fn parse(b: &[u8; HEADER_LEN]) -> Result<Header, Error> {
@@ -336,6 +336,15 @@ pub struct Writer<W: Write> {
     header: Header,
     total: u64,
     content: Xxh64,
+}
+
+impl<W: Write> std::fmt::Debug for Writer<W> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Writer")
+            .field("header", &self.header)
+            .field("total", &self.total)
+            .finish_non_exhaustive()
+    }
 }
 
 impl<W: Write> Writer<W> {
@@ -451,6 +460,16 @@ pub struct Reader<R: Read> {
     content: Xxh64,
     /// The content checksum from the end record, once read.
     end_sum: Option<u64>,
+}
+
+impl<R: Read> std::fmt::Debug for Reader<R> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Reader")
+            .field("header", &self.header)
+            .field("offset", &self.offset)
+            .field("blocks", &self.index)
+            .finish_non_exhaustive()
+    }
 }
 
 impl<R: Read> Reader<R> {
