@@ -216,7 +216,7 @@ mod tests {
     #[test]
     fn every_engine_round_trips_every_fitting_element() {
         let raw: Vec<u8> = (0..64u32)
-            .flat_map(|i| (i * 2_654_435_761).to_le_bytes())
+            .flat_map(|i| i.wrapping_mul(2_654_435_761).to_le_bytes())
             .collect();
         let mut s = Scratch::default();
         for element in Element::ALL {
