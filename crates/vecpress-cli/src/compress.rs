@@ -60,8 +60,24 @@ pub struct CompressOpt {
     #[arg(short = 'T', long, value_name = "N", default_value_t = 1)]
     pub threads: usize,
 
+    /// What to write: a vecpress file (docs/FORMAT.md), or `raw`, the
+    /// codec's bare stream of all the elements (held in memory; posting
+    /// lists as plain u32), for embedding in other formats: it stores no
+    /// count, which -v prints.
+    #[arg(long, value_enum, default_value_t = Format::Vecpress)]
+    pub format: Format,
+
     #[command(flatten)]
     pub common: Common,
+}
+
+/// Output formats of `compress`.
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Format {
+    /// The vecpress file format.
+    Vecpress,
+    /// The codec's bare stream.
+    Raw,
 }
 
 /// Parses `--type`.
@@ -155,6 +171,9 @@ pub fn run(opt: &CompressOpt) -> Result<()> {
         None => auto(element, &first, opt.common.verbose)?,
     };
     let output = Output::create(&out_path, opt.common.force, input.permissions.clone())?;
+    if opt.format == Format::Raw {
+        return raw(opt, engine, element, &mut source, first, more, output);
+    }
     let out_name = output.name.clone();
     let header = Header {
         codec: engine.id(),
@@ -227,6 +246,40 @@ pub fn run(opt: &CompressOpt) -> Result<()> {
             consumed as f64 / written.max(1) as f64,
             element.name(),
             engine.name(),
+        );
+    }
+    Ok(())
+}
+
+/// Writes the whole input as one bare stream of `engine`.
+fn raw(
+    opt: &CompressOpt,
+    engine: Engine,
+    element: Element,
+    source: &mut BlockSource,
+    mut block: Block,
+    mut more: bool,
+    mut output: Output,
+) -> Result<()> {
+    let mut all = Vec::new();
+    let mut count = 0usize;
+    while more {
+        all.extend_from_slice(&block.raw);
+        count += block.count;
+        more = source.next(&mut block)?;
+    }
+    let mut payload = Vec::new();
+    engine.encode(element, &all, &mut payload, &mut Scratch::default())?;
+    std::io::Write::write_all(&mut output, &payload)
+        .with_context(|| format!("{}: write failed", output.name))?;
+    output.commit()?;
+    if opt.common.verbose {
+        eprintln!(
+            "count: {count} {} elements ({} bytes) in {} bytes of {} stream",
+            element.name(),
+            all.len(),
+            payload.len(),
+            engine.name()
         );
     }
     Ok(())

@@ -429,3 +429,22 @@ fn help_and_completions() {
     let script = String::from_utf8(bash.stdout).unwrap();
     assert!(script.contains("vecpress") && script.contains("decompress"));
 }
+
+#[test]
+fn raw_format_is_the_bare_codec_stream() {
+    let values: Vec<u32> = (0..3000u32).map(|i| i * i).collect();
+    let data: Vec<u8> = values.iter().flat_map(|v| v.to_le_bytes()).collect();
+    let out = ok(vecpress_stdin(
+        &[
+            "compress", "--format", "raw", "--codec", "vbyte", "--type", "u32", "--block", "1K",
+            "-v", "-",
+        ],
+        &data,
+    ));
+    assert_eq!(out.stdout, vecpress::vbyte::encode_to_vec(&values));
+    assert!(
+        stderr(&out).contains("count: 3000 u32 elements"),
+        "{}",
+        stderr(&out)
+    );
+}
