@@ -19,6 +19,8 @@
 //! - [`lz4::frame`]: the LZ4 frame format (`.lz4` files, liblz4's LZ4F), as
 //!   `io::Read`/`io::Write` adaptors with checksums, linked blocks, legacy
 //!   and skippable frames, and output limits against decompression bombs.
+//! - [`container`]: the self-describing file format of the `vecpress`
+//!   command: checksummed, independently compressed blocks.
 //!
 //! Every decoder takes untrusted input: truncated, corrupt or hostile bytes
 //! give an [`Error`] naming what is wrong and where, never a panic and never a
@@ -45,6 +47,7 @@
 
 pub mod byte_split;
 pub mod codec;
+pub mod container;
 pub mod delta;
 mod error;
 pub mod group_varint;

@@ -1,0 +1,348 @@
+//! `vecpress compress`: a file of integers, floats or bytes into a vecpress
+//! file (docs/FORMAT.md), block by block in bounded memory, blocks encoded
+//! in parallel with `--threads`.
+#![forbid(unsafe_code)]
+
+use std::path::{Path, PathBuf};
+
+use anyhow::{bail, Context, Result};
+use rayon::prelude::*;
+use vecpress::container::{Element, Header, Writer, MAX_BLOCK_BYTES};
+
+use crate::elements::{self, Block, BlockSource};
+use crate::engine::{Engine, Scratch};
+use crate::files::{self, Input, Output};
+use crate::{trial, Common, UsageError};
+
+/// Options of `vecpress compress`.
+#[derive(clap::Args, Debug)]
+#[command(after_help = "Examples:
+  vecpress compress --type postings index.docs          # writes index.docs.vp
+  vecpress compress --type f64 --auto -v prices.f64     # tries every codec on a sample
+  vecpress compress --codec vbyte-delta --type u32 ids.u32 -o ids.vp
+  seq 1 1000000 | vecpress compress --type text-u64 - > seq.vp
+  vecpress compress --threads 2 --block 4M big.bin")]
+pub struct CompressOpt {
+    /// Input file, or - for stdin.
+    pub input: PathBuf,
+
+    /// Output file, or - for stdout (default: INPUT.vp; stdout for stdin).
+    #[arg(short, long, value_name = "OUT")]
+    pub output: Option<PathBuf>,
+
+    /// Write to stdout.
+    #[arg(short = 'c', long)]
+    pub stdout: bool,
+
+    /// The codec (see `vecpress inspect --type T FILE` for what fits);
+    /// `store` keeps the data uncompressed.
+    #[arg(long, value_name = "NAME", conflicts_with = "auto")]
+    pub codec: Option<String>,
+
+    /// Pick the codec that makes the first block smallest (the default
+    /// without --codec); -v says which and why.
+    #[arg(long)]
+    pub auto: bool,
+
+    /// What the input holds: u32, u64, i32, i64, f32, f64 (little-endian),
+    /// bytes, postings (ds2i lists `[n][n x u32]...`) or text-u64 (one
+    /// decimal integer a line). Default: by extension (.u32, .f64, .docs,
+    /// ...), else bytes.
+    #[arg(long = "type", value_name = "TYPE", value_parser = parse_element)]
+    pub element: Option<Element>,
+
+    /// Bytes of input elements per block (suffixes K, M), rounded down to
+    /// whole elements; at most 64M.
+    #[arg(long, value_name = "SIZE", default_value = "1M", value_parser = parse_size)]
+    pub block: u64,
+
+    /// Threads encoding blocks (0: one per core).
+    #[arg(short = 'T', long, value_name = "N", default_value_t = 1)]
+    pub threads: usize,
+
+    /// What to write: a vecpress file (docs/FORMAT.md), or `raw`, the
+    /// codec's bare stream of all the elements (held in memory; posting
+    /// lists as plain u32), for embedding in other formats: it stores no
+    /// count, which -v prints.
+    #[arg(long, value_enum, default_value_t = Format::Vecpress)]
+    pub format: Format,
+
+    #[command(flatten)]
+    pub common: Common,
+}
+
+/// Output formats of `compress`.
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Format {
+    /// The vecpress file format.
+    Vecpress,
+    /// The codec's bare stream.
+    Raw,
+}
+
+/// Parses `--type`.
+pub fn parse_element(s: &str) -> Result<Element, String> {
+    Element::parse(s).ok_or_else(|| {
+        let names: Vec<_> = Element::ALL.iter().map(|e| e.name()).collect();
+        format!("unknown type (known: {})", names.join(", "))
+    })
+}
+
+/// Parses a block size: [`parse_bytes`], at most [`MAX_BLOCK_BYTES`].
+pub fn parse_size(s: &str) -> Result<u64, String> {
+    let n = parse_bytes(s)?;
+    if n > MAX_BLOCK_BYTES {
+        return Err(format!("must be at most {}M", MAX_BLOCK_BYTES >> 20));
+    }
+    Ok(n)
+}
+
+/// Parses a positive size with an optional K, M or G suffix (powers of 1024).
+pub fn parse_bytes(s: &str) -> Result<u64, String> {
+    let (digits, shift) = match s.as_bytes().last() {
+        Some(b'K' | b'k') => (&s[..s.len() - 1], 10),
+        Some(b'M' | b'm') => (&s[..s.len() - 1], 20),
+        Some(b'G' | b'g') => (&s[..s.len() - 1], 30),
+        _ => (s, 0),
+    };
+    let n: u64 = digits.parse().map_err(|_| format!("'{s}' is not a size"))?;
+    let n = n
+        .checked_shl(shift)
+        .filter(|&b| b >> shift == n)
+        .ok_or("too large")?;
+    if n == 0 {
+        return Err("must be positive".into());
+    }
+    Ok(n)
+}
+
+/// A rayon pool of `threads` threads (0: one per core).
+pub fn pool(threads: usize) -> Result<rayon::ThreadPool> {
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .context("cannot start threads")
+}
+
+/// Runs `vecpress compress`.
+pub fn run(opt: &CompressOpt) -> Result<()> {
+    let element = opt
+        .element
+        .unwrap_or_else(|| elements::by_extension(&opt.input));
+    let engine = match &opt.codec {
+        Some(name) => Some(chosen(name, element)?),
+        None => None,
+    };
+    let out_path = files::output_path(&opt.input, opt.output.as_deref(), opt.stdout, |p| {
+        let mut s = p.as_os_str().to_owned();
+        s.push(".vp");
+        Ok(PathBuf::from(s))
+    })?;
+    if out_path != Path::new("-") && out_path == opt.input {
+        return Err(UsageError(format!(
+            "{}: input and output are the same file",
+            out_path.display()
+        ))
+        .into());
+    }
+    let input = Input::open(&opt.input)?;
+    let name = input.name.clone();
+    let width = element.width() as u64;
+    let total = match input.size {
+        Some(size) if element != Element::TextU64 => {
+            if size % width != 0 {
+                bail!(
+                    "{name}: its size, {size} bytes, is not a multiple of {width} (the width of {}); pass another --type",
+                    element.name()
+                );
+            }
+            Some(size / width)
+        }
+        _ => None,
+    };
+    let block_len = (opt.block / width).max(1) as usize;
+    let bar = files::progress(input.size, opt.common.quiet, "compress");
+    let mut source = BlockSource::new(input.reader, &name, element, block_len);
+
+    let mut first = Block::default();
+    let more = source.next(&mut first)?;
+    let engine = match engine {
+        Some(e) => e,
+        None => auto(element, &first, opt.common.verbose)?,
+    };
+    let output = Output::create(&out_path, opt.common.force, input.permissions.clone())?;
+    if opt.format == Format::Raw {
+        return raw(opt, engine, element, &mut source, first, more, output);
+    }
+    let out_name = output.name.clone();
+    let header = Header {
+        codec: engine.id(),
+        element,
+        block_len: block_len as u32,
+        total,
+    };
+    let write_err = || format!("{out_name}: write failed");
+    let mut writer = Writer::new(output, header).with_context(write_err)?;
+
+    let pool = pool(opt.threads)?;
+    let batch_len = if pool.current_num_threads() == 1 {
+        1
+    } else {
+        pool.current_num_threads() * 4
+    };
+    let mut batch: Vec<Block> = vec![first];
+    let mut pending = more;
+    let mut blocks = 0u64;
+    let mut stored = 0u64;
+    while pending {
+        // Fill the batch: the first block may already be there.
+        let mut filled = batch.iter().filter(|b| b.count > 0).count();
+        batch.resize_with(batch_len.max(filled), Block::default);
+        while filled < batch_len {
+            if !source.next(&mut batch[filled])? {
+                pending = false;
+                break;
+            }
+            filled += 1;
+        }
+        for b in &mut batch[..filled] {
+            writer.hash_content(b.content(element));
+            source.make_gaps(b);
+        }
+        let encode = |s: &mut Scratch, b: &mut Block| -> Result<()> {
+            engine.encode(element, &b.raw, &mut b.payload, s)?;
+            b.stored = b.payload.len() >= b.raw.len();
+            Ok(())
+        };
+        if filled == 1 {
+            encode(&mut Scratch::default(), &mut batch[0])?;
+        } else {
+            pool.install(|| {
+                batch[..filled]
+                    .par_iter_mut()
+                    .try_for_each_init(Scratch::default, encode)
+            })?;
+        }
+        for b in &mut batch[..filled] {
+            let payload = if b.stored { &b.raw } else { &b.payload };
+            writer
+                .write_block(b.count as u32, payload, b.stored)
+                .with_context(write_err)?;
+            blocks += 1;
+            stored += u64::from(b.stored);
+            b.count = 0;
+        }
+        bar.set_position(source.consumed);
+    }
+    let elements = writer.total();
+    let output = writer.finish().with_context(write_err)?;
+    bar.finish_and_clear();
+    let written = output.written;
+    output.commit()?;
+    if opt.common.verbose {
+        let consumed = source.consumed;
+        eprintln!(
+            "{name}: {consumed} bytes -> {written} bytes (ratio {:.3}), {elements} {} elements, codec {}, {blocks} blocks ({stored} stored raw)",
+            consumed as f64 / written.max(1) as f64,
+            element.name(),
+            engine.name(),
+        );
+    }
+    Ok(())
+}
+
+/// Writes the whole input as one bare stream of `engine`.
+fn raw(
+    opt: &CompressOpt,
+    engine: Engine,
+    element: Element,
+    source: &mut BlockSource,
+    mut block: Block,
+    mut more: bool,
+    mut output: Output,
+) -> Result<()> {
+    let mut all = Vec::new();
+    let mut count = 0usize;
+    while more {
+        all.extend_from_slice(&block.raw);
+        count += block.count;
+        more = source.next(&mut block)?;
+    }
+    let mut payload = Vec::new();
+    engine.encode(element, &all, &mut payload, &mut Scratch::default())?;
+    std::io::Write::write_all(&mut output, &payload)
+        .with_context(|| format!("{}: write failed", output.name))?;
+    output.commit()?;
+    if opt.common.verbose {
+        eprintln!(
+            "count: {count} {} elements ({} bytes) in {} bytes of {} stream",
+            element.name(),
+            all.len(),
+            payload.len(),
+            engine.name()
+        );
+    }
+    Ok(())
+}
+
+/// The engine named by `--codec`, checked against the element type.
+fn chosen(name: &str, element: Element) -> Result<Engine> {
+    let Some(engine) = Engine::by_name(name) else {
+        let names: Vec<_> = Engine::all().iter().map(|e| e.name()).collect();
+        return Err(UsageError(format!(
+            "unknown codec '{name}' (known: {})",
+            names.join(", ")
+        ))
+        .into());
+    };
+    if !engine.fits(element) {
+        return Err(UsageError(format!(
+            "codec {name} cannot compress {} (these can: {})",
+            element.name(),
+            Engine::names_fitting(element)
+        ))
+        .into());
+    }
+    Ok(engine)
+}
+
+/// Picks the codec that makes `first`, the first block, smallest.
+fn auto(element: Element, first: &Block, verbose: bool) -> Result<Engine> {
+    // Try on the block as it will be encoded, then put it back.
+    let mut sample = Block {
+        count: first.count,
+        raw: first.raw.clone(),
+        ..Block::default()
+    };
+    let mut probe = BlockSource::new(Box::new(std::io::empty()), "", element, 1);
+    probe.make_gaps(&mut sample);
+    let blocks = [(sample.count, &sample.raw[..])];
+    let mut trials = Vec::new();
+    for engine in Engine::fitting(element) {
+        trials.push(trial::run(engine, element, &blocks)?);
+    }
+    let best = trial::best(&trials)
+        .map(|t| t.engine)
+        .unwrap_or(Engine::Store);
+    if verbose {
+        let mut others: Vec<_> = trials
+            .iter()
+            .map(|t| {
+                format!(
+                    "{} {:.3} ({:.0} MB/s)",
+                    t.engine.name(),
+                    t.ratio(),
+                    t.decode_mbs()
+                )
+            })
+            .collect();
+        others.sort();
+        eprintln!(
+            "auto: {}, the smallest (or within 1% of it and faster to decode) on the first {} bytes; ratio, decoding speed: {}",
+            best.name(),
+            sample.raw.len(),
+            others.join(", ")
+        );
+    }
+    Ok(best)
+}

@@ -1,0 +1,175 @@
+//! `vecpress decompress`: a vecpress file back to the original bytes, every
+//! checksum verified, blocks decoded in parallel with `--threads`. The
+//! output appears (renamed into place) only once everything checked out.
+#![forbid(unsafe_code)]
+
+use std::io::Read;
+use std::path::PathBuf;
+
+use anyhow::{anyhow, bail, Context, Result};
+use rayon::prelude::*;
+use vecpress::container::{BlockInfo, Element, Reader, MAGIC};
+
+use crate::elements::{self, Restorer};
+use crate::engine::{self, Engine, Scratch};
+use crate::files::{self, Input, Output};
+use crate::{compress, Common};
+
+/// Options of `vecpress decompress`.
+#[derive(clap::Args, Debug)]
+#[command(after_help = "Examples:
+  vecpress decompress index.docs.vp                 # writes index.docs
+  vecpress decompress -c seq.vp | tail -1
+  vecpress decompress data.vp -o - | sha256sum")]
+pub struct DecompressOpt {
+    /// Input file, or - for stdin.
+    pub input: PathBuf,
+
+    /// Output file, or - for stdout (default: INPUT without .vp; stdout for stdin).
+    #[arg(short, long, value_name = "OUT")]
+    pub output: Option<PathBuf>,
+
+    /// Write to stdout.
+    #[arg(short = 'c', long)]
+    pub stdout: bool,
+
+    /// Threads decoding blocks (0: one per core).
+    #[arg(short = 'T', long, value_name = "N", default_value_t = 1)]
+    pub threads: usize,
+
+    #[command(flatten)]
+    pub common: Common,
+}
+
+/// A block read and, after decoding, its elements' bytes.
+#[derive(Default)]
+struct Slot {
+    info: Option<BlockInfo>,
+    payload: Vec<u8>,
+    decoded: Vec<u8>,
+}
+
+/// Runs `vecpress decompress`.
+pub fn run(opt: &DecompressOpt) -> Result<()> {
+    let out_path = files::output_path(&opt.input, opt.output.as_deref(), opt.stdout, |p| match p
+        .extension()
+        .and_then(|e| e.to_str())
+    {
+        Some("vp") => Ok(p.with_extension("")),
+        _ => Err(format!(
+            "{}: unknown suffix (expected .vp); use -o OUT or -c",
+            p.display()
+        )),
+    })?;
+    let input = Input::open(&opt.input)?;
+    let name = input.name.clone();
+    let bar = files::progress(input.size, opt.common.quiet, "decompress");
+    let (magic, got, reader) =
+        elements::peek_magic(input.reader).with_context(|| format!("{name}: read failed"))?;
+    if got == 4 && magic != MAGIC {
+        bail!("{name}: not a vecpress file (its first bytes are {magic:02x?})");
+    }
+    let mut reader = Reader::new(reader).map_err(|e| anyhow!("{name}: {e}"))?;
+    let header = *reader.header();
+    let engine = engine::for_file(header.codec, header.element).with_context(|| name.clone())?;
+    let mut output = Output::create(&out_path, opt.common.force, input.permissions.clone())?;
+
+    let pool = compress::pool(opt.threads)?;
+    let batch_len = if pool.current_num_threads() == 1 {
+        1
+    } else {
+        pool.current_num_threads() * 4
+    };
+    let mut batch: Vec<Slot> = (0..batch_len).map(|_| Slot::default()).collect();
+    let mut restorer = Restorer::new(header.element);
+    let mut ended = false;
+    while !ended {
+        let mut filled = 0;
+        while filled < batch_len {
+            let slot = &mut batch[filled];
+            let index = reader.blocks();
+            slot.info = reader
+                .next_block(&mut slot.payload)
+                .map_err(|e| anyhow!("{name}: block {index}: {e}"))?;
+            if slot.info.is_none() {
+                ended = true;
+                break;
+            }
+            filled += 1;
+        }
+        let decode =
+            |s: &mut Scratch, slot: &mut Slot| decode_block(engine, header.element, slot, s);
+        if filled == 1 {
+            decode(&mut Scratch::default(), &mut batch[0])
+        } else {
+            pool.install(|| {
+                batch[..filled]
+                    .par_iter_mut()
+                    .try_for_each_init(Scratch::default, decode)
+            })
+        }
+        .with_context(|| name.clone())?;
+        for slot in &mut batch[..filled] {
+            let content = restorer.restore(&mut slot.decoded);
+            reader.hash_content(content);
+            std::io::Write::write_all(&mut output, content)
+                .with_context(|| format!("{}: write failed", output.name))?;
+        }
+        bar.set_position(reader.offset());
+    }
+    reader.check_content().map_err(|e| anyhow!("{name}: {e}"))?;
+    bar.finish_and_clear();
+    let (elements, written) = (reader.total(), output.written);
+    output.commit()?;
+    if opt.common.verbose {
+        eprintln!(
+            "{name}: {} bytes -> {written} bytes, {elements} {} elements, codec {}, {} blocks, checksums ok",
+            reader.offset(),
+            header.element.name(),
+            engine.name(),
+            reader.blocks()
+        );
+    }
+    Ok(())
+}
+
+/// Decodes one block (stored or encoded) into its elements' bytes.
+fn decode_block(engine: Engine, element: Element, slot: &mut Slot, s: &mut Scratch) -> Result<()> {
+    let Some(info) = slot.info else { return Ok(()) };
+    let count = info.count as usize;
+    let r = if info.stored {
+        Engine::Store.decode(element, &slot.payload, count, &mut slot.decoded, s)
+    } else {
+        engine.decode(element, &slot.payload, count, &mut slot.decoded, s)
+    };
+    r.with_context(|| {
+        format!(
+            "block {} (payload at byte {} of the file)",
+            info.index,
+            info.offset + vecpress::container::BLOCK_HEADER_LEN as u64
+        )
+    })
+}
+
+/// Reads a whole vecpress file, verifying it; for `inspect`.
+pub fn verify(reader: &mut Reader<Box<dyn Read + Send>>, engine: Engine) -> Result<(u64, u64)> {
+    let element = reader.header().element;
+    let mut slot = Slot::default();
+    let mut s = Scratch::default();
+    let mut restorer = Restorer::new(element);
+    let (mut stored, mut content) = (0u64, 0u64);
+    loop {
+        let index = reader.blocks();
+        slot.info = reader
+            .next_block(&mut slot.payload)
+            .map_err(|e| anyhow!("block {index}: {e}"))?;
+        let Some(info) = slot.info else { break };
+        stored += u64::from(info.stored);
+        decode_block(engine, element, &mut slot, &mut s)?;
+        let c = restorer.restore(&mut slot.decoded);
+        content += c.len() as u64;
+        reader.hash_content(c);
+    }
+    reader.check_content()?;
+    Ok((stored, content))
+}

@@ -1,0 +1,156 @@
+//! `vecpress inspect`: what a vecpress file holds (header, blocks, ratio,
+//! checksums verified), or, for a raw file with `--type`, every fitting
+//! codec's ratio and speed on it and the one to use.
+#![forbid(unsafe_code)]
+
+use std::path::PathBuf;
+
+use anyhow::{anyhow, Context, Result};
+use vecpress::container::{Element, Reader, MAGIC};
+
+use crate::elements::{self, Block, BlockSource};
+use crate::engine::{self, Engine};
+use crate::files::Input;
+use crate::{compress, decompress, trial};
+
+/// Options of `vecpress inspect`.
+#[derive(clap::Args, Debug)]
+#[command(after_help = "Examples:
+  vecpress inspect data.vp                       # header, blocks, ratio, checksums
+  vecpress inspect --type postings index.docs    # which codec suits this file")]
+pub struct InspectOpt {
+    /// A vecpress file, or a raw file (with --type, or by extension).
+    pub file: PathBuf,
+
+    /// What a raw file holds (as for compress): compare the codecs on it.
+    #[arg(long = "type", value_name = "TYPE", value_parser = compress::parse_element)]
+    pub element: Option<Element>,
+
+    /// Block size for the comparison (as for compress).
+    #[arg(long, value_name = "SIZE", default_value = "1M", value_parser = compress::parse_size)]
+    pub block: u64,
+
+    /// Compare on at most this many bytes from the start of a raw file.
+    #[arg(long, value_name = "SIZE", default_value = "64M", value_parser = compress::parse_bytes)]
+    pub sample: u64,
+}
+
+/// Runs `vecpress inspect`.
+pub fn run(opt: &InspectOpt) -> Result<()> {
+    let input = Input::open(&opt.file)?;
+    let name = input.name.clone();
+    let (magic, got, reader) =
+        elements::peek_magic(input.reader).with_context(|| format!("{name}: read failed"))?;
+    if got == 4 && magic == MAGIC && opt.element.is_none() {
+        return container(&name, input.size, reader);
+    }
+    let element = opt
+        .element
+        .unwrap_or_else(|| elements::by_extension(&opt.file));
+    raw(&name, element, reader, opt)
+}
+
+fn container(name: &str, size: Option<u64>, reader: Box<dyn std::io::Read + Send>) -> Result<()> {
+    let mut reader = Reader::new(reader).map_err(|e| anyhow!("{name}: {e}"))?;
+    let h = *reader.header();
+    let codec = Engine::by_id(h.codec).map_or("unknown", |e| e.name());
+    println!("file:          {name}");
+    println!(
+        "format:        vecpress, version {}",
+        vecpress::container::VERSION
+    );
+    println!("codec:         {codec} (id {})", h.codec);
+    println!("type:          {}", h.element.name());
+    println!(
+        "block length:  {} elements ({} bytes)",
+        h.block_len,
+        h.block_bytes()
+    );
+    match h.total {
+        Some(t) => println!("elements:      {t}"),
+        None => println!("elements:      not in the header (written as a stream)"),
+    }
+    let engine = engine::for_file(h.codec, h.element).with_context(|| name.to_string())?;
+    let result = decompress::verify(&mut reader, engine);
+    let file_bytes = size.unwrap_or(reader.offset());
+    println!("blocks:        {}", reader.blocks());
+    match result {
+        Ok((stored, content)) => {
+            println!("stored raw:    {stored} blocks");
+            println!(
+                "content:       {content} bytes in {} elements",
+                reader.total()
+            );
+            println!("file:          {file_bytes} bytes");
+            println!(
+                "ratio:         {:.3}",
+                content as f64 / file_bytes.max(1) as f64
+            );
+            println!("checksums:     ok (header, every block, content)");
+            Ok(())
+        }
+        Err(e) => {
+            println!("checksums:     FAILED");
+            Err(anyhow!("{name}: {e:#}"))
+        }
+    }
+}
+
+fn raw(
+    name: &str,
+    element: Element,
+    reader: Box<dyn std::io::Read + Send>,
+    opt: &InspectOpt,
+) -> Result<()> {
+    let block_len = (opt.block / element.width() as u64).max(1) as usize;
+    let mut source = BlockSource::new(reader, name, element, block_len);
+    let mut blocks = Vec::new();
+    let mut bytes = 0u64;
+    while bytes < opt.sample {
+        let mut b = Block::default();
+        if !source.next(&mut b)? {
+            break;
+        }
+        source.make_gaps(&mut b);
+        bytes += b.raw.len() as u64;
+        blocks.push(b);
+    }
+    let views: Vec<(usize, &[u8])> = blocks.iter().map(|b| (b.count, &b.raw[..])).collect();
+    let mut trials = Vec::new();
+    for engine in Engine::fitting(element) {
+        trials.push(trial::run(engine, element, &views)?);
+    }
+    let elements: usize = blocks.iter().map(|b| b.count).sum();
+    println!(
+        "{name}: {elements} {} elements ({bytes} bytes{}), blocks of {block_len}",
+        element.name(),
+        if source.consumed > bytes && element != Element::TextU64 {
+            ", a sample"
+        } else {
+            ""
+        }
+    );
+    println!(
+        "{:<16} {:>9} {:>14} {:>12} {:>12}",
+        "codec", "ratio", "bits/element", "encode MB/s", "decode MB/s"
+    );
+    for t in &trials {
+        println!(
+            "{:<16} {:>9.3} {:>14.3} {:>12.0} {:>12.0}",
+            t.engine.name(),
+            t.ratio(),
+            t.file_bytes as f64 * 8.0 / elements.max(1) as f64,
+            t.encode_mbs(),
+            t.decode_mbs()
+        );
+    }
+    if let Some(best) = trial::best(&trials) {
+        println!(
+            "recommended: {} (the smallest, or within 1% of it and faster to decode): vecpress compress --type {} --codec {} {name}",
+            best.engine.name(),
+            element.name(),
+            best.engine.name(),
+        );
+    }
+    Ok(())
+}
