@@ -318,3 +318,50 @@ fn malformed_docs_files_fail_without_panic() {
     }
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn plot_draws_every_codec_and_memcpy() {
+    let dir = temp_dir("plot");
+    let svg = dir.join("fig5.svg");
+    let out = vecpress(&[
+        "bench",
+        "--reps",
+        "1",
+        "--values",
+        "2000",
+        "--inputs",
+        "bits-04,bits-20",
+        "--plot",
+        svg.to_str().unwrap(),
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = std::fs::read_to_string(&svg).unwrap();
+    assert!(text.starts_with("<svg"), "{}", &text[..80.min(text.len())]);
+    for label in [
+        "bits per integer taken by VByte",
+        "decoding speed (billions of integers/s)",
+        "extra bits per integer vs. VByte",
+        "vbyte (scalar)",
+        "memcpy of the decoded bytes",
+    ] {
+        assert!(text.contains(label), "missing {label}");
+    }
+    // The delta codec alone gives the x axis: the paper codes gaps.
+    let out = vecpress(&[
+        "bench",
+        "--reps",
+        "1",
+        "--values",
+        "500",
+        "--inputs",
+        "bits-04",
+        "--codecs",
+        "vbyte-delta",
+        "--isa",
+        "scalar",
+        "--plot",
+        svg.to_str().unwrap(),
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -17,6 +17,9 @@
 //! ```
 #![forbid(unsafe_code)]
 
+#[cfg(feature = "g8iu")]
+use crate::group_varint::g8iu;
+use crate::group_varint::gb;
 use crate::{vbyte, Error, Isa};
 
 /// A codec for slices of u32 whose count is kept by the caller.
@@ -38,60 +41,104 @@ pub trait IntCodec: Send + Sync {
     fn kernels(&self) -> Vec<Isa>;
 }
 
-/// VByte, values as they are.
-struct VByte;
-/// VByte of the gaps, from 0, with the prefix sum fused into decoding.
-struct VByteDelta;
+/// A decoder of u32 with the kernel of an ISA level.
+type DecodeFn = fn(Isa, &[u8], &mut [u32]) -> Result<usize, Error>;
 
-impl IntCodec for VByte {
+/// An integer codec described by its functions: one row of the table below.
+struct Int {
+    id: u16,
+    name: &'static str,
+    delta: bool,
+    max_encoded_len: fn(usize) -> usize,
+    encode: fn(&[u32], &mut [u8]) -> usize,
+    decode: DecodeFn,
+    kernels: fn() -> Vec<Isa>,
+}
+
+impl IntCodec for Int {
     fn id(&self) -> u16 {
-        1
+        self.id
     }
     fn name(&self) -> &'static str {
-        "vbyte"
+        self.name
     }
     fn is_delta(&self) -> bool {
-        false
+        self.delta
     }
     fn max_encoded_len(&self, n: usize) -> usize {
-        vbyte::max_encoded_len(n)
+        (self.max_encoded_len)(n)
     }
     fn encode(&self, values: &[u32], out: &mut [u8]) -> usize {
-        vbyte::encode(values, out)
+        (self.encode)(values, out)
     }
     fn decode(&self, isa: Isa, input: &[u8], out: &mut [u32]) -> Result<usize, Error> {
-        vbyte::decode_with(isa, input, out)
+        (self.decode)(isa, input, out)
     }
     fn kernels(&self) -> Vec<Isa> {
-        vbyte::kernels()
+        (self.kernels)()
     }
 }
 
-impl IntCodec for VByteDelta {
-    fn id(&self) -> u16 {
-        2
-    }
-    fn name(&self) -> &'static str {
-        "vbyte-delta"
-    }
-    fn is_delta(&self) -> bool {
-        true
-    }
-    fn max_encoded_len(&self, n: usize) -> usize {
-        vbyte::max_encoded_len(n)
-    }
-    fn encode(&self, values: &[u32], out: &mut [u8]) -> usize {
-        vbyte::encode_delta(values, 0, out)
-    }
-    fn decode(&self, isa: Isa, input: &[u8], out: &mut [u32]) -> Result<usize, Error> {
-        vbyte::decode_delta_with(isa, input, out, 0)
-    }
-    fn kernels(&self) -> Vec<Isa> {
-        vbyte::kernels()
-    }
-}
-
-static CODECS: [&dyn IntCodec; 2] = [&VByte, &VByteDelta];
+/// Every integer codec, in id order. Delta codecs code the gaps from 0, with
+/// the prefix sum fused into decoding.
+static CODECS: &[&dyn IntCodec] = &[
+    &Int {
+        id: 1,
+        name: "vbyte",
+        delta: false,
+        max_encoded_len: vbyte::max_encoded_len,
+        encode: vbyte::encode,
+        decode: vbyte::decode_with,
+        kernels: vbyte::kernels,
+    },
+    &Int {
+        id: 2,
+        name: "vbyte-delta",
+        delta: true,
+        max_encoded_len: vbyte::max_encoded_len,
+        encode: |v, out| vbyte::encode_delta(v, 0, out),
+        decode: |isa, input, out| vbyte::decode_delta_with(isa, input, out, 0),
+        kernels: vbyte::kernels,
+    },
+    &Int {
+        id: 3,
+        name: "varint-gb",
+        delta: false,
+        max_encoded_len: gb::max_encoded_len,
+        encode: gb::encode,
+        decode: gb::decode_with,
+        kernels: gb::kernels,
+    },
+    &Int {
+        id: 4,
+        name: "varint-gb-delta",
+        delta: true,
+        max_encoded_len: gb::max_encoded_len,
+        encode: |v, out| gb::encode_delta(v, 0, out),
+        decode: |isa, input, out| gb::decode_delta_with(isa, input, out, 0),
+        kernels: gb::kernels,
+    },
+    #[cfg(feature = "g8iu")]
+    &Int {
+        id: 5,
+        name: "varint-g8iu",
+        delta: false,
+        max_encoded_len: g8iu::max_encoded_len,
+        encode: g8iu::encode,
+        decode: g8iu::decode_with,
+        kernels: g8iu::kernels,
+    },
+    #[cfg(feature = "g8iu")]
+    &Int {
+        id: 6,
+        name: "varint-g8iu-delta",
+        delta: true,
+        max_encoded_len: g8iu::max_encoded_len,
+        encode: |v, out| g8iu::encode_delta(v, 0, out),
+        decode: |isa, input, out| g8iu::decode_delta_with(isa, input, out, 0),
+        kernels: g8iu::kernels,
+    },
+];
 
 /// Every integer codec, in id order.
 ///
@@ -100,7 +147,7 @@ static CODECS: [&dyn IntCodec; 2] = [&VByte, &VByteDelta];
 /// assert!(names.contains(&"vbyte"));
 /// ```
 pub fn int_codecs() -> &'static [&'static dyn IntCodec] {
-    &CODECS
+    CODECS
 }
 
 /// A codec for bytes: a general-purpose compressor, or a transform of
@@ -126,7 +173,8 @@ pub trait ByteCodec: Send + Sync {
     fn kernels(&self) -> Vec<Isa>;
 }
 
-static BYTE_CODECS: [&dyn ByteCodec; 0] = [];
+/// Every byte codec, in id order.
+static BYTE_CODECS: &[&dyn ByteCodec] = &[];
 
 /// Every byte codec, in id order.
 ///
@@ -136,7 +184,7 @@ static BYTE_CODECS: [&dyn ByteCodec; 0] = [];
 /// }
 /// ```
 pub fn byte_codecs() -> &'static [&'static dyn ByteCodec] {
-    &BYTE_CODECS
+    BYTE_CODECS
 }
 
 /// The byte codec of that name, if any.

@@ -62,6 +62,15 @@ pub enum Error {
         /// Name of the instruction-set level (as `Isa::name` gives it).
         isa: &'static str,
     },
+    /// An argument the caller passed breaks a rule of the codec (a width of
+    /// zero, a byte length that is not a whole number of values, a number
+    /// of streams that differs from the width).
+    InvalidArgument {
+        /// The broken rule, in a few lowercase words.
+        what: &'static str,
+        /// The offending value.
+        value: usize,
+    },
 }
 
 impl fmt::Display for Error {
@@ -85,6 +94,9 @@ impl fmt::Display for Error {
             }
             Error::Unsupported { isa } => {
                 write!(f, "instruction set {isa} is not supported by this CPU")
+            }
+            Error::InvalidArgument { what, value } => {
+                write!(f, "invalid argument: {what} ({value})")
             }
         }
     }

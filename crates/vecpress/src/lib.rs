@@ -6,6 +6,13 @@
 //! - [`vbyte`]: VByte (LEB128 varints, as in protobuf, Lucene and Go), with
 //!   the Masked VByte SIMD decoder, an AVX-512 decoder, and delta coding
 //!   whose prefix sum is fused into the decoders.
+//! - [`group_varint`]: the group varints Varint-GB (Google) and Varint-G8IU
+//!   (feature `g8iu`, on by default), decoded with one shuffle per group.
+//! - [`stream_vbyte`]: Stream VByte (control and data bytes in separate
+//!   streams), byte-compatible with the reference C library, with its "0124"
+//!   variant and fused delta decoding.
+//! - [`byte_split`]: byte stream split (Parquet's `BYTE_STREAM_SPLIT`), the
+//!   transposition of values of any width into byte streams and back.
 //!
 //! Every decoder takes untrusted input: truncated, corrupt or hostile bytes
 //! give an [`Error`] naming what is wrong and where, never a panic and never a
@@ -30,10 +37,14 @@
 #![deny(unsafe_op_in_unsafe_fn)]
 #![deny(clippy::undocumented_unsafe_blocks)]
 
+pub mod byte_split;
 pub mod codec;
 pub mod delta;
 mod error;
+pub mod group_varint;
 mod isa;
+mod simd;
+pub mod stream_vbyte;
 pub mod vbyte;
 
 pub use error::Error;

@@ -12,6 +12,7 @@ mod generate_bytes;
 mod input;
 mod measure;
 mod peers;
+mod plot;
 mod race;
 mod report;
 
@@ -58,6 +59,12 @@ pub struct BenchOpt {
     /// integer-encoding) on the same bytes.
     #[arg(long)]
     pub peers: bool,
+
+    /// Also draw the integer codecs' results into this SVG file, as the
+    /// Stream VByte paper's Fig. 5: decoding speed and extra storage against
+    /// the bits per integer VByte takes (needs the vbyte codec).
+    #[arg(long, value_name = "FILE.svg")]
+    pub plot: Option<PathBuf>,
 
     /// Print one JSON object per line instead of a table.
     #[arg(long)]
@@ -148,9 +155,8 @@ pub fn run(opt: &BenchOpt) -> Result<()> {
             .count();
         if opt.json {
             report::print_json(out, &lines)?;
-        } else {
-            all_lines.extend(lines);
         }
+        all_lines.extend(lines);
         Ok(())
     };
     for source in sources {
@@ -244,6 +250,18 @@ pub fn run(opt: &BenchOpt) -> Result<()> {
             levels.join(" ")
         )?;
         report::print_table(&mut stdout, &all_lines, &absent_lines, &notes)?;
+    }
+    if let Some(path) = &opt.plot {
+        let data = if opt.paths.is_empty() {
+            "built-in generators".to_string()
+        } else {
+            let names: Vec<String> = opt.paths.iter().map(|p| p.display().to_string()).collect();
+            names.join(", ")
+        };
+        plot::draw(path, &all_lines, &data)?;
+        if !opt.json {
+            writeln!(stdout, "plot: {}", path.display())?;
+        }
     }
     if failures > 0 {
         bail!("{failures} decoder(s) did not round-trip; see the lines marked FAILED (\"error\" in JSON)");

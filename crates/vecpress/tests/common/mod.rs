@@ -50,6 +50,26 @@ impl Rng {
         (lo + r) as u64
     }
 
+    /// A u32 that takes exactly `len` (1..=4) bytes as a little-endian
+    /// integer with its high zero bytes dropped (the group varints' lengths).
+    pub fn u32_of_bytes(&mut self, len: u32) -> u32 {
+        let lo = if len == 1 { 0 } else { 1u64 << (8 * (len - 1)) };
+        let hi = 1u64 << (8 * len);
+        (lo + self.below(hi - lo)) as u32
+    }
+
+    /// `n` values whose byte lengths (1..=4, as [`Rng::u32_of_bytes`]) are
+    /// drawn from the set bits of `mix` (bit 0 = one byte ... bit 3 = four).
+    pub fn values_with_byte_mix(&mut self, n: usize, mix: u32) -> Vec<u32> {
+        let lens: Vec<u32> = (1..=4).filter(|l| mix & (1 << (l - 1)) != 0).collect();
+        (0..n)
+            .map(|_| {
+                let len = lens[self.below(lens.len() as u64) as usize];
+                self.u32_of_bytes(len)
+            })
+            .collect()
+    }
+
     /// `n` values whose byte lengths are drawn from the set bits of `mix`
     /// (bit 0 = one byte ... bit 4 = five bytes).
     pub fn values_with_mix(&mut self, n: usize, mix: u32) -> Vec<u32> {

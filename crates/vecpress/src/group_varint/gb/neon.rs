@@ -1,0 +1,32 @@
+//! The Varint-GB decoder for aarch64 with Neon (`tbl`, `vqtbl1q_u8`), at the `Neon`
+//! level: [`super::simd`] compiled for `uint32x4_t`.
+
+use core::arch::aarch64::uint32x4_t;
+
+use super::simd::decode;
+
+/// Decodes whole groups from the start of `input`; returns (bytes consumed,
+/// values produced).
+///
+/// # Safety
+/// The CPU must have Neon.
+#[target_feature(enable = "neon")]
+pub(super) unsafe fn decode_bulk(input: &[u8], out: &mut [u32]) -> (usize, usize) {
+    // SAFETY: this function's contract gives the features `uint32x4_t`'s methods need.
+    unsafe { decode::<uint32x4_t, false>(input, out, &mut 0) }
+}
+
+/// [`decode_bulk`] for gaps: writes their running sum from `*prev` and
+/// leaves the last value written in `*prev`.
+///
+/// # Safety
+/// The CPU must have Neon.
+#[target_feature(enable = "neon")]
+pub(super) unsafe fn decode_delta_bulk(
+    input: &[u8],
+    out: &mut [u32],
+    prev: &mut u32,
+) -> (usize, usize) {
+    // SAFETY: this function's contract gives the features `uint32x4_t`'s methods need.
+    unsafe { decode::<uint32x4_t, true>(input, out, prev) }
+}

@@ -1,0 +1,61 @@
+//! The Varint-GB SIMD decoder, written once over [`Vector`] and compiled per
+//! ISA by `ssse3.rs` and `neon.rs`.
+//!
+//! ```text
+//! while a whole group's bytes (17) are readable and 4 values of room remain:
+//!     control = input[pos]
+//!     v = shuffle(input[pos + 1..pos + 17], SHUFFLE[control])   // 4 u32 lanes
+//!     delta: v = prefix_sum(v) + last; last = v[3] in every lane
+//!     store v; pos += 1 + LEN[control]
+//! ```
+//!
+//! Every control byte is valid for a whole group, so the loop has no test
+//! but its bounds; the last (possibly partial) group and everything under
+//! 17 bytes are left to the checked scalar path. The loop-carried path is
+//! the control byte's load, the length lookup and the add: the format's
+//! serial dependency, which the Stream VByte paper (§4) names as its limit.
+
+use super::super::vector::Vector;
+use super::scalar::GROUP_MAX;
+use super::tables::{LEN, SHUFFLE};
+
+/// Decodes whole groups from the start of `input` into `out`; returns
+/// (bytes consumed, values produced). With `DELTA`, writes the running sum
+/// from `*prev` and leaves the last value written in `*prev`.
+///
+/// # Safety
+/// The CPU has the features `V`'s methods need (see [`Vector`]).
+#[inline(always)]
+pub(super) unsafe fn decode<V: Vector, const DELTA: bool>(
+    input: &[u8],
+    out: &mut [u32],
+    prev: &mut u32,
+) -> (usize, usize) {
+    let src = input.as_ptr();
+    let dst = out.as_mut_ptr();
+    let (mut pos, mut done) = (0usize, 0usize);
+    // SAFETY: registers only; the caller provides the CPU features.
+    let mut last = unsafe { V::splat(*prev) };
+    while input.len() - pos >= GROUP_MAX && out.len() - done >= 4 {
+        let control = usize::from(input[pos]);
+        // SAFETY: input[pos + 1..pos + 17] is in bounds and out[done..done + 4]
+        // too (loop condition); a SHUFFLE row is 16 bytes; the caller provides
+        // the CPU features.
+        unsafe {
+            let data = V::load16(src.add(pos + 1));
+            let mut v = data.shuffle(V::load16(SHUFFLE[control].as_ptr()));
+            if DELTA {
+                v = v.prefix_sum().add(last);
+                last = v.last_lane();
+            }
+            v.store(dst.add(done));
+        }
+        pos += 1 + usize::from(LEN[control]);
+        done += 4;
+    }
+    if DELTA {
+        // SAFETY: registers only; the caller provides the CPU features.
+        *prev = unsafe { last.lane0() };
+    }
+    (pos, done)
+}

@@ -1,0 +1,68 @@
+//! [`Vector`] for the aarch64 register `uint8x16_t` (Neon).
+
+use core::arch::aarch64::*;
+
+use super::Vector;
+
+impl Vector for uint8x16_t {
+    const LANES: usize = 1;
+
+    #[inline(always)]
+    unsafe fn load_lanes(base: *const u8, offsets: [usize; 4]) -> Self {
+        // SAFETY: the caller guarantees the 16 bytes are readable.
+        unsafe { vld1q_u8(base.add(offsets[0])) }
+    }
+
+    #[inline(always)]
+    unsafe fn store(self, ptr: *mut u8) {
+        // SAFETY: the caller guarantees the 16 bytes are writable.
+        unsafe { vst1q_u8(ptr, self) }
+    }
+
+    #[inline(always)]
+    unsafe fn shuffle_lanes(self, mask: Self) -> Self {
+        // SAFETY: the caller guarantees Neon; indices of 16 and up give 0.
+        unsafe { vqtbl1q_u8(self, mask) }
+    }
+
+    #[inline(always)]
+    unsafe fn prefix_sum_u32(self) -> Self {
+        // SAFETY: the caller guarantees Neon.
+        unsafe {
+            let x = vreinterpretq_u32_u8(self);
+            let zero = vdupq_n_u32(0);
+            let x = vaddq_u32(x, vextq_u32::<3>(zero, x));
+            let x = vaddq_u32(x, vextq_u32::<2>(zero, x));
+            vreinterpretq_u8_u32(x)
+        }
+    }
+
+    #[inline(always)]
+    unsafe fn add_u32(self, other: Self) -> Self {
+        // SAFETY: the caller guarantees Neon.
+        unsafe {
+            vreinterpretq_u8_u32(vaddq_u32(
+                vreinterpretq_u32_u8(self),
+                vreinterpretq_u32_u8(other),
+            ))
+        }
+    }
+
+    #[inline(always)]
+    unsafe fn splat_u32(x: u32) -> Self {
+        // SAFETY: the caller guarantees Neon.
+        unsafe { vreinterpretq_u8_u32(vdupq_n_u32(x)) }
+    }
+
+    #[inline(always)]
+    unsafe fn splat_last_u32(self) -> Self {
+        // SAFETY: the caller guarantees Neon.
+        unsafe { vreinterpretq_u8_u32(vdupq_laneq_u32::<3>(vreinterpretq_u32_u8(self))) }
+    }
+
+    #[inline(always)]
+    unsafe fn last_u32(self) -> u32 {
+        // SAFETY: the caller guarantees Neon.
+        unsafe { vgetq_lane_u32::<3>(vreinterpretq_u32_u8(self)) }
+    }
+}

@@ -1,0 +1,75 @@
+//! Thin vector types shared by kernels, in the manner of memchr's `Vector`:
+//! one small trait holding only the operations the generic algorithms need,
+//! implemented once per register type (`__m128i`, `__m256i`, `uint8x16_t`).
+//!
+//! Every method is `unsafe` and `#[inline(always)]`, never
+//! `#[target_feature]`: they inline into the kernel entry point that enables
+//! the features, which is where they get compiled for the ISA.
+//!
+//! # Safety
+//!
+//! Calling any method requires the CPU to support the instruction set of the
+//! implementing type (SSSE3 + SSE4.1 for `__m128i`, AVX2 for `__m256i`, Neon
+//! for `uint8x16_t`); methods that take pointers state their ranges.
+
+#[cfg(target_arch = "aarch64")]
+pub(crate) mod aarch64;
+#[cfg(target_arch = "x86_64")]
+pub(crate) mod x86;
+
+/// A register of one or more 16-byte lanes.
+pub(crate) trait Vector: Copy {
+    /// 16-byte lanes in the register (1 or 2).
+    const LANES: usize;
+
+    /// Loads lane `i` from the 16 bytes at `base + offsets[i]`, for `i` below
+    /// [`Vector::LANES`] (the other offsets are ignored).
+    ///
+    /// # Safety
+    /// Each of those 16-byte ranges is readable.
+    unsafe fn load_lanes(base: *const u8, offsets: [usize; 4]) -> Self;
+
+    /// Stores the register to the `16 * LANES` bytes at `ptr`.
+    ///
+    /// # Safety
+    /// Those bytes are writable.
+    unsafe fn store(self, ptr: *mut u8);
+
+    /// Within each lane, byte `k` of the result is byte `mask[k] & 15` of
+    /// `self`, or zero where `mask[k]` has its high bit set (`pshufb`, `tbl`).
+    ///
+    /// # Safety
+    /// The CPU supports the type's instruction set.
+    unsafe fn shuffle_lanes(self, mask: Self) -> Self;
+
+    /// The inclusive prefix sum of the u32 elements, wrapping, across the
+    /// whole register.
+    ///
+    /// # Safety
+    /// The CPU supports the type's instruction set.
+    unsafe fn prefix_sum_u32(self) -> Self;
+
+    /// Element-wise wrapping u32 addition.
+    ///
+    /// # Safety
+    /// The CPU supports the type's instruction set.
+    unsafe fn add_u32(self, other: Self) -> Self;
+
+    /// `x` in every u32 element.
+    ///
+    /// # Safety
+    /// The CPU supports the type's instruction set.
+    unsafe fn splat_u32(x: u32) -> Self;
+
+    /// The last u32 element in every element.
+    ///
+    /// # Safety
+    /// The CPU supports the type's instruction set.
+    unsafe fn splat_last_u32(self) -> Self;
+
+    /// The last u32 element.
+    ///
+    /// # Safety
+    /// The CPU supports the type's instruction set.
+    unsafe fn last_u32(self) -> u32;
+}

@@ -1,0 +1,123 @@
+//! [`Vector`] for the x86-64 registers: `__m128i` (SSSE3 + SSE4.1) and
+//! `__m256i` (AVX2).
+
+use core::arch::x86_64::*;
+
+use super::Vector;
+
+impl Vector for __m128i {
+    const LANES: usize = 1;
+
+    #[inline(always)]
+    unsafe fn load_lanes(base: *const u8, offsets: [usize; 4]) -> Self {
+        // SAFETY: the caller guarantees the 16 bytes are readable.
+        unsafe { _mm_loadu_si128(base.add(offsets[0]).cast()) }
+    }
+
+    #[inline(always)]
+    unsafe fn store(self, ptr: *mut u8) {
+        // SAFETY: the caller guarantees the 16 bytes are writable.
+        unsafe { _mm_storeu_si128(ptr.cast(), self) }
+    }
+
+    #[inline(always)]
+    unsafe fn shuffle_lanes(self, mask: Self) -> Self {
+        // SAFETY: the caller guarantees SSSE3.
+        unsafe { _mm_shuffle_epi8(self, mask) }
+    }
+
+    #[inline(always)]
+    unsafe fn prefix_sum_u32(self) -> Self {
+        // SAFETY: the caller guarantees SSE2.
+        unsafe {
+            let x = _mm_add_epi32(self, _mm_slli_si128::<4>(self));
+            _mm_add_epi32(x, _mm_slli_si128::<8>(x))
+        }
+    }
+
+    #[inline(always)]
+    unsafe fn add_u32(self, other: Self) -> Self {
+        // SAFETY: the caller guarantees SSE2.
+        unsafe { _mm_add_epi32(self, other) }
+    }
+
+    #[inline(always)]
+    unsafe fn splat_u32(x: u32) -> Self {
+        // SAFETY: the caller guarantees SSE2.
+        unsafe { _mm_set1_epi32(x as i32) }
+    }
+
+    #[inline(always)]
+    unsafe fn splat_last_u32(self) -> Self {
+        // SAFETY: the caller guarantees SSE2.
+        unsafe { _mm_shuffle_epi32::<0xff>(self) }
+    }
+
+    #[inline(always)]
+    unsafe fn last_u32(self) -> u32 {
+        // SAFETY: the caller guarantees SSE4.1.
+        unsafe { _mm_extract_epi32::<3>(self) as u32 }
+    }
+}
+
+impl Vector for __m256i {
+    const LANES: usize = 2;
+
+    #[inline(always)]
+    unsafe fn load_lanes(base: *const u8, offsets: [usize; 4]) -> Self {
+        // SAFETY: the caller guarantees both 16-byte ranges are readable, and AVX2.
+        unsafe {
+            let lo = _mm_loadu_si128(base.add(offsets[0]).cast());
+            let hi = _mm_loadu_si128(base.add(offsets[1]).cast());
+            _mm256_inserti128_si256::<1>(_mm256_castsi128_si256(lo), hi)
+        }
+    }
+
+    #[inline(always)]
+    unsafe fn store(self, ptr: *mut u8) {
+        // SAFETY: the caller guarantees the 32 bytes are writable, and AVX.
+        unsafe { _mm256_storeu_si256(ptr.cast(), self) }
+    }
+
+    #[inline(always)]
+    unsafe fn shuffle_lanes(self, mask: Self) -> Self {
+        // SAFETY: the caller guarantees AVX2.
+        unsafe { _mm256_shuffle_epi8(self, mask) }
+    }
+
+    #[inline(always)]
+    unsafe fn prefix_sum_u32(self) -> Self {
+        // SAFETY: the caller guarantees AVX2.
+        unsafe {
+            // Within each lane, then the low lane's total into the high lane.
+            let x = _mm256_add_epi32(self, _mm256_slli_si256::<4>(self));
+            let x = _mm256_add_epi32(x, _mm256_slli_si256::<8>(x));
+            let low_total = _mm256_shuffle_epi32::<0xff>(x);
+            _mm256_add_epi32(x, _mm256_permute2x128_si256::<0x08>(low_total, low_total))
+        }
+    }
+
+    #[inline(always)]
+    unsafe fn add_u32(self, other: Self) -> Self {
+        // SAFETY: the caller guarantees AVX2.
+        unsafe { _mm256_add_epi32(self, other) }
+    }
+
+    #[inline(always)]
+    unsafe fn splat_u32(x: u32) -> Self {
+        // SAFETY: the caller guarantees AVX.
+        unsafe { _mm256_set1_epi32(x as i32) }
+    }
+
+    #[inline(always)]
+    unsafe fn splat_last_u32(self) -> Self {
+        // SAFETY: the caller guarantees AVX2.
+        unsafe { _mm256_permutevar8x32_epi32(self, _mm256_set1_epi32(7)) }
+    }
+
+    #[inline(always)]
+    unsafe fn last_u32(self) -> u32 {
+        // SAFETY: the caller guarantees AVX2.
+        unsafe { _mm256_extract_epi32::<7>(self) as u32 }
+    }
+}

@@ -1,0 +1,144 @@
+//! The Stream VByte decoding loop, written once over [`Vector`] and
+//! instantiated per ISA (SSSE3/SSE4.1, AVX2, Neon).
+//!
+//! # Algorithm (paper §4, Fig. 4)
+//!
+//! ```text
+//! key: index of the next control byte, pos: of the next data byte
+//! step (LANES control bytes, 4 LANES values):
+//!     lane i: data at pos + offset_i, offset_0 = 0, offset_i+1 = offset_i + LENGTH[c_i]
+//!     mask lane i = DECODE[c_i]
+//!     values = pshufb(data, mask)          // per 16-byte lane
+//!     delta: values = prefix_sum(values) + splat(prev); prev = splat(last(values))
+//!     store 4 LANES values; key += LANES; pos += sum of LENGTH[c_i]
+//! block: 8 control bytes read as one u64 (8 / LANES steps), while their data
+//!     (V::len8, from two or three popcounts) and 16 bytes more remain
+//! then steps while 16 LANES bytes remain (no step reads further)
+//! then steps on a copy of the last bytes in a zeroed buffer, while the
+//!     data of the step's values is all there
+//! ```
+//!
+//! The kernel never reads outside `data` nor writes outside `out`, decodes
+//! only whole groups of four values, and stops where the data runs short:
+//! the checked scalar code then finishes or reports the error.
+//!
+//! The chain from one step to the next is one add (pos += length); the
+//! control bytes and their table rows are known ahead. With delta coding the
+//! prefix sum within the register is off the chain too; only the add of the
+//! previous total and the broadcast of the new one are on it.
+
+use crate::simd::Vector;
+use crate::stream_vbyte::tables::Variant;
+
+/// Decodes whole groups from control byte `key` and data byte `pos` while
+/// steps of `W::LANES` control bytes remain and their data is in `data`;
+/// returns the new `(key, pos)`. With `DELTA` the values are the running
+/// sum from `*prev`, updated.
+///
+/// # Safety
+/// The CPU supports `W`'s instruction set; `out.len() >= 4 * control.len()`;
+/// `key <= control.len()`, `pos <= data.len()`.
+#[inline(always)]
+pub(super) unsafe fn decode_groups<W: Vector, V: Variant, const DELTA: bool>(
+    control: &[u8],
+    data: &[u8],
+    out: &mut [u32],
+    mut key: usize,
+    mut pos: usize,
+    prev: &mut u32,
+) -> (usize, usize) {
+    debug_assert!(out.len() >= 4 * control.len() && key <= control.len() && pos <= data.len());
+    let lanes = W::LANES;
+    let keys = control.len();
+    let end = data.len();
+    let out_ptr = out.as_mut_ptr().cast::<u8>();
+    // SAFETY: the CPU supports W (the caller's promise).
+    let mut acc = unsafe { W::splat_u32(*prev) };
+
+    // One step of `lanes` control bytes from `c` (byte i = control byte
+    // i), its data at `src + at`; returns the data bytes it consumed.
+    let mut step = |c: u64, src: *const u8, at: usize, key: usize| -> usize {
+        let mut offsets = [0usize; 4];
+        let mut rows = [0usize; 4];
+        let mut len = 0;
+        for i in 0..lanes {
+            let k = (c >> (8 * i)) as u8 as usize;
+            offsets[i] = at + len;
+            rows[i] = 16 * k;
+            len += V::LENGTH[k] as usize;
+        }
+        // SAFETY: the callers below check that 16 bytes from every lane's
+        // offset are readable at `src`; the rows are inside DECODE (256 rows of 16
+        // bytes); out holds 4 values for every control byte, and
+        // key + lanes <= keys. The CPU supports W.
+        unsafe {
+            let v = W::load_lanes(src, offsets);
+            let mask = W::load_lanes(V::DECODE.as_ptr().cast(), rows);
+            let mut values = v.shuffle_lanes(mask);
+            if DELTA {
+                values = values.prefix_sum_u32().add_u32(acc);
+                acc = values.splat_last_u32();
+            }
+            values.store(out_ptr.add(16 * key));
+        }
+        len
+    };
+
+    // Blocks of 8 control bytes.
+    while key + 8 <= keys {
+        let mut word = [0u8; 8];
+        word.copy_from_slice(&control[key..key + 8]);
+        let c = u64::from_le_bytes(word);
+        // Every lane's load starts at most `len8 - 4` bytes (0124: `len8`) in.
+        if end - pos < V::len8(c) + 16 {
+            break;
+        }
+        let mut s = 0;
+        while s < 8 {
+            pos += step(c >> (8 * s), data.as_ptr(), pos, key);
+            key += lanes;
+            s += lanes;
+        }
+    }
+    // Single steps while a full register of data remains.
+    while key + lanes <= keys && end - pos >= 16 * lanes {
+        let c = group(control, key, lanes);
+        pos += step(c, data.as_ptr(), pos, key);
+        key += lanes;
+    }
+    // The last bytes, copied to a zeroed buffer with room for any load.
+    if key + lanes <= keys && end - pos < 16 * lanes {
+        let rest = end - pos;
+        let mut buf = [0u8; 64];
+        buf[..rest].copy_from_slice(&data[pos..]);
+        let mut at = 0;
+        while key + lanes <= keys {
+            let c = group(control, key, lanes);
+            let need: usize = (0..lanes)
+                .map(|i| V::LENGTH[(c >> (8 * i)) as u8 as usize] as usize)
+                .sum();
+            // Every load starts at or before `at + need <= rest < 16 lanes`
+            // and ends within 32 lanes <= 64 bytes.
+            if at + need > rest {
+                break;
+            }
+            at += step(c, buf.as_ptr(), at, key);
+            key += lanes;
+        }
+        pos += at;
+    }
+    if DELTA {
+        // SAFETY: the CPU supports W.
+        *prev = unsafe { acc.last_u32() };
+    }
+    (key, pos)
+}
+
+/// Control bytes `key..key + lanes` as the low bytes of a u64.
+#[inline(always)]
+fn group(control: &[u8], key: usize, lanes: usize) -> u64 {
+    control[key..key + lanes]
+        .iter()
+        .rev()
+        .fold(0, |c, &k| c << 8 | u64::from(k))
+}

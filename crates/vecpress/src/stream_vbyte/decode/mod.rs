@@ -1,0 +1,103 @@
+//! Stream VByte decoding: the checked scalar reference and the SIMD kernels.
+//!
+//! Every kernel has one shape: `decode::<V, DELTA>(control, data, out, prev)
+//! -> (control bytes, data bytes)` consumed, over whole groups of four
+//! values only, stopping where the data runs short; the scalar code finishes.
+
+pub(crate) mod scalar;
+
+#[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
+mod generic;
+
+#[cfg(target_arch = "x86_64")]
+mod avx2;
+#[cfg(target_arch = "x86_64")]
+mod avx512;
+#[cfg(target_arch = "aarch64")]
+mod neon;
+#[cfg(target_arch = "x86_64")]
+mod ssse3;
+
+use super::tables::Variant;
+use crate::Isa;
+
+/// Whether `isa` has a decoding kernel of its own.
+pub(super) fn has_kernel(isa: Isa) -> bool {
+    match isa {
+        Isa::Scalar => true,
+        Isa::Sse41 | Isa::Avx2 | Isa::Avx512 => cfg!(target_arch = "x86_64"),
+        Isa::Neon => cfg!(target_arch = "aarch64"),
+    }
+}
+
+/// The one map from ISA level to decoding kernel: decodes a prefix of the
+/// whole groups of `out` (`control` is its full control stream, `data` the
+/// bytes after it); returns (control bytes, data bytes) consumed. `isa` is
+/// supported by the CPU.
+pub(super) fn bulk<V: Variant, const DELTA: bool>(
+    isa: Isa,
+    control: &[u8],
+    data: &[u8],
+    out: &mut [u32],
+    prev: &mut u32,
+) -> (usize, usize) {
+    let control = &control[..out.len() / 4];
+    if control.is_empty() {
+        return (0, 0);
+    }
+    match isa {
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: `isa` came from `Isa::best()` or `Isa::check()`, so the
+        // CPU has its features; `out` holds 4 values per control byte.
+        Isa::Sse41 => unsafe { ssse3::decode::<V, DELTA>(control, data, out, prev) },
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: as above.
+        Isa::Avx2 => unsafe { avx2::decode::<V, DELTA>(control, data, out, prev) },
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: as above.
+        Isa::Avx512 => unsafe { avx512::decode::<V, DELTA>(control, data, out, prev) },
+        #[cfg(target_arch = "aarch64")]
+        // SAFETY: as above.
+        Isa::Neon => unsafe { neon::decode::<V, DELTA>(control, data, out, prev) },
+        _ => (0, 0),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::stream_vbyte::tables::{Codes0124, Codes1234};
+    use crate::stream_vbyte::{control_len, encode_0124_to_vec, encode_to_vec};
+
+    /// The kernels decode every whole group of a valid stream themselves,
+    /// leaving the scalar code only the last partial group.
+    #[test]
+    fn kernels_take_every_whole_group() {
+        for n in [4usize, 7, 8, 9, 33, 64, 65, 127, 1000] {
+            let values: Vec<u32> = (0..n as u32)
+                .map(|i| i.wrapping_mul(0x9e37_79b9) >> (i % 32))
+                .collect();
+            for (zero124, bytes) in [
+                (false, encode_to_vec(&values)),
+                (true, encode_0124_to_vec(&values)),
+            ] {
+                let (control, data) = bytes.split_at(control_len(n));
+                for &isa in Isa::available() {
+                    if isa == Isa::Scalar {
+                        continue;
+                    }
+                    let mut out = vec![0u32; n];
+                    let mut prev = 0;
+                    let (keys, pos) = if zero124 {
+                        bulk::<Codes0124, false>(isa, control, data, &mut out, &mut prev)
+                    } else {
+                        bulk::<Codes1234, false>(isa, control, data, &mut out, &mut prev)
+                    };
+                    assert_eq!(keys, n / 4, "{isa} n {n} 0124 {zero124}");
+                    assert_eq!(out[..4 * keys], values[..4 * keys], "{isa} n {n}");
+                    assert!(pos <= data.len());
+                }
+            }
+        }
+    }
+}

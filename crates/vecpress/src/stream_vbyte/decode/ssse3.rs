@@ -1,0 +1,23 @@
+//! The SSSE3 kernel (`pshufb`), as the paper's Fig. 4, at the `Sse41` level:
+//! one control byte, four values, a step; see [`generic`](super::generic).
+
+use core::arch::x86_64::__m128i;
+
+use super::generic::decode_groups;
+use crate::stream_vbyte::tables::Variant;
+
+/// Decodes the whole groups of `control` (4 values a byte into `out`) that
+/// the data allows; returns (control bytes, data bytes) consumed.
+///
+/// # Safety
+/// The CPU has every feature of `Isa::Sse41`; `out.len() >= 4 * control.len()`.
+#[target_feature(enable = "sse2,ssse3,sse4.1")]
+pub(super) unsafe fn decode<V: Variant, const DELTA: bool>(
+    control: &[u8],
+    data: &[u8],
+    out: &mut [u32],
+    prev: &mut u32,
+) -> (usize, usize) {
+    // SAFETY: the CPU has SSSE3 and SSE4.1; the caller sizes `out`.
+    unsafe { decode_groups::<__m128i, V, DELTA>(control, data, out, 0, 0, prev) }
+}
