@@ -50,6 +50,12 @@ create_exception!(
 );
 create_exception!(
     vecpress,
+    InvalidArgumentError,
+    Error,
+    "An argument breaks a rule of the codec (a byte length that is not a whole number of values, a width of zero): attributes `what` and `value`."
+);
+create_exception!(
+    vecpress,
     UnsupportedError,
     Error,
     "The CPU lacks the instruction set asked for: attribute `isa`."
@@ -67,6 +73,10 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add(
         "ChecksumMismatchError",
         py.get_type::<ChecksumMismatchError>(),
+    )?;
+    m.add(
+        "InvalidArgumentError",
+        py.get_type::<InvalidArgumentError>(),
     )?;
     m.add("UnsupportedError", py.get_type::<UnsupportedError>())?;
     Ok(())
@@ -104,6 +114,10 @@ pub fn to_py(py: Python<'_>, err: vecpress::Error) -> PyErr {
         E::OutOfRange { index, len } => (
             OutOfRangeError::new_err(msg),
             vec![("index", int(py, index)), ("len", int(py, len))],
+        ),
+        E::InvalidArgument { what, value } => (
+            InvalidArgumentError::new_err(msg),
+            vec![("what", text(py, what)), ("value", int(py, value))],
         ),
         E::Unsupported { isa } => (UnsupportedError::new_err(msg), vec![("isa", text(py, isa))]),
         _ => (checksum_or_other(&msg), vec![]),

@@ -4,7 +4,9 @@
 //! keyword arguments and docstrings; no codec logic lives here.
 
 mod buffers;
+mod bytes;
 mod errors;
+mod ints;
 mod vbyte;
 
 use pyo3::prelude::*;
@@ -31,5 +33,9 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(available_isas, m)?)?;
     m.add_function(wrap_pyfunction!(vbyte::vbyte_encode, m)?)?;
     m.add_function(wrap_pyfunction!(vbyte::vbyte_decode, m)?)?;
+    m.add_function(wrap_pyfunction!(ints::u32_encode, m)?)?;
+    m.add_function(wrap_pyfunction!(ints::u32_decode, m)?)?;
+    m.add_function(wrap_pyfunction!(bytes::byte_split_encode, m)?)?;
+    m.add_function(wrap_pyfunction!(bytes::byte_split_decode, m)?)?;
     Ok(())
 }

@@ -30,6 +30,7 @@ from vecpress._native import (
     ChecksumMismatchError,
     CorruptError,
     Error,
+    InvalidArgumentError,
     LimitExceededError,
     OutOfRangeError,
     OutputTooSmallError,
@@ -38,12 +39,13 @@ from vecpress._native import (
 )
 from vecpress._native import available_isas as _available_isas
 from vecpress._native import isa as _isa
-from vecpress import vbyte
+from vecpress import byte_split, group_varint, stream_vbyte, vbyte
 
 __all__ = [
     "ChecksumMismatchError",
     "CorruptError",
     "Error",
+    "InvalidArgumentError",
     "LimitExceededError",
     "OutOfRangeError",
     "OutputTooSmallError",
@@ -51,6 +53,9 @@ __all__ = [
     "UnsupportedError",
     "available_isas",
     "isa",
+    "byte_split",
+    "group_varint",
+    "stream_vbyte",
     "vbyte",
 ]
 
