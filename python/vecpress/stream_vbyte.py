@@ -36,7 +36,7 @@ def encode(array: Any, *, delta: bool = False, variant: str = "1234") -> bytes:
 
     >>> import numpy as np
     >>> encode(np.array([0, 0, 5, 300], dtype=np.uint32), variant="0124").hex()
-    '9005012c'
+    '90052c01'
     >>> encode(np.array([100, 101, 103], dtype=np.uint32), delta=True).hex()
     '00640102'
     """
