@@ -33,9 +33,9 @@ from numcodecs.abc import Codec
 from numcodecs.compat import ensure_contiguous_ndarray
 
 import vecpress
-from vecpress import vbyte
+from vecpress import _native, stream_vbyte, vbyte
 
-__all__ = ["VByte"]
+__all__ = ["VByte", "StreamVByte", "ByteSplit"]
 
 _SIZE = struct.Struct("<I")
 
@@ -97,7 +97,7 @@ class _IntegerCodec(Codec):
         if len(flat) > 0xFFFF_FFFF:
             raise ValueError("chunks are limited to 4 GiB")
         values = flat.view(self.dtype)
-        return _SIZE.pack(len(flat)) + self._module.encode(values, delta=self.delta)
+        return _SIZE.pack(len(flat)) + self._module.encode(values, delta=self.delta, **self._options())
 
     def decode(self, buf: Any, out: Any = None) -> Any:
         """The chunk's values as a flat array of ``dtype`` (or written to ``out``)."""
@@ -110,9 +110,13 @@ class _IntegerCodec(Codec):
         payload = data[_SIZE.size :]
         if out is not None:
             target = _out_view(out, nbytes, dtype)
-            self._module.decode(payload, count, delta=self.delta, out=target)
+            self._module.decode(payload, count, delta=self.delta, out=target, **self._options())
             return out
-        return self._module.decode(payload, count, dtype=dtype, delta=self.delta)
+        return self._module.decode(payload, count, dtype=dtype, delta=self.delta, **self._options())
+
+    def _options(self) -> dict[str, Any]:
+        """Keyword arguments of the codec module beyond ``delta``."""
+        return {}
 
 
 class VByte(_IntegerCodec):
@@ -133,3 +137,70 @@ class VByte(_IntegerCodec):
     _module = vbyte
     _dtypes = ("<u4", "<u8", "<i4", "<i8")
     _delta_dtypes = ("<u4",)
+
+
+class StreamVByte(_IntegerCodec):
+    """Stream VByte of uint32 values (``dtype="<u4"``), byte-compatible with
+    the reference C library; ``delta=True`` stores the gaps between successive
+    values, ``variant="0124"`` suits data with many zeros.
+
+    >>> import numpy as np, numcodecs
+    >>> codec = StreamVByte(delta=True)
+    >>> a = np.arange(0, 3000, 3, dtype=np.uint32)
+    >>> enc = codec.encode(a)
+    >>> len(enc) < a.nbytes // 3
+    True
+    >>> np.array_equal(codec.decode(enc).view(np.uint32), a)
+    True
+    >>> numcodecs.get_codec(codec.get_config())
+    StreamVByte(delta=True, dtype='<u4', variant='1234')
+    """
+
+    codec_id = "vecpress_stream_vbyte"
+    _module = stream_vbyte
+    _dtypes = ("<u4",)
+    _delta_dtypes = ("<u4",)
+
+    def __init__(self, dtype: Any = "<u4", delta: bool = False, variant: str = "1234"):
+        super().__init__(dtype=dtype, delta=delta)
+        if variant not in stream_vbyte.VARIANTS:
+            raise ValueError(f"variant must be one of {stream_vbyte.VARIANTS}, got {variant!r}")
+        self.variant = variant
+
+    def _options(self) -> dict[str, Any]:
+        return {"variant": self.variant}
+
+
+class ByteSplit(Codec):
+    """Byte stream split (Parquet's ``BYTE_STREAM_SPLIT``) of values of
+    ``dtype``: a filter that groups byte ``j`` of every value together so a
+    compressor after it finds runs. The output is as long as the input.
+
+    >>> import numpy as np, numcodecs
+    >>> codec = ByteSplit(dtype="<f8")
+    >>> a = np.linspace(0, 1, 1000)
+    >>> enc = codec.encode(a)
+    >>> len(enc) == a.nbytes
+    True
+    >>> np.array_equal(codec.decode(enc).view(np.float64), a)
+    True
+    """
+
+    codec_id = "vecpress_byte_split"
+
+    def __init__(self, dtype: Any = "<f4"):
+        dtype = np.dtype(dtype)
+        if dtype.kind not in "uifc":
+            raise ValueError(f"ByteSplit takes numeric dtypes, not {dtype}")
+        self.dtype = dtype.str
+
+    def encode(self, buf: Any) -> bytes:
+        """The chunk's bytes, split into ``itemsize`` streams."""
+        return _native.byte_split_encode(_flat_bytes(buf), np.dtype(self.dtype).itemsize)
+
+    def decode(self, buf: Any, out: Any = None) -> Any:
+        """The chunk's bytes, joined back (into ``out`` when given)."""
+        data = _flat_bytes(buf)
+        target = np.empty(len(data), np.uint8) if out is None else _out_view(out, len(data), np.uint8)
+        _native.byte_split_decode(data, np.dtype(self.dtype).itemsize, target)
+        return target if out is None else out
