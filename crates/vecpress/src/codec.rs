@@ -20,7 +20,7 @@
 #[cfg(feature = "g8iu")]
 use crate::group_varint::g8iu;
 use crate::group_varint::gb;
-use crate::{vbyte, Error, Isa};
+use crate::{byte_split, stream_vbyte as svb, vbyte, Error, Isa};
 
 /// A codec for slices of u32 whose count is kept by the caller.
 pub trait IntCodec: Send + Sync {
@@ -138,6 +138,42 @@ static CODECS: &[&dyn IntCodec] = &[
         decode: |isa, input, out| g8iu::decode_delta_with(isa, input, out, 0),
         kernels: g8iu::kernels,
     },
+    &Int {
+        id: 7,
+        name: "stream-vbyte",
+        delta: false,
+        max_encoded_len: svb::max_encoded_len,
+        encode: svb::encode,
+        decode: svb::decode_with,
+        kernels: svb::kernels,
+    },
+    &Int {
+        id: 8,
+        name: "stream-vbyte-delta",
+        delta: true,
+        max_encoded_len: svb::max_encoded_len,
+        encode: |v, out| svb::encode_delta(v, 0, out),
+        decode: |isa, input, out| svb::decode_delta_with(isa, input, out, 0),
+        kernels: svb::kernels,
+    },
+    &Int {
+        id: 9,
+        name: "stream-vbyte-0124",
+        delta: false,
+        max_encoded_len: svb::max_encoded_len,
+        encode: svb::encode_0124,
+        decode: svb::decode_0124_with,
+        kernels: svb::kernels,
+    },
+    &Int {
+        id: 10,
+        name: "stream-vbyte-0124-delta",
+        delta: true,
+        max_encoded_len: svb::max_encoded_len,
+        encode: |v, out| svb::encode_delta_0124(v, 0, out),
+        decode: |isa, input, out| svb::decode_delta_0124_with(isa, input, out, 0),
+        kernels: svb::kernels,
+    },
 ];
 
 /// Every integer codec, in id order.
@@ -173,8 +209,56 @@ pub trait ByteCodec: Send + Sync {
     fn kernels(&self) -> Vec<Isa>;
 }
 
+/// An encoder of values of a width (ignored by codecs without one).
+type ByteEncodeFn = fn(&[u8], usize, &mut [u8]) -> Result<usize, Error>;
+/// A decoder of values of a width with the kernel of an ISA level.
+type ByteDecodeFn = fn(Isa, &[u8], usize, &mut [u8]) -> Result<usize, Error>;
+
+/// A byte codec described by its functions: one row of the table below.
+struct Bytes {
+    id: u16,
+    name: &'static str,
+    needs_width: bool,
+    max_encoded_len: fn(usize) -> usize,
+    encode: ByteEncodeFn,
+    decode: ByteDecodeFn,
+    kernels: fn() -> Vec<Isa>,
+}
+
+impl ByteCodec for Bytes {
+    fn id(&self) -> u16 {
+        self.id
+    }
+    fn name(&self) -> &'static str {
+        self.name
+    }
+    fn needs_width(&self) -> bool {
+        self.needs_width
+    }
+    fn max_encoded_len(&self, n: usize) -> usize {
+        (self.max_encoded_len)(n)
+    }
+    fn encode(&self, input: &[u8], width: usize, out: &mut [u8]) -> Result<usize, Error> {
+        (self.encode)(input, width, out)
+    }
+    fn decode(&self, isa: Isa, input: &[u8], width: usize, out: &mut [u8]) -> Result<usize, Error> {
+        (self.decode)(isa, input, width, out)
+    }
+    fn kernels(&self) -> Vec<Isa> {
+        (self.kernels)()
+    }
+}
+
 /// Every byte codec, in id order.
-static BYTE_CODECS: &[&dyn ByteCodec] = &[];
+static BYTE_CODECS: &[&dyn ByteCodec] = &[&Bytes {
+    id: 16,
+    name: "byte-split",
+    needs_width: true,
+    max_encoded_len: byte_split::max_encoded_len,
+    encode: byte_split::encode,
+    decode: byte_split::decode_with,
+    kernels: byte_split::kernels,
+}];
 
 /// Every byte codec, in id order.
 ///
