@@ -84,6 +84,15 @@ def test_bad_chunks(codec, dtype):
         codec.decode(enc, out=np.zeros(10, np.dtype(dtype)))
 
 
+@pytest.mark.parametrize("codec,dtype", CODECS, ids=IDS)
+def test_misaligned_out(codec, dtype):
+    a = sample(dtype, 1000)
+    raw = np.zeros(a.nbytes + 1, np.uint8)
+    out = raw[1:]
+    assert codec.decode(codec.encode(a), out=out) is out
+    assert out.tobytes() == a.tobytes()
+
+
 def test_bad_configs():
     with pytest.raises(ValueError):
         vnc.VByte(dtype="<f4")

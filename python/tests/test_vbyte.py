@@ -123,6 +123,9 @@ def test_out_checked():
         vbyte.decode(enc, 10, out=ro)
     with pytest.raises(TypeError):
         vbyte.decode(enc, 10, out=bytearray(40))
+    misaligned_out = np.zeros(41, np.uint8)[1:].view(np.uint32)
+    with pytest.raises(ValueError, match="misaligned"):
+        vbyte.decode(enc, 10, out=misaligned_out)
 
 
 def test_bad_arrays_rejected():

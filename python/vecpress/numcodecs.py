@@ -110,7 +110,10 @@ class _IntegerCodec(Codec):
         payload = data[_SIZE.size :]
         if out is not None:
             target = _out_view(out, nbytes, dtype)
-            self._module.decode(payload, count, delta=self.delta, out=target, **self._options())
+            if target.flags.aligned:
+                self._module.decode(payload, count, delta=self.delta, out=target, **self._options())
+            else:  # a misaligned buffer: decode aside, then copy the bytes
+                target[:] = self._module.decode(payload, count, dtype=dtype, delta=self.delta, **self._options())
             return out
         return self._module.decode(payload, count, dtype=dtype, delta=self.delta, **self._options())
 
