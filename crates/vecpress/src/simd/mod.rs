@@ -19,7 +19,7 @@ pub(crate) mod x86;
 
 /// A register of one or more 16-byte lanes.
 pub(crate) trait Vector: Copy {
-    /// 16-byte lanes in the register (1 or 2).
+    /// 16-byte lanes in the register (1, 2 or 4).
     const LANES: usize;
 
     /// Loads lane `i` from the 16 bytes at `base + offsets[i]`, for `i` below

@@ -102,7 +102,7 @@ pub(super) unsafe fn decode_groups<W: Vector, V: Variant, const DELTA: bool>(
     // The last bytes, copied to a zeroed buffer with room for any load.
     if key + lanes <= keys && end - pos < 16 * lanes {
         let rest = end - pos;
-        let mut buf = [0u8; 64];
+        let mut buf = [0u8; 128];
         buf[..rest].copy_from_slice(&data[pos..]);
         let mut at = 0;
         while key + lanes <= keys {
@@ -111,7 +111,7 @@ pub(super) unsafe fn decode_groups<W: Vector, V: Variant, const DELTA: bool>(
                 .map(|i| V::LENGTH[(c >> (8 * i)) as u8 as usize] as usize)
                 .sum();
             // Every load starts at or before `at + need <= rest < 16 lanes`
-            // and ends within 32 lanes <= 64 bytes.
+            // and ends within 32 lanes <= 128 bytes.
             if at + need > rest {
                 break;
             }
