@@ -29,6 +29,12 @@ pub(crate) trait Vector: Copy {
     /// Each of those 16-byte ranges is readable.
     unsafe fn load_lanes(base: *const u8, offsets: [usize; 4]) -> Self;
 
+    /// The `4 * LANES` bytes at `ptr`, zero-extended to u32 elements.
+    ///
+    /// # Safety
+    /// Those bytes are readable.
+    unsafe fn widen_u8(ptr: *const u8) -> Self;
+
     /// Stores the register to the `16 * LANES` bytes at `ptr`.
     ///
     /// # Safety

@@ -15,6 +15,12 @@ impl Vector for __m128i {
     }
 
     #[inline(always)]
+    unsafe fn widen_u8(ptr: *const u8) -> Self {
+        // SAFETY: the caller guarantees the 4 bytes are readable, and SSE4.1.
+        unsafe { _mm_cvtepu8_epi32(_mm_cvtsi32_si128(ptr.cast::<i32>().read_unaligned())) }
+    }
+
+    #[inline(always)]
     unsafe fn store(self, ptr: *mut u8) {
         // SAFETY: the caller guarantees the 16 bytes are writable.
         unsafe { _mm_storeu_si128(ptr.cast(), self) }
@@ -71,6 +77,12 @@ impl Vector for __m256i {
             let hi = _mm_loadu_si128(base.add(offsets[1]).cast());
             _mm256_inserti128_si256::<1>(_mm256_castsi128_si256(lo), hi)
         }
+    }
+
+    #[inline(always)]
+    unsafe fn widen_u8(ptr: *const u8) -> Self {
+        // SAFETY: the caller guarantees the 8 bytes are readable, and AVX2.
+        unsafe { _mm256_cvtepu8_epi32(_mm_loadl_epi64(ptr.cast())) }
     }
 
     #[inline(always)]
@@ -136,6 +148,12 @@ impl Vector for __m512i {
             let x = _mm512_inserti32x4::<2>(x, lane(2));
             _mm512_inserti32x4::<3>(x, lane(3))
         }
+    }
+
+    #[inline(always)]
+    unsafe fn widen_u8(ptr: *const u8) -> Self {
+        // SAFETY: the caller guarantees the 16 bytes are readable, and AVX-512 F.
+        unsafe { _mm512_cvtepu8_epi32(_mm_loadu_si128(ptr.cast())) }
     }
 
     #[inline(always)]
