@@ -51,8 +51,9 @@
 //! prefix sum of delta coding is fused in (2 shifts and 2 adds per 4
 //! values). The SSE4.1 encoder (also used at the AVX2 and AVX-512 levels)
 //! finds the codes with `pminud`/`pcmpeqd`/`movmskps` and packs the bytes
-//! with `ENCODE[control]`; it may write up to 15 bytes of `out` past the
-//! encoded length (never past `out`).
+//! with `ENCODE[control]`; the Neon encoder sums `vcgtq_u32` masks into the
+//! codes and packs with `tbl`. Both may write up to 15 bytes of `out` past
+//! the encoded length (never past `out`).
 //!
 //! Decoders take untrusted input and need no padding: the SIMD kernels only
 //! load bytes inside the input (near its end they copy the few bytes left to
