@@ -505,11 +505,13 @@ fn select_matches_a_full_decode_at_every_position() {
             let delta = sv::encode_delta_to_vec(&values, prev);
             for (i, &v) in values.iter().enumerate() {
                 assert_eq!(sv::select(&bytes, n, i), Ok(v), "mix {mix:04b} n {n} i {i}");
-                assert_eq!(
-                    sv::select_delta(&delta, n, i, prev),
-                    Ok(v),
-                    "delta mix {mix:04b} n {n} i {i}"
-                );
+                for &isa in Isa::available() {
+                    assert_eq!(
+                        sv::select_delta_with(isa, &delta, n, i, prev),
+                        Ok(v),
+                        "{isa} delta mix {mix:04b} n {n} i {i}"
+                    );
+                }
             }
             assert_eq!(
                 sv::select(&bytes, n, n),
@@ -544,11 +546,13 @@ fn seek_matches_a_linear_search() {
             targets.extend([0, prev, u32::MAX, values[n - 1] + 1]);
             for t in targets {
                 let want = values.iter().position(|&v| v >= t).map(|i| (i, values[i]));
-                assert_eq!(
-                    sv::seek_delta(&bytes, n, t, prev),
-                    Ok(want),
-                    "bits {bits} n {n} target {t}"
-                );
+                for &isa in Isa::available() {
+                    assert_eq!(
+                        sv::seek_delta_with(isa, &bytes, n, t, prev),
+                        Ok(want),
+                        "{isa} bits {bits} n {n} target {t}"
+                    );
+                }
             }
             for i in [0, n / 2, n - 1] {
                 assert_eq!(sv::select_delta(&bytes, n, i, prev), Ok(values[i]));
@@ -723,4 +727,35 @@ fn writer_from_stream_checks_the_stream() {
     );
     assert!(DeltaWriter::from_stream(bytes[..4].to_vec(), 5, 0).is_err());
     assert_eq!(Writer::from_stream(Vec::new(), 0), Ok(Writer::new()));
+}
+
+#[test]
+fn select_and_seek_kernels_agree_on_bad_input() {
+    let mut rng = Rng::new(123);
+    let values = sorted(&mut rng, 300, 12, 0);
+    let bytes = sv::encode_delta_to_vec(&values, 0);
+    for cut in (0..bytes.len()).step_by(7) {
+        for at in [0usize, 100, 250] {
+            let mut bad = bytes[..cut].to_vec();
+            if let Some(b) = bad.get_mut(at) {
+                *b ^= 0x5a;
+            }
+            for (i, t) in [(0usize, 5u32), (150, 100_000), (299, u32::MAX)] {
+                let want_sel = sv::select_delta_with(Isa::Scalar, &bad, 300, i, 0);
+                let want_seek = sv::seek_delta_with(Isa::Scalar, &bad, 300, t, 0);
+                for &isa in Isa::available() {
+                    assert_eq!(
+                        sv::select_delta_with(isa, &bad, 300, i, 0),
+                        want_sel,
+                        "{isa} cut {cut} at {at} i {i}"
+                    );
+                    assert_eq!(
+                        sv::seek_delta_with(isa, &bad, 300, t, 0),
+                        want_seek,
+                        "{isa} cut {cut} at {at} t {t}"
+                    );
+                }
+            }
+        }
+    }
 }
