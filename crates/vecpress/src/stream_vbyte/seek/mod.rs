@@ -9,7 +9,7 @@
 //! up to it: [`select_delta`] sums whole groups with a kernel that shuffles
 //! each group's bytes into u32 lanes, as decoding does, and adds them to an
 //! accumulator instead of storing them (no prefix sum, no store).
-//! [`seek_delta`] sums chunks of 64 gaps that way, and decodes only the
+//! [`seek_delta`] sums chunks of 32 gaps that way, and decodes only the
 //! chunk whose last value reaches the target, where a running sum finds
 //! the index.
 
@@ -26,7 +26,7 @@ use crate::{Error, Isa};
 
 /// Values per chunk when seeking: each chunk is summed with a kernel, and
 /// only the one that reaches the target is decoded. A multiple of 4.
-const SEEK_CHUNK: usize = 64;
+const SEEK_CHUNK: usize = 32;
 
 /// The value at index `i` of a stream of `n` values; reads the control
 /// bytes before it and its own data bytes only.
@@ -109,8 +109,8 @@ fn select_delta_impl(isa: Isa, input: &[u8], n: usize, i: usize, prev: u32) -> R
 
 /// The index and value of the first value `>= target` in a delta-coded
 /// sorted stream of `n` values encoded from `prev`, or `None` if every
-/// value is smaller. Sums the gaps 64 at a time with the best kernel, and
-/// decodes only the 64 values that reach the target.
+/// value is smaller. Sums the gaps 32 at a time with the best kernel, and
+/// decodes only the 32 values that reach the target.
 ///
 /// ```
 /// use vecpress::stream_vbyte;
