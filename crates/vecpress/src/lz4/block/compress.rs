@@ -199,23 +199,28 @@ fn parse<T: Table>(
     out.last_literals(data, anchor)
 }
 
-/// How many bytes from `p` equal those from `m`, stopping at `limit`.
+/// How many bytes from `p` equal those from `m` (`m < p`), stopping at
+/// `limit`: 8 bytes at a time, the first difference found by its lowest set
+/// bit.
 #[inline(always)]
-fn count(data: &[u8], mut p: usize, mut m: usize, limit: usize) -> usize {
-    let start = p;
-    while p + 8 <= limit {
-        let diff = read_u64(data, p) ^ read_u64(data, m);
+fn count(data: &[u8], p: usize, m: usize, limit: usize) -> usize {
+    let a = &data[p..limit];
+    let b = &data[m..m + a.len()];
+    let mut n = 0;
+    for (x, y) in a.chunks_exact(8).zip(b.chunks_exact(8)) {
+        let x = u64::from_le_bytes(x.try_into().expect("8 bytes"));
+        let y = u64::from_le_bytes(y.try_into().expect("8 bytes"));
+        let diff = x ^ y;
         if diff != 0 {
-            return p - start + (diff.trailing_zeros() / 8) as usize;
+            return n + (diff.trailing_zeros() / 8) as usize;
         }
-        p += 8;
-        m += 8;
+        n += 8;
     }
-    while p < limit && data[p] == data[m] {
-        p += 1;
-        m += 1;
-    }
-    p - start
+    n + a[n..]
+        .iter()
+        .zip(&b[n..])
+        .take_while(|(x, y)| x == y)
+        .count()
 }
 
 /// Bytes of the extension of a nibble-coded length `n`.
