@@ -11,7 +11,9 @@
 
 use std::time::{Duration, Instant};
 
-use vecpress::lz4::block;
+use std::cell::RefCell;
+
+use vecpress::lz4::{adaptive::AdaptiveDecompressor, block};
 
 const BLOCK: usize = 64 * 1024;
 /// Rounds per file (`LZ4_TIMING_ROUNDS` overrides).
@@ -32,6 +34,13 @@ fn decoders<'a>() -> Vec<Decoder<'a>> {
             Box::new(move |src, dst| block::decompress_into_variant(variant, src, dst).unwrap()),
         ));
     }
+    let adaptive = RefCell::new(AdaptiveDecompressor::new());
+    v.push((
+        "adaptive".into(),
+        Box::new(move |src: &[u8], dst: &mut [u8]| {
+            adaptive.borrow_mut().decompress_into(src, dst).unwrap()
+        }),
+    ));
     #[cfg(target_arch = "x86_64")]
     v.push((
         "liblz4".into(),
