@@ -26,14 +26,16 @@ const SKIP_TRIGGER: u32 = 6;
 /// (`LZ4_ACCELERATION_MAX`).
 pub(super) const ACCELERATION_MAX: u32 = 65537;
 
+#[inline(always)]
 fn read_u32(data: &[u8], at: usize) -> u32 {
-    u32::from_le_bytes([data[at], data[at + 1], data[at + 2], data[at + 3]])
+    let bytes: &[u8; 4] = data[at..at + 4].try_into().expect("4 bytes");
+    u32::from_le_bytes(*bytes)
 }
 
+#[inline(always)]
 fn read_u64(data: &[u8], at: usize) -> u64 {
-    let mut b = [0u8; 8];
-    b.copy_from_slice(&data[at..at + 8]);
-    u64::from_le_bytes(b)
+    let bytes: &[u8; 8] = data[at..at + 8].try_into().expect("8 bytes");
+    u64::from_le_bytes(*bytes)
 }
 
 /// A hash table of positions.

@@ -171,9 +171,9 @@ unsafe fn copy_match<C: Copier>(out: *mut u8, op: usize, offset: usize, len: usi
 }
 
 /// Copies a match of at most [`SHORT_MATCH`] bytes at offset `offset` to
-/// `out + op`, writing at most [`SHORT_WRITE`] bytes: two 16-byte copies
-/// when the offset allows (and the copier is that wide), else three 8-byte
-/// copies, else the copier's start of an overlapping match.
+/// `out + op`, writing at most [`SHORT_WRITE`] bytes: three 8-byte copies
+/// when the offset is at least 8 (as liblz4 does), else the copier's start
+/// of an overlapping match.
 ///
 /// # Safety
 /// `1 <= offset <= op`, `len <= SHORT_MATCH`; `out .. out + op +
@@ -182,15 +182,12 @@ unsafe fn copy_match<C: Copier>(out: *mut u8, op: usize, offset: usize, len: usi
 #[inline(always)]
 unsafe fn copy_short_match<C: Copier>(out: *mut u8, op: usize, offset: usize, len: usize) {
     debug_assert!(len <= SHORT_MATCH);
-    // SAFETY: as in `copy_match`; writes end by op + 32 (16 + 16, 3 * 8, or
+    // SAFETY: as in `copy_match`; writes end by op + 32 (3 * 8, or
     // an overlap start of W <= 32 bytes then chunks while k < len <= 18,
     // which for W = 8 ends at 24 and for W = 16 at 32).
     unsafe {
         let dst = out.add(op);
-        if C::W >= 16 && offset >= 16 {
-            ptr::copy_nonoverlapping(dst.sub(offset), dst, 16);
-            ptr::copy_nonoverlapping(dst.add(16).sub(offset), dst.add(16), 16);
-        } else if offset >= 8 {
+        if offset >= 8 {
             ptr::copy_nonoverlapping(dst.sub(offset), dst, 8);
             ptr::copy_nonoverlapping(dst.add(8).sub(offset), dst.add(8), 8);
             ptr::copy_nonoverlapping(dst.add(16).sub(offset), dst.add(16), 8);
