@@ -115,7 +115,7 @@ fn write_and_read_chunking_changes_nothing() {
 #[test]
 fn slices_in_slices_out() {
     for info in all_infos() {
-        for n in [0, 1, 65_536, 65_537, 150_000] {
+        for n in [0, 1, 65_537] {
             for (kind, data) in kinds(n, 17) {
                 let label = format!("{info:?} {kind} n={n}");
                 // The worst case holds (random data is stored, block by block).

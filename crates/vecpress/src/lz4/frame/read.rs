@@ -395,14 +395,18 @@ impl<R: Read> FrameDecoder<R> {
         let history = block.history;
         let n = match target {
             Target::Own => {
+                let cap = block.max.min(max_output(self.cbuf.len(), block.raw));
                 let linked_room = if block.linked { WINDOW_SIZE } else { 0 };
-                if self.buf.len() < linked_room + block.max {
-                    self.buf.resize(linked_room + block.max, 0);
+                if self.buf.len() < linked_room + cap {
+                    // Sized for the first block (short frames stay small),
+                    // then for the largest block at once.
+                    let grow = if self.buf.is_empty() { cap } else { block.max };
+                    self.buf.resize(linked_room + grow, 0);
                 }
                 // The window is the end of what the last block left.
                 self.buf
                     .copy_within(self.out_end - history..self.out_end, 0);
-                let out = &mut self.buf[..history + block.max];
+                let out = &mut self.buf[..history + cap];
                 let n = decode_stored(&self.cbuf, out, block)?;
                 self.out_pos = history;
                 self.out_end = history + n;
@@ -524,6 +528,17 @@ struct Block {
     history: usize,
     /// The most it may decode to.
     max: usize,
+}
+
+/// The most a stored block of `len` bytes can decode to: itself when stored
+/// as it is; else 255 bytes a byte (a match's length bytes each add at most
+/// 255, and a sequence spends at least three bytes on at most 19 more).
+fn max_output(len: usize, raw: bool) -> usize {
+    if raw {
+        len
+    } else {
+        len.saturating_mul(255).saturating_add(16)
+    }
 }
 
 /// Decodes `stored` into `out[block.history..]`, after the history; returns
