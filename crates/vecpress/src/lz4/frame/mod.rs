@@ -62,6 +62,7 @@
 //! # Ok::<(), vecpress::Error>(())
 //! ```
 
+mod decode;
 mod header;
 mod read;
 mod slice;
