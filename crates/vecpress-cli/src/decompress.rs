@@ -69,7 +69,7 @@ pub fn run(opt: &DecompressOpt) -> Result<()> {
     if got == 4 && magic != MAGIC {
         bail!("{name}: not a vecpress file (its first bytes are {magic:02x?})");
     }
-    let mut reader = Reader::new(reader).map_err(|e| anyhow!("{name}: {e}"))?;
+    let mut reader = Reader::new(reader).map_err(|e| anyhow!("{name}: {}", describe(&e)))?;
     let header = *reader.header();
     let engine = engine::for_file(header.codec, header.element).with_context(|| name.clone())?;
     let mut output = Output::create(&out_path, opt.common.force, input.permissions.clone())?;
@@ -90,7 +90,7 @@ pub fn run(opt: &DecompressOpt) -> Result<()> {
             let index = reader.blocks();
             slot.info = reader
                 .next_block(&mut slot.payload)
-                .map_err(|e| anyhow!("{name}: block {index}: {e}"))?;
+                .map_err(|e| anyhow!("{name}: block {index}: {}", describe(&e)))?;
             if slot.info.is_none() {
                 ended = true;
                 break;
@@ -117,7 +117,9 @@ pub fn run(opt: &DecompressOpt) -> Result<()> {
         }
         bar.set_position(reader.offset());
     }
-    reader.check_content().map_err(|e| anyhow!("{name}: {e}"))?;
+    reader
+        .check_content()
+        .map_err(|e| anyhow!("{name}: {}", describe(&e)))?;
     bar.finish_and_clear();
     let (elements, written) = (reader.total(), output.written);
     output.commit()?;
@@ -131,6 +133,20 @@ pub fn run(opt: &DecompressOpt) -> Result<()> {
         );
     }
     Ok(())
+}
+
+/// A container error in words: truncations count bytes, not values.
+pub fn describe(e: &std::io::Error) -> String {
+    match e
+        .get_ref()
+        .and_then(|i| i.downcast_ref::<vecpress::Error>())
+    {
+        Some(vecpress::Error::Truncated { offset, needed }) => {
+            format!("file truncated: the structure at byte {offset} lacks {needed} byte(s)")
+        }
+        Some(inner) => inner.to_string(),
+        None => e.to_string(),
+    }
 }
 
 /// Decodes one block (stored or encoded) into its elements' bytes.
@@ -162,7 +178,7 @@ pub fn verify(reader: &mut Reader<Box<dyn Read + Send>>, engine: Engine) -> Resu
         let index = reader.blocks();
         slot.info = reader
             .next_block(&mut slot.payload)
-            .map_err(|e| anyhow!("block {index}: {e}"))?;
+            .map_err(|e| anyhow!("block {index}: {}", describe(&e)))?;
         let Some(info) = slot.info else { break };
         stored += u64::from(info.stored);
         decode_block(engine, element, &mut slot, &mut s)?;
@@ -170,6 +186,6 @@ pub fn verify(reader: &mut Reader<Box<dyn Read + Send>>, engine: Engine) -> Resu
         content += c.len() as u64;
         reader.hash_content(c);
     }
-    reader.check_content()?;
+    reader.check_content().map_err(|e| anyhow!(describe(&e)))?;
     Ok((stored, content))
 }

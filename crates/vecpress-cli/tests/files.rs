@@ -264,6 +264,12 @@ fn every_corruption_is_an_error_and_leaves_no_output() {
         let piped = vecpress_stdin(&["decompress", "-"], case);
         data_error(&piped, "<stdin>");
     }
+    fs::write(&bad, &file[..file.len() - 30]).unwrap();
+    let err = data_error(
+        &vecpress(&["decompress", s(&bad), "-o", s(&out)]),
+        "truncated",
+    );
+    assert!(err.contains("byte(s)"), "{err}");
     // The error names the block and the byte offset.
     let mut b = file.clone();
     let last = b.len() - 25;
