@@ -55,9 +55,9 @@ pub fn run(opt: &DecompressOpt) -> Result<()> {
         .extension()
         .and_then(|e| e.to_str())
     {
-        Some("vp") => Ok(p.with_extension("")),
+        Some("vp" | "lz4") => Ok(p.with_extension("")),
         _ => Err(format!(
-            "{}: unknown suffix (expected .vp); use -o OUT or -c",
+            "{}: unknown suffix (expected .vp or .lz4); use -o OUT or -c",
             p.display()
         )),
     })?;
@@ -66,8 +66,14 @@ pub fn run(opt: &DecompressOpt) -> Result<()> {
     let bar = files::progress(input.size, opt.common.quiet, "decompress");
     let (magic, got, reader) =
         elements::peek_magic(input.reader).with_context(|| format!("{name}: read failed"))?;
+    if got == 4 && is_lz4(magic) {
+        let output = Output::create(&out_path, opt.common.force, input.permissions.clone())?;
+        return lz4(opt, &name, reader, output, bar);
+    }
     if got == 4 && magic != MAGIC {
-        bail!("{name}: not a vecpress file (its first bytes are {magic:02x?})");
+        bail!(
+            "{name}: neither a vecpress file nor an LZ4 frame (its first bytes are {magic:02x?})"
+        );
     }
     let mut reader = Reader::new(reader).map_err(|e| anyhow!("{name}: {}", describe(&e)))?;
     let header = *reader.header();
@@ -131,6 +137,42 @@ pub fn run(opt: &DecompressOpt) -> Result<()> {
             engine.name(),
             reader.blocks()
         );
+    }
+    Ok(())
+}
+
+/// Whether `magic` starts an LZ4 frame: current, legacy or skippable.
+fn is_lz4(magic: [u8; 4]) -> bool {
+    let m = u32::from_le_bytes(magic);
+    m == 0x184D_2204 || m == 0x184C_2102 || (m & 0xFFFF_FFF0) == 0x184D_2A50
+}
+
+/// Decompresses LZ4 frames (the library checks their checksums).
+fn lz4(
+    opt: &DecompressOpt,
+    name: &str,
+    reader: Box<dyn Read + Send>,
+    mut output: Output,
+    bar: indicatif::ProgressBar,
+) -> Result<()> {
+    let mut dec = vecpress::lz4::frame::FrameDecoder::new(reader);
+    let mut buf = vec![0u8; 1 << 20];
+    loop {
+        let n = match dec.read(&mut buf) {
+            Ok(0) => break,
+            Ok(n) => n,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            Err(e) => bail!("{name}: {}", describe(&e)),
+        };
+        std::io::Write::write_all(&mut output, &buf[..n])
+            .with_context(|| format!("{}: write failed", output.name))?;
+        bar.set_position(dec.position() as u64);
+    }
+    bar.finish_and_clear();
+    let (read, written) = (dec.position(), output.written);
+    output.commit()?;
+    if opt.common.verbose {
+        eprintln!("{name}: {read} bytes -> {written} bytes, LZ4 frames, checksums ok");
     }
     Ok(())
 }

@@ -71,6 +71,21 @@ pub enum Error {
         /// The offending value.
         value: usize,
     },
+    /// A checksum stored in the input does not match the data it covers.
+    ChecksumMismatch {
+        /// Which checksum failed, in a few lowercase words (e.g. "content").
+        what: &'static str,
+        /// Byte offset in the input where the stored checksum starts.
+        offset: usize,
+    },
+    /// An I/O error from the reader or writer under a streaming adaptor
+    /// (such as the LZ4 frame decoder), other than one of this crate's own.
+    Io {
+        /// The kind of the underlying [`std::io::Error`].
+        kind: std::io::ErrorKind,
+        /// Its message.
+        message: String,
+    },
 }
 
 impl fmt::Display for Error {
@@ -98,8 +113,57 @@ impl fmt::Display for Error {
             Error::InvalidArgument { what, value } => {
                 write!(f, "invalid argument: {what} ({value})")
             }
+            Error::ChecksumMismatch { what, offset } => {
+                write!(f, "{what} checksum mismatch at byte {offset}")
+            }
+            Error::Io { kind, message } => write!(f, "i/o error ({kind}): {message}"),
         }
     }
 }
 
 impl std::error::Error for Error {}
+
+/// Streaming adaptors (the LZ4 frame reader and writer) report a vecpress
+/// error as an [`std::io::Error`] of kind `InvalidData` that wraps it; an
+/// [`Error::Io`] becomes an I/O error of its own kind again.
+///
+/// ```
+/// use std::io;
+/// use vecpress::Error;
+///
+/// let err = Error::Corrupt { offset: 4, what: "bad magic" };
+/// let io_err = io::Error::from(err.clone());
+/// assert_eq!(io_err.kind(), io::ErrorKind::InvalidData);
+/// assert_eq!(Error::from(io_err), err);
+/// ```
+impl From<Error> for std::io::Error {
+    fn from(err: Error) -> std::io::Error {
+        match err {
+            Error::Io { kind, message } => std::io::Error::new(kind, message),
+            other => std::io::Error::new(std::io::ErrorKind::InvalidData, other),
+        }
+    }
+}
+
+/// The inverse of `From<Error> for io::Error`: an I/O error that wraps a
+/// vecpress [`Error`] gives that error back; any other becomes [`Error::Io`].
+///
+/// ```
+/// use std::io;
+/// use vecpress::Error;
+///
+/// let err = Error::from(io::Error::new(io::ErrorKind::BrokenPipe, "gone"));
+/// assert_eq!(err, Error::Io { kind: io::ErrorKind::BrokenPipe, message: "gone".into() });
+/// assert_eq!(io::Error::from(err).kind(), io::ErrorKind::BrokenPipe);
+/// ```
+impl From<std::io::Error> for Error {
+    fn from(err: std::io::Error) -> Error {
+        if let Some(inner) = err.get_ref().and_then(|e| e.downcast_ref::<Error>()) {
+            return inner.clone();
+        }
+        Error::Io {
+            kind: err.kind(),
+            message: err.to_string(),
+        }
+    }
+}

@@ -13,6 +13,12 @@
 //!   variant and fused delta decoding.
 //! - [`byte_split`]: byte stream split (Parquet's `BYTE_STREAM_SPLIT`), the
 //!   transposition of values of any width into byte streams and back.
+//! - [`lz4`]: the LZ4 block format, with safe decoders that copy in wide
+//!   chunks (`pshufb` patterns for close matches) and an adaptive choice
+//!   among them (Thompson sampling).
+//! - [`lz4::frame`]: the LZ4 frame format (`.lz4` files, liblz4's LZ4F), as
+//!   `io::Read`/`io::Write` adaptors with checksums, linked blocks, legacy
+//!   and skippable frames, and output limits against decompression bombs.
 //! - [`container`]: the self-describing file format of the `vecpress`
 //!   command: checksummed, independently compressed blocks.
 //!
@@ -46,6 +52,7 @@ pub mod delta;
 mod error;
 pub mod group_varint;
 mod isa;
+pub mod lz4;
 mod simd;
 pub mod stream_vbyte;
 pub mod vbyte;

@@ -44,6 +44,8 @@
 //! a padded buffer), and the checked scalar code decodes the last, partial
 //! group and reports a data stream that ends too soon, with its offset.
 //!
+//! The 64-bit variant, with byte lengths 1, 2, 4 and 8, is [`u64`].
+//!
 //! # Example
 //!
 //! ```
@@ -61,15 +63,30 @@
 //! # Ok::<(), vecpress::Error>(())
 //! ```
 
+mod chunked;
 mod decode;
 mod encode;
+mod seek;
 pub(crate) mod tables;
+mod widen;
+mod writer;
 mod zero124;
+mod zigzag;
+
+pub mod u64;
 
 pub use zero124::{
     decode_0124, decode_0124_to_vec, decode_0124_with, decode_delta_0124, decode_delta_0124_to_vec,
     decode_delta_0124_with, encode_0124, encode_0124_to_vec, encode_delta_0124,
     encode_delta_0124_to_vec, encoded_len_0124, validate_0124,
+};
+
+pub use seek::{seek_delta, select, select_delta};
+pub use widen::{decode_u16, decode_u16_to_vec, encode_u16, encode_u16_to_vec};
+pub use writer::{DeltaWriter, Writer};
+pub use zigzag::{
+    decode_i32, decode_i32_to_vec, decode_zigzag_delta, decode_zigzag_delta_to_vec, encode_i32,
+    encode_i32_to_vec, encode_zigzag_delta, encode_zigzag_delta_to_vec,
 };
 
 pub(crate) use decode::scalar::{control_len, data_len};

@@ -116,3 +116,98 @@ pub fn running_sum(gaps: impl Iterator<Item = u32>, prev: u32) -> Vec<u32> {
     })
     .collect()
 }
+
+/// Text-like bytes: words from a small vocabulary, so that LZ77 finds
+/// matches at many distances, as in prose.
+pub fn text_like(n: usize, seed: u64) -> Vec<u8> {
+    const WORDS: [&str; 24] = [
+        "the",
+        "of",
+        "and",
+        "to",
+        "in",
+        "compression",
+        "a",
+        "block",
+        "frame",
+        "is",
+        "that",
+        "window",
+        "for",
+        "it",
+        "with",
+        "as",
+        "was",
+        "on",
+        "match",
+        "literal",
+        "be",
+        "at",
+        "by",
+        "offset",
+    ];
+    let mut rng = Rng::new(seed);
+    let mut out = Vec::with_capacity(n + 16);
+    while out.len() < n {
+        let word = WORDS[rng.below(WORDS.len() as u64) as usize];
+        out.extend_from_slice(word.as_bytes());
+        out.push(match rng.below(12) {
+            0 => b'\n',
+            1 => b',',
+            _ => b' ',
+        });
+    }
+    out.truncate(n);
+    out
+}
+
+/// Uniformly random bytes: incompressible.
+pub fn random_bytes(n: usize, seed: u64) -> Vec<u8> {
+    let mut rng = Rng::new(seed);
+    (0..n).map(|_| rng.next_u64() as u8).collect()
+}
+
+/// Long runs and a short repeating pattern: very compressible.
+pub fn repetitive(n: usize, seed: u64) -> Vec<u8> {
+    let mut rng = Rng::new(seed);
+    let mut out = Vec::with_capacity(n);
+    while out.len() < n {
+        let run = 1 + rng.below(300) as usize;
+        if rng.below(2) == 0 {
+            out.extend(std::iter::repeat_n(rng.next_u64() as u8, run));
+        } else {
+            out.extend((0..run).map(|i| b"0123456789abcdef"[i % 16]));
+        }
+    }
+    out.truncate(n);
+    out
+}
+
+/// The data folder: `$VECPRESS_DATA`, else `shared/data` beside the
+/// repository (as in the README).
+pub fn data_dir() -> std::path::PathBuf {
+    match std::env::var_os("VECPRESS_DATA") {
+        Some(dir) => dir.into(),
+        None => concat!(env!("CARGO_MANIFEST_DIR"), "/../../../shared/data").into(),
+    }
+}
+
+/// Files of the Canterbury and Silesia corpora that are present in
+/// [`data_dir`], with at most `max_len` bytes of each; empty without them.
+pub fn corpus_files(max_len: usize) -> Vec<(String, Vec<u8>)> {
+    let mut files = Vec::new();
+    for corpus in ["canterbury", "silesia"] {
+        let Ok(entries) = std::fs::read_dir(data_dir().join(corpus)) else {
+            continue;
+        };
+        let mut paths: Vec<_> = entries.filter_map(|e| e.ok()).map(|e| e.path()).collect();
+        paths.sort();
+        for path in paths {
+            if let Ok(mut bytes) = std::fs::read(&path) {
+                bytes.truncate(max_len);
+                files.push((path.display().to_string(), bytes));
+            }
+        }
+    }
+    files
+}

@@ -51,9 +51,11 @@
 //! The SIMD decoders (SSSE3 `pshufb` at the `Sse41` level, Neon `tbl`) load
 //! a block's 8 data bytes and shuffle them into two registers of four u32
 //! with two masks from a 256-entry table indexed by the control byte, which
-//! also gives the block's count of integers (paper, §4). They run while a
-//! whole block and 8 values of room remain; the checked scalar code does
-//! the rest and builds every error. No padding is asked of the caller.
+//! also gives the block's count of integers (paper, §4). The AVX2 decoder
+//! (`Avx2` and `Avx512` levels) does the same in one 256-bit register. They
+//! run while a whole block and 8 values of room remain; the checked scalar
+//! code does the rest and builds every error. No padding is asked of the
+//! caller.
 //!
 //! # Example
 //!
@@ -74,6 +76,8 @@
 
 mod scalar;
 
+#[cfg(target_arch = "x86_64")]
+mod avx2;
 #[cfg(target_arch = "aarch64")]
 mod neon;
 #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
@@ -177,8 +181,8 @@ pub fn decode(input: &[u8], out: &mut [u32]) -> Result<usize, Error> {
 }
 
 /// [`decode`] with the kernel of `isa`; `Err(Unsupported)` if the CPU lacks
-/// it. Levels without a kernel of their own use the next lower one (`Avx2`
-/// and `Avx512` run the SSSE3 kernel).
+/// it. Levels without a kernel of their own use the next lower one (`Avx512`
+/// runs the AVX2 kernel).
 ///
 /// ```
 /// use vecpress::{group_varint::g8iu, Isa};
@@ -257,7 +261,7 @@ pub fn kernels() -> Vec<Isa> {
     Isa::available()
         .iter()
         .copied()
-        .filter(|isa| matches!(isa, Isa::Scalar | Isa::Sse41 | Isa::Neon))
+        .filter(|isa| matches!(isa, Isa::Scalar | Isa::Sse41 | Isa::Avx2 | Isa::Neon))
         .collect()
 }
 
@@ -272,12 +276,22 @@ fn decode_impl<const DELTA: bool>(
     let (consumed, produced) = match isa {
         #[cfg(target_arch = "x86_64")]
         // SAFETY: `isa` came from `Isa::best()` or `Isa::check()`, so the CPU
-        // has SSE4.1 and SSSE3 (every higher x86 level implies them).
-        Isa::Sse41 | Isa::Avx2 | Isa::Avx512 => unsafe {
+        // has SSE2, SSSE3 and SSE4.1.
+        Isa::Sse41 => unsafe {
             if DELTA {
                 ssse3::decode_delta_bulk(input, out, prev)
             } else {
                 ssse3::decode_bulk(input, out)
+            }
+        },
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: as above, the CPU has every feature of the Avx2 level
+        // (Avx512 implies them).
+        Isa::Avx2 | Isa::Avx512 => unsafe {
+            if DELTA {
+                avx2::decode_delta_bulk(input, out, prev)
+            } else {
+                avx2::decode_bulk(input, out)
             }
         },
         #[cfg(target_arch = "aarch64")]

@@ -52,23 +52,28 @@ pub(super) fn encoded_len(values: impl Iterator<Item = u32>) -> usize {
     blocks * BLOCK
 }
 
-/// The integers of a block (control byte `control`, data bytes `data`), and
-/// how many there are; or the rule the control byte breaks. `data` holds 8
-/// bytes.
+/// The integers of a block (control byte `block[0]`, data bytes
+/// `block[1..9]`), and how many there are; or the rule the control byte
+/// breaks.
 #[inline(always)]
-fn block_integers(control: u8, data: &[u8]) -> Result<([u32; 8], usize), &'static str> {
+fn block_integers(block: &[u8; BLOCK]) -> Result<([u32; 8], usize), &'static str> {
+    let data = u64::from_le_bytes([
+        block[1], block[2], block[3], block[4], block[5], block[6], block[7], block[8],
+    ]);
     let mut ints = [0u32; 8];
+    // Bit j set: data byte j ends an integer.
+    let mut ends = !block[0];
     let (mut count, mut start) = (0, 0);
-    for j in 0..8 {
-        if control >> j & 1 == 0 {
-            let bytes = &data[start..=j];
-            if bytes.len() > 4 {
-                return Err("integer longer than 4 bytes");
-            }
-            ints[count] = bytes.iter().rev().fold(0u32, |v, &b| v << 8 | u32::from(b));
-            count += 1;
-            start = j + 1;
+    while ends != 0 {
+        let end = ends.trailing_zeros() as usize;
+        let len = end + 1 - start;
+        if len > 4 {
+            return Err("integer longer than 4 bytes");
         }
+        ints[count] = (data >> (8 * start)) as u32 & (u32::MAX >> (32 - 8 * len));
+        count += 1;
+        start = end + 1;
+        ends &= ends - 1;
     }
     if count == 0 {
         return Err("block holds no integer");
@@ -94,14 +99,23 @@ pub(super) fn decode<const DELTA: bool>(
     let mut acc = *prev;
     while done < n {
         let left = n - done;
-        let Some(block) = input.get(pos..pos + BLOCK) else {
+        let Some((block, _)) = input[pos..].split_first_chunk::<BLOCK>() else {
             *prev = acc;
             return Err(Error::Truncated {
                 offset: base + pos,
                 needed: left,
             });
         };
-        let what = match block_integers(block[0], &block[1..]) {
+        if block[0] == 0 && left >= 8 {
+            // Eight one-byte integers (dense posting lists): no bit walk.
+            for (slot, &b) in out[done..done + 8].iter_mut().zip(&block[1..]) {
+                *slot = next::<DELTA>(&mut acc, u32::from(b));
+            }
+            pos += BLOCK;
+            done += 8;
+            continue;
+        }
+        let what = match block_integers(block) {
             Ok((ints, count)) if count <= left => {
                 for (slot, &v) in out[done..done + count].iter_mut().zip(&ints) {
                     *slot = next::<DELTA>(&mut acc, v);

@@ -7,18 +7,18 @@
 //!     data = input[pos + 1..pos + 9]                 // an 8-byte load
 //!     lo = shuffle(data, SHUFFLE[control][0])        // integers 0-3
 //!     hi = shuffle(data, SHUFFLE[control][1])        // integers 4-7
-//!     delta: lo = prefix_sum(lo) + last; hi = prefix_sum(hi) + lo[3];
-//!            last = hi[3] in every lane
+//!     delta: s = prefix_sum(lo); t = prefix_sum(hi) + s[3];
+//!            lo = s + last; hi = t + last; last += t[3]   (in every lane)
 //!     store lo, hi (8 lanes); pos += 9; produced += count
 //! ```
 //!
 //! Blocks sit 9 bytes apart, so the next control byte's address never waits
 //! on this one (the format's advantage over Varint-GB, Stream VByte paper
 //! §4); the only loop-carried values are `pos`, `produced` and, for delta,
-//! `last`. Both registers are always stored: the lanes past `count` are
+//! `last`, whose update is one addition. Both registers are always stored: the lanes past `count` are
 //! scratch that the next block overwrites (they stay inside `out`, in the 8
 //! lanes of room the loop asks for). For delta, those lanes hold zero gaps,
-//! so lane 3 of `hi` is the block's last value whatever `count` is. The last
+//! so lane 3 of `t` is the sum of the block's gaps whatever `count` is. The last
 //! block (which may hold fewer values than it could), and anything under 9
 //! bytes or 8 values of room, is left to the checked scalar path.
 
@@ -58,9 +58,12 @@ pub(super) unsafe fn decode<V: Vector, const DELTA: bool>(
             let mut lo = data.shuffle(V::load16(masks[0].as_ptr()));
             let mut hi = data.shuffle(V::load16(masks[1].as_ptr()));
             if DELTA {
-                lo = lo.prefix_sum().add(last);
-                hi = hi.prefix_sum().add(lo.last_lane());
-                last = hi.last_lane();
+                // Only `last + sum` is on the loop-carried path.
+                let lo_sums = lo.prefix_sum();
+                let hi_sums = hi.prefix_sum().add(lo_sums.last_lane());
+                lo = lo_sums.add(last);
+                hi = hi_sums.add(last);
+                last = last.add(hi_sums.last_lane());
             }
             lo.store(dst.add(done));
             hi.store(dst.add(done + 4));

@@ -1,0 +1,449 @@
+//! Choosing the decoding loop at run time: a multi-armed bandit with Thompson
+//! sampling, as ClickHouse does (A. Milovidov, *How to speed up LZ4
+//! decompression in ClickHouse*, 2018).
+//!
+//! Which [`Variant`] is fastest depends on the data (short or long matches,
+//! close or far offsets) and on the CPU, so no fixed choice wins everywhere.
+//! [`AdaptiveDecompressor`] times its decodes and keeps, per variant, a count
+//! and a sum of seconds per byte. For each block of at least
+//! [`MIN_TIMED_BLOCK`] bytes of output it picks a variant this way:
+//!
+//! 1. the first [`COLD_CALLS`] calls of each variant are timed but not
+//!    counted (cold caches and branch predictors);
+//! 2. a variant with fewer than two counted calls is chosen first (the one
+//!    with fewest first);
+//! 3. otherwise each variant draws a time per byte from N(mean, mean /
+//!    sqrt(n)), a deliberately narrow spread that separates close variants
+//!    eventually, and the smallest draw wins.
+//!
+//! Smaller blocks are too short to time well: they use the variant with the
+//! lowest mean so far, untimed. After every counted call all weights decay by
+//! a factor (default [`DEFAULT_DECAY`]), so that old observations fade, a
+//! variant that has not run for a while grows uncertain and is tried again,
+//! and the choice follows a workload that changes.
+//!
+//! Statistics live in an `Arc<Mutex<..>>`, shared by every decompressor made
+//! with [`AdaptiveDecompressor::share`] (one per thread): one lock per timed
+//! block of 32 KiB or more, which takes microseconds to decode, costs nothing
+//! measurable, and keeps each variant's count and sum consistent with each
+//! other (atomics would need a loop of compare-and-swap over two floats).
+//!
+//! ```
+//! use vecpress::lz4::{adaptive::AdaptiveDecompressor, block};
+//!
+//! let data = b"adaptive lz4 decoding, adaptive lz4 decoding! ".repeat(2000);
+//! let packed = block::compress(&data);
+//! let mut dec = AdaptiveDecompressor::new();
+//! let mut out = vec![0u8; data.len()];
+//! for _ in 0..20 {
+//!     assert_eq!(dec.decompress_into(&packed, &mut out)?, data.len());
+//! }
+//! assert_eq!(out, data);
+//! let calls: u64 = dec.stats().iter().map(|s| s.calls).sum();
+//! assert_eq!(calls, 20);
+//! # Ok::<(), vecpress::Error>(())
+//! ```
+
+use std::sync::{Arc, Mutex, MutexGuard};
+use std::time::{Duration, Instant};
+
+use super::block::{self, Variant};
+use crate::Error;
+
+/// Blocks with less output than this are not timed.
+pub const MIN_TIMED_BLOCK: usize = 32 * 1024;
+/// Calls of each variant timed but not counted, at the start.
+pub const COLD_CALLS: u64 = 2;
+/// The factor every weight is multiplied by after each counted call: old
+/// observations lose half their weight after about 700 calls.
+pub const DEFAULT_DECAY: f64 = 0.999;
+
+/// What the decompressor knows about one variant.
+#[derive(Debug, Clone, PartialEq)]
+pub struct VariantStats {
+    /// The variant.
+    pub variant: Variant,
+    /// Calls that used it, timed or not.
+    pub calls: u64,
+    /// Timed calls (cold ones included).
+    pub timed: u64,
+    /// The decayed number of counted observations behind the mean.
+    pub weight: f64,
+    /// Mean decoding time per output byte, in seconds (None before any
+    /// counted observation).
+    pub seconds_per_byte: Option<f64>,
+}
+
+impl VariantStats {
+    /// Decoding speed in GB/s from [`VariantStats::seconds_per_byte`].
+    ///
+    /// ```
+    /// use vecpress::lz4::adaptive::AdaptiveDecompressor;
+    /// let dec = AdaptiveDecompressor::new();
+    /// assert!(dec.stats().iter().all(|s| s.gb_per_s().is_none()));
+    /// ```
+    pub fn gb_per_s(&self) -> Option<f64> {
+        self.seconds_per_byte.map(|s| 1e-9 / s)
+    }
+}
+
+/// One arm of the bandit.
+#[derive(Debug, Clone)]
+struct Arm {
+    variant: Variant,
+    calls: u64,
+    timed: u64,
+    weight: f64,
+    sum: f64,
+}
+
+impl Arm {
+    fn mean(&self) -> Option<f64> {
+        (self.weight > 0.0).then(|| self.sum / self.weight)
+    }
+
+    /// A draw of this arm's time per byte; negative (preferred) while it
+    /// has fewer than two counted calls.
+    fn sample(&self, rng: &mut Rng) -> f64 {
+        let counted = self.timed.saturating_sub(COLD_CALLS);
+        if counted < 2 {
+            return counted as f64 - 2.0;
+        }
+        let mean = self.sum / self.weight;
+        mean + rng.normal() * mean / self.weight.sqrt()
+    }
+}
+
+#[derive(Debug)]
+struct Shared {
+    arms: Vec<Arm>,
+    decay: f64,
+}
+
+/// A decompressor that picks the decoding loop by Thompson sampling; see
+/// the [module](self) docs.
+#[derive(Debug)]
+pub struct AdaptiveDecompressor {
+    shared: Arc<Mutex<Shared>>,
+    rng: Rng,
+    fixed: Option<Variant>,
+    penalty: Option<(Variant, Duration)>,
+}
+
+impl Default for AdaptiveDecompressor {
+    fn default() -> Self {
+        AdaptiveDecompressor::new()
+    }
+}
+
+impl AdaptiveDecompressor {
+    /// A decompressor over every available variant but `Checked`.
+    ///
+    /// ```
+    /// let dec = vecpress::lz4::adaptive::AdaptiveDecompressor::new();
+    /// assert!(dec.stats().len() >= 2);
+    /// ```
+    pub fn new() -> AdaptiveDecompressor {
+        let arms: Vec<Variant> = block::variants()
+            .into_iter()
+            .filter(|&v| v != Variant::Checked)
+            .collect();
+        AdaptiveDecompressor::build(&arms, None)
+    }
+
+    /// A decompressor choosing among `variants`.
+    ///
+    /// # Errors
+    /// [`Error::Unsupported`] if one is not available; [`Error::OutOfRange`]
+    /// if the list is empty.
+    ///
+    /// ```
+    /// use vecpress::lz4::{adaptive::AdaptiveDecompressor, block::Variant};
+    /// let dec = AdaptiveDecompressor::with_variants(&[Variant::Copy8, Variant::Copy16])?;
+    /// assert_eq!(dec.stats().len(), 2);
+    /// # Ok::<(), vecpress::Error>(())
+    /// ```
+    pub fn with_variants(variants: &[Variant]) -> Result<AdaptiveDecompressor, Error> {
+        if variants.is_empty() {
+            return Err(Error::OutOfRange { index: 0, len: 0 });
+        }
+        for v in variants {
+            v.check()?;
+        }
+        Ok(AdaptiveDecompressor::build(variants, None))
+    }
+
+    /// A decompressor that always uses `variant` (still counting its calls
+    /// and timing large blocks): a baseline to compare with.
+    ///
+    /// # Errors
+    /// [`Error::Unsupported`] if the variant is not available.
+    ///
+    /// ```
+    /// use vecpress::lz4::{adaptive::AdaptiveDecompressor, block::{self, Variant}};
+    /// let mut dec = AdaptiveDecompressor::fixed(Variant::Copy16)?;
+    /// let packed = block::compress(&[5u8; 100]);
+    /// let mut out = [0u8; 100];
+    /// dec.decompress_into(&packed, &mut out)?;
+    /// assert_eq!(dec.stats()[0].calls, 1);
+    /// # Ok::<(), vecpress::Error>(())
+    /// ```
+    pub fn fixed(variant: Variant) -> Result<AdaptiveDecompressor, Error> {
+        variant.check()?;
+        Ok(AdaptiveDecompressor::build(&[variant], Some(variant)))
+    }
+
+    fn build(variants: &[Variant], fixed: Option<Variant>) -> AdaptiveDecompressor {
+        let arms = variants
+            .iter()
+            .map(|&variant| Arm {
+                variant,
+                calls: 0,
+                timed: 0,
+                weight: 0.0,
+                sum: 0.0,
+            })
+            .collect();
+        AdaptiveDecompressor {
+            shared: Arc::new(Mutex::new(Shared {
+                arms,
+                decay: DEFAULT_DECAY,
+            })),
+            rng: Rng::seeded(),
+            fixed,
+            penalty: None,
+        }
+    }
+
+    /// Sets the factor (in `0.0..=1.0`; clamped) every weight is multiplied
+    /// by after each counted call, for this decompressor and those sharing
+    /// its statistics. 1.0 never forgets.
+    ///
+    /// ```
+    /// let dec = vecpress::lz4::adaptive::AdaptiveDecompressor::new().with_decay(0.99);
+    /// # let _ = dec;
+    /// ```
+    pub fn with_decay(self, decay: f64) -> AdaptiveDecompressor {
+        self.lock().decay = if decay.is_nan() {
+            1.0
+        } else {
+            decay.clamp(0.0, 1.0)
+        };
+        self
+    }
+
+    /// Another decompressor sharing these statistics (for another thread),
+    /// with a random generator of its own.
+    ///
+    /// ```
+    /// use vecpress::lz4::{adaptive::AdaptiveDecompressor, block};
+    /// let dec = AdaptiveDecompressor::new();
+    /// let packed = block::compress(&[1u8; 1000]);
+    /// std::thread::scope(|s| {
+    ///     for _ in 0..2 {
+    ///         let mut mine = dec.share();
+    ///         let packed = &packed;
+    ///         s.spawn(move || {
+    ///             let mut out = [0u8; 1000];
+    ///             mine.decompress_into(packed, &mut out).unwrap();
+    ///         });
+    ///     }
+    /// });
+    /// assert_eq!(dec.stats().iter().map(|s| s.calls).sum::<u64>(), 2);
+    /// ```
+    pub fn share(&self) -> AdaptiveDecompressor {
+        AdaptiveDecompressor {
+            shared: Arc::clone(&self.shared),
+            rng: Rng::seeded(),
+            fixed: self.fixed,
+            penalty: self.penalty,
+        }
+    }
+
+    /// Decompresses the block `src` into `dst` with the variant the bandit
+    /// picks; returns the bytes written. Errors as
+    /// [`block::decompress_into`].
+    ///
+    /// ```
+    /// use vecpress::lz4::{adaptive::AdaptiveDecompressor, block};
+    /// let packed = block::compress(b"some bytes, some bytes, some bytes");
+    /// let mut out = [0u8; 34];
+    /// assert_eq!(AdaptiveDecompressor::new().decompress_into(&packed, &mut out)?, 34);
+    /// # Ok::<(), vecpress::Error>(())
+    /// ```
+    pub fn decompress_into(&mut self, src: &[u8], dst: &mut [u8]) -> Result<usize, Error> {
+        if dst.len() < MIN_TIMED_BLOCK {
+            let (i, variant) = self.leader();
+            let res = block::decompress_into_variant(variant, src, dst);
+            self.lock().arms[i].calls += 1;
+            return res;
+        }
+        let (i, variant) = self.choose();
+        let start = Instant::now();
+        let res = block::decompress_into_variant(variant, src, dst);
+        if let Some((slow, extra)) = self.penalty {
+            if slow == variant {
+                let until = start.elapsed() + extra;
+                while start.elapsed() < until {
+                    std::hint::spin_loop();
+                }
+            }
+        }
+        let seconds = start.elapsed().as_secs_f64();
+        let mut shared = self.lock();
+        let decay = shared.decay;
+        shared.arms[i].calls += 1;
+        if let Ok(n) = res {
+            // Only whole, successful decodes say how fast a variant is.
+            if n >= MIN_TIMED_BLOCK {
+                let arm = &mut shared.arms[i];
+                arm.timed += 1;
+                if arm.timed > COLD_CALLS {
+                    for other in shared.arms.iter_mut() {
+                        other.weight *= decay;
+                        other.sum *= decay;
+                    }
+                    let arm = &mut shared.arms[i];
+                    arm.weight += 1.0;
+                    arm.sum += seconds / n as f64;
+                }
+            }
+        }
+        res
+    }
+
+    /// The variant the next large block would use, and its arm's index.
+    fn choose(&mut self) -> (usize, Variant) {
+        let shared = self.shared.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(v) = self.fixed {
+            return (0, v);
+        }
+        let mut best = (f64::INFINITY, 0);
+        for (i, arm) in shared.arms.iter().enumerate() {
+            let draw = arm.sample(&mut self.rng);
+            if draw < best.0 {
+                best = (draw, i);
+            }
+        }
+        (best.1, shared.arms[best.1].variant)
+    }
+
+    /// The variant with the lowest mean so far (the first arm before any).
+    fn leader(&self) -> (usize, Variant) {
+        let shared = self.lock();
+        let mut best = (f64::INFINITY, 0);
+        for (i, arm) in shared.arms.iter().enumerate() {
+            if let Some(m) = arm.mean() {
+                if m < best.0 {
+                    best = (m, i);
+                }
+            }
+        }
+        (best.1, shared.arms[best.1].variant)
+    }
+
+    /// The statistics of every variant this decompressor chooses from.
+    ///
+    /// ```
+    /// use vecpress::lz4::{adaptive::AdaptiveDecompressor, block::Variant};
+    /// let dec = AdaptiveDecompressor::fixed(Variant::Copy8)?;
+    /// let stats = dec.stats();
+    /// assert_eq!((stats[0].variant, stats[0].calls, stats[0].seconds_per_byte), (Variant::Copy8, 0, None));
+    /// # Ok::<(), vecpress::Error>(())
+    /// ```
+    pub fn stats(&self) -> Vec<VariantStats> {
+        self.lock()
+            .arms
+            .iter()
+            .map(|arm| VariantStats {
+                variant: arm.variant,
+                calls: arm.calls,
+                timed: arm.timed,
+                weight: arm.weight,
+                seconds_per_byte: arm.mean(),
+            })
+            .collect()
+    }
+
+    /// Test hook: makes every timed decode with `variant` take `extra`
+    /// longer (spinning), so tests can check that the bandit moves away
+    /// from a slow variant. `None` removes it.
+    #[doc(hidden)]
+    pub fn set_penalty(&mut self, penalty: Option<(Variant, Duration)>) {
+        self.penalty = penalty;
+    }
+
+    fn lock(&self) -> MutexGuard<'_, Shared> {
+        // A panic while holding the lock leaves plain numbers behind: usable.
+        self.shared.lock().unwrap_or_else(|e| e.into_inner())
+    }
+}
+
+/// xorshift64*: enough randomness for sampling, no dependency.
+#[derive(Debug, Clone)]
+struct Rng(u64);
+
+impl Rng {
+    /// A generator seeded from the clock and a counter, so that decompressors
+    /// made at once differ.
+    fn seeded() -> Rng {
+        use std::sync::atomic::{AtomicU64, Ordering};
+        static COUNTER: AtomicU64 = AtomicU64::new(0x9E37_79B9_7F4A_7C15);
+        let c = COUNTER.fetch_add(0x9E37_79B9_7F4A_7C15, Ordering::Relaxed);
+        let t = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_nanos() as u64);
+        Rng((c ^ t.rotate_left(32)) | 1)
+    }
+
+    fn next_u64(&mut self) -> u64 {
+        let mut x = self.0;
+        x ^= x >> 12;
+        x ^= x << 25;
+        x ^= x >> 27;
+        self.0 = x;
+        x.wrapping_mul(0x2545_F491_4F6C_DD1D)
+    }
+
+    /// Uniform in (0, 1].
+    fn unit(&mut self) -> f64 {
+        ((self.next_u64() >> 11) + 1) as f64 / (1u64 << 53) as f64
+    }
+
+    /// A standard normal draw (Box-Muller).
+    fn normal(&mut self) -> f64 {
+        let (u, v) = (self.unit(), self.unit());
+        (-2.0 * u.ln()).sqrt() * (std::f64::consts::TAU * v).cos()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn normal_draws_have_mean_zero_and_unit_spread() {
+        let mut rng = Rng(12345);
+        let n = 100_000;
+        let draws: Vec<f64> = (0..n).map(|_| rng.normal()).collect();
+        let mean = draws.iter().sum::<f64>() / n as f64;
+        let var = draws.iter().map(|d| (d - mean) * (d - mean)).sum::<f64>() / n as f64;
+        assert!(mean.abs() < 0.02, "mean {mean}");
+        assert!((var - 1.0).abs() < 0.03, "variance {var}");
+    }
+
+    #[test]
+    fn untried_arms_come_first_fewest_first() {
+        let mut rng = Rng(1);
+        let arm = |timed| Arm {
+            variant: Variant::Copy8,
+            calls: timed,
+            timed,
+            weight: timed.saturating_sub(COLD_CALLS) as f64,
+            sum: 1e-9 * timed.saturating_sub(COLD_CALLS) as f64,
+        };
+        assert!(arm(0).sample(&mut rng) < arm(3).sample(&mut rng));
+        assert!(arm(3).sample(&mut rng) < 0.0);
+        assert!(arm(10).sample(&mut rng) > -1.0);
+    }
+}

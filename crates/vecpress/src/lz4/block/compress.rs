@@ -1,0 +1,300 @@
+//! The block compressor: LZ4's fast greedy parse, as `LZ4_compress_fast` of
+//! the reference implementation does it.
+//!
+//! A hash table maps the hash of the 4 (or 5) bytes at a position to the last
+//! position that had it. At each position the compressor looks up the
+//! candidate, keeps it when it lies within [`MAX_DISTANCE`] and its first 4
+//! bytes agree, extends the match backwards over pending literals and
+//! forwards as far as it goes, and emits a sequence. Where nothing matches it
+//! skips ahead faster and faster (`step = search_count >> SKIP_TRIGGER`,
+//! the count starting at `acceleration << SKIP_TRIGGER`), which is what makes
+//! incompressible input cheap. The table takes 16 KiB
+//! (`LZ4_MEMORY_USAGE = 14`): 4096 u32 positions hashed from 5 bytes, or, for
+//! inputs below 64 KiB, 8192 u16 positions hashed from 4 bytes.
+#![forbid(unsafe_code)]
+
+use super::{max_compressed_len, LASTLITERALS, MAX_DISTANCE, MFLIMIT, MINMATCH};
+use crate::Error;
+
+/// log2 of the number of u32 entries of the hash table (`LZ4_HASHLOG`).
+pub(super) const HASH_LOG: u32 = 12;
+/// Inputs below this size use the table of u16 positions (`LZ4_64Klimit`).
+const LIMIT_64K: usize = 65536 + MFLIMIT - 1;
+/// How fast the search accelerates over unmatched input (`LZ4_skipTrigger`).
+const SKIP_TRIGGER: u32 = 6;
+/// The largest acceleration that still changes anything
+/// (`LZ4_ACCELERATION_MAX`).
+pub(super) const ACCELERATION_MAX: u32 = 65537;
+
+fn read_u32(data: &[u8], at: usize) -> u32 {
+    u32::from_le_bytes([data[at], data[at + 1], data[at + 2], data[at + 3]])
+}
+
+fn read_u64(data: &[u8], at: usize) -> u64 {
+    let mut b = [0u8; 8];
+    b.copy_from_slice(&data[at..at + 8]);
+    u64::from_le_bytes(b)
+}
+
+/// A hash table of positions.
+trait Table {
+    /// The table slot of the bytes at `at`.
+    fn hash(data: &[u8], at: usize) -> usize;
+    fn get(&self, h: usize) -> usize;
+    fn put(&mut self, h: usize, at: usize);
+}
+
+/// 8192 u16 positions, hashed from 4 bytes: for inputs below [`LIMIT_64K`].
+struct Small([u16; 1 << (HASH_LOG + 1)]);
+
+impl Table for Small {
+    #[inline(always)]
+    fn hash(data: &[u8], at: usize) -> usize {
+        (read_u32(data, at).wrapping_mul(2_654_435_761) >> (32 - (HASH_LOG + 1))) as usize
+    }
+    #[inline(always)]
+    fn get(&self, h: usize) -> usize {
+        usize::from(self.0[h])
+    }
+    #[inline(always)]
+    fn put(&mut self, h: usize, at: usize) {
+        self.0[h] = at as u16;
+    }
+}
+
+/// 4096 u32 positions, hashed from the 5 low bytes of a little-endian u64.
+struct Large([u32; 1 << HASH_LOG]);
+
+impl Table for Large {
+    #[inline(always)]
+    fn hash(data: &[u8], at: usize) -> usize {
+        const PRIME_5_BYTES: u64 = 889_523_592_379;
+        ((read_u64(data, at) << 24).wrapping_mul(PRIME_5_BYTES) >> (64 - HASH_LOG)) as usize
+    }
+    #[inline(always)]
+    fn get(&self, h: usize) -> usize {
+        self.0[h] as usize
+    }
+    #[inline(always)]
+    fn put(&mut self, h: usize, at: usize) {
+        self.0[h] = at as u32;
+    }
+}
+
+/// Compresses `data[start..]` into `dst`; `data[..start]` is history that
+/// matches may reach into (up to [`MAX_DISTANCE`] back). Returns the block's
+/// length.
+pub(super) fn compress(
+    data: &[u8],
+    start: usize,
+    dst: &mut [u8],
+    acceleration: u32,
+) -> Result<usize, Error> {
+    let acceleration = acceleration.clamp(1, ACCELERATION_MAX);
+    let mut out = Out {
+        dst,
+        pos: 0,
+        bound: max_compressed_len(data.len() - start),
+    };
+    if data.len() < LIMIT_64K {
+        let mut table = Small([0; 1 << (HASH_LOG + 1)]);
+        parse(&mut table, data, start, &mut out, acceleration)?;
+    } else {
+        let mut table = Large([0; 1 << HASH_LOG]);
+        parse(&mut table, data, start, &mut out, acceleration)?;
+    }
+    Ok(out.pos)
+}
+
+/// Whether the candidate `m` for position `ip` is a match (4 equal bytes).
+#[inline(always)]
+fn is_match(data: &[u8], m: usize, ip: usize) -> bool {
+    m < ip && ip - m <= MAX_DISTANCE && read_u32(data, m) == read_u32(data, ip)
+}
+
+/// The greedy parse; writes every sequence, the last literals included.
+fn parse<T: Table>(
+    table: &mut T,
+    data: &[u8],
+    start: usize,
+    out: &mut Out<'_>,
+    acceleration: u32,
+) -> Result<(), Error> {
+    let len = data.len();
+    let mut anchor = start;
+    if len - start < MFLIMIT + 1 {
+        return out.last_literals(&data[anchor..]);
+    }
+    // Positions past this start no match (MFLIMIT before the end).
+    let mflimit_plus_one = len - MFLIMIT + 1;
+    // Matches stop here, leaving LASTLITERALS bytes to be literals.
+    let match_limit = len - LASTLITERALS;
+    for at in start.saturating_sub(MAX_DISTANCE)..start.min(mflimit_plus_one) {
+        table.put(T::hash(data, at), at);
+    }
+    let mut ip = start;
+    table.put(T::hash(data, ip), ip);
+    ip += 1;
+    let mut forward_h = T::hash(data, ip);
+    'sequences: loop {
+        // Find a match, accelerating over input that has none.
+        let mut m;
+        let mut forward_ip = ip;
+        let mut search = acceleration << SKIP_TRIGGER;
+        loop {
+            let h = forward_h;
+            ip = forward_ip;
+            forward_ip = ip + (search >> SKIP_TRIGGER) as usize;
+            search += 1;
+            if forward_ip > mflimit_plus_one {
+                break 'sequences;
+            }
+            m = table.get(h);
+            forward_h = T::hash(data, forward_ip);
+            table.put(h, ip);
+            if is_match(data, m, ip) {
+                break;
+            }
+        }
+        // Extend it backwards over the pending literals.
+        while ip > anchor && m > 0 && data[ip - 1] == data[m - 1] {
+            ip -= 1;
+            m -= 1;
+        }
+        let mut token_at = out.literals(&data[anchor..ip])?;
+        loop {
+            let match_len = count(data, ip + MINMATCH, m + MINMATCH, match_limit);
+            out.matched(token_at, ip - m, match_len)?;
+            ip += MINMATCH + match_len;
+            anchor = ip;
+            if ip >= mflimit_plus_one {
+                break 'sequences;
+            }
+            table.put(T::hash(data, ip - 2), ip - 2);
+            // A match right away needs no literals.
+            let h = T::hash(data, ip);
+            m = table.get(h);
+            table.put(h, ip);
+            if !is_match(data, m, ip) {
+                break;
+            }
+            token_at = out.literals(&[])?;
+        }
+        ip += 1;
+        forward_h = T::hash(data, ip);
+    }
+    out.last_literals(&data[anchor..])
+}
+
+/// How many bytes from `p` equal those from `m`, stopping at `limit`.
+#[inline(always)]
+fn count(data: &[u8], mut p: usize, mut m: usize, limit: usize) -> usize {
+    let start = p;
+    while p + 8 <= limit {
+        let diff = read_u64(data, p) ^ read_u64(data, m);
+        if diff != 0 {
+            return p - start + (diff.trailing_zeros() / 8) as usize;
+        }
+        p += 8;
+        m += 8;
+    }
+    while p < limit && data[p] == data[m] {
+        p += 1;
+        m += 1;
+    }
+    p - start
+}
+
+/// Bytes of the extension of a nibble-coded length `n`.
+#[inline(always)]
+fn extension_len(n: usize) -> usize {
+    if n >= 15 {
+        (n - 15) / 255 + 1
+    } else {
+        0
+    }
+}
+
+/// The output, every write checked against its length first.
+struct Out<'a> {
+    dst: &'a mut [u8],
+    pos: usize,
+    /// The worst-case size, reported when `dst` is too small.
+    bound: usize,
+}
+
+impl Out<'_> {
+    #[inline(always)]
+    fn room(&self, n: usize) -> Result<(), Error> {
+        if n > self.dst.len() - self.pos {
+            return Err(Error::OutputTooSmall {
+                needed: self.bound,
+                actual: self.dst.len(),
+            });
+        }
+        Ok(())
+    }
+
+    /// Appends a length extension: 255s, then the remainder.
+    #[inline(always)]
+    fn extension(&mut self, mut n: usize) {
+        while n >= 255 {
+            self.dst[self.pos] = 255;
+            self.pos += 1;
+            n -= 255;
+        }
+        self.dst[self.pos] = n as u8;
+        self.pos += 1;
+    }
+
+    /// Starts a sequence: its token (literal nibble set) and its literals.
+    /// Returns where the token is. Room is checked exactly, so any output
+    /// that can hold the block will do.
+    #[inline(always)]
+    fn literals(&mut self, lits: &[u8]) -> Result<usize, Error> {
+        self.room(1 + extension_len(lits.len()) + lits.len())?;
+        Ok(self.put_literals(lits))
+    }
+
+    /// Ends the sequence begun at `token_at` with a match (`len` counts the
+    /// bytes past the first MINMATCH).
+    #[inline(always)]
+    fn matched(&mut self, token_at: usize, offset: usize, len: usize) -> Result<(), Error> {
+        self.room(2 + extension_len(len))?;
+        self.dst[self.pos..self.pos + 2].copy_from_slice(&(offset as u16).to_le_bytes());
+        self.pos += 2;
+        if len >= 15 {
+            self.dst[token_at] |= 15;
+            self.extension(len - 15);
+        } else {
+            self.dst[token_at] |= len as u8;
+        }
+        Ok(())
+    }
+
+    /// The last sequence: literals only.
+    fn last_literals(&mut self, lits: &[u8]) -> Result<(), Error> {
+        self.room(1 + extension_len(lits.len()) + lits.len())?;
+        self.put_literals(lits);
+        Ok(())
+    }
+
+    /// Writes a token with the literal nibble set, the literal length's
+    /// extension and the literals (room checked by the caller); returns
+    /// where the token is.
+    #[inline(always)]
+    fn put_literals(&mut self, lits: &[u8]) -> usize {
+        let n = lits.len();
+        let token_at = self.pos;
+        self.pos += 1;
+        self.dst[token_at] = if n >= 15 {
+            self.extension(n - 15);
+            15 << 4
+        } else {
+            (n as u8) << 4
+        };
+        self.dst[self.pos..self.pos + n].copy_from_slice(lits);
+        self.pos += n;
+        token_at
+    }
+}

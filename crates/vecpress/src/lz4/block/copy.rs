@@ -1,0 +1,326 @@
+//! The fast decoding loop, written once over a [`Copier`] (the width of its
+//! wild copies and how it starts an overlapping match), and the two portable
+//! copiers, [`Copy8`] and [`Copy16`].
+//!
+//! The loop decodes whole sequences while the input holds a token and
+//! `LIT_COPY` bytes after it and the output has `LIT_COPY` bytes of room:
+//!
+//! - literals: a run of up to 14 is copied as one `LIT_COPY`-byte chunk
+//!   (16, or the copier's width if wider); a longer run in chunks, if the
+//!   run plus one chunk fits both slices;
+//! - match: if its offset is zero or reaches before the output, or the match
+//!   plus one chunk does not fit the output, the loop stops;
+//! - a match whose offset is at least the chunk width is copied in chunks;
+//!   a closer one first gets one chunk of its pattern from the copier, then
+//!   chunks from a distance that is a multiple of the offset (see
+//!   [`tables`](super::tables)).
+//!
+//! Whenever it stops, it returns the start of the sequence it declined, both
+//! in the input and in the output: the checked path decodes that sequence
+//! again (or reports what is wrong with it). The chunks may write past the
+//! end of a sequence, but never past the output slice, and those bytes are
+//! overwritten by the sequences after; a match reads only bytes before its
+//! own position, which this call wrote (or the caller's prefix holds).
+
+use core::ptr;
+
+use super::tables::{DISTANCE_16, DISTANCE_4, DISTANCE_8};
+use super::MINMATCH;
+
+/// How a variant copies.
+///
+/// # Safety
+/// Every method is `unsafe`: callers pass pointers valid for the bytes each
+/// method names, and call them only where the CPU has the features the
+/// implementation's intrinsics need (the kernel entry that instantiates
+/// [`fast_loop`] enables them).
+pub(super) trait Copier {
+    /// Bytes of one wild copy.
+    const W: usize;
+
+    /// Copies `W` bytes from `src` to `dst`.
+    ///
+    /// # Safety
+    /// `src` is readable and `dst` writable for `W` bytes, and the two ranges
+    /// do not overlap.
+    unsafe fn chunk(dst: *mut u8, src: *const u8);
+
+    /// Writes the first `W` bytes of a match of offset `n` at `op`; returns
+    /// the distance, a multiple of `n` and at least `W`, from which the rest
+    /// is copied in chunks.
+    ///
+    /// # Safety
+    /// `1 <= n < W`; `op - n .. op + W` is readable and `op .. op + W`
+    /// writable, in one allocation.
+    unsafe fn overlap(op: *mut u8, n: usize) -> usize;
+}
+
+/// Wild copies of 8 bytes; overlapping matches start 4 + 4 bytes.
+pub(super) struct Copy8;
+
+/// Wild copies of 16 bytes; overlapping matches start 4 + 4 + 8 bytes.
+pub(super) struct Copy16;
+
+impl Copier for Copy8 {
+    const W: usize = 8;
+
+    #[inline(always)]
+    unsafe fn chunk(dst: *mut u8, src: *const u8) {
+        // SAFETY: the caller's contract: 8 readable, 8 writable, disjoint.
+        unsafe { ptr::copy_nonoverlapping(src, dst, 8) }
+    }
+
+    #[inline(always)]
+    unsafe fn overlap(op: *mut u8, n: usize) -> usize {
+        // SAFETY: the caller's contract, as `overlap_staged` asks it for 8 bytes.
+        unsafe { overlap_staged::<false>(op, n) }
+    }
+}
+
+impl Copier for Copy16 {
+    const W: usize = 16;
+
+    #[inline(always)]
+    unsafe fn chunk(dst: *mut u8, src: *const u8) {
+        // SAFETY: the caller's contract: 16 readable, 16 writable, disjoint.
+        unsafe { ptr::copy_nonoverlapping(src, dst, 16) }
+    }
+
+    #[inline(always)]
+    unsafe fn overlap(op: *mut u8, n: usize) -> usize {
+        // SAFETY: the caller's contract, as `overlap_staged` asks it for 16 bytes.
+        unsafe { overlap_staged::<true>(op, n) }
+    }
+}
+
+/// Writes the first 8 (or, with `SIXTEEN`, 16) bytes of a match of offset
+/// `n`: 4 bytes (one at a time when `n < 4`), then 4 and 8 bytes from the
+/// distances of [`tables`](super::tables). Returns the distance for the
+/// chunks after.
+///
+/// # Safety
+/// `1 <= n < 8` (`< 16` with `SIXTEEN`); `op - n .. op + 8` (`+ 16`) is
+/// readable and `op .. op + 8` (`+ 16`) writable, in one allocation.
+#[inline(always)]
+unsafe fn overlap_staged<const SIXTEEN: bool>(op: *mut u8, n: usize) -> usize {
+    // SAFETY: every read is at or after `op - n` and before the byte being
+    // written, which is before `op + 8` (`+ 16`): inside the caller's range.
+    // Each distance d satisfies d >= the chunk size (no overlap within a
+    // copy) and d < k + n (the read starts after `op - n`).
+    unsafe {
+        if n < 4 {
+            for i in 0..4 {
+                *op.add(i) = *op.add(i).sub(n);
+            }
+        } else {
+            ptr::copy_nonoverlapping(op.sub(n), op, 4);
+        }
+        let d4 = usize::from(DISTANCE_4[n]);
+        ptr::copy_nonoverlapping(op.add(4).sub(d4), op.add(4), 4);
+        let d8 = usize::from(DISTANCE_8[n]);
+        if !SIXTEEN {
+            return d8;
+        }
+        ptr::copy_nonoverlapping(op.add(8).sub(d8), op.add(8), 8);
+        usize::from(DISTANCE_16[n])
+    }
+}
+
+/// Copies `len` bytes (rounded up to chunks) from `src` to `dst`.
+///
+/// # Safety
+/// `src` readable and `dst` writable for `len` rounded up to a multiple of
+/// `C::W` (at least one chunk), the two disjoint; the CPU features of `C`.
+#[inline(always)]
+unsafe fn wild<C: Copier>(dst: *mut u8, src: *const u8, len: usize) {
+    let mut k = 0;
+    loop {
+        // SAFETY: k < len rounded up, so the chunk lies in the caller's ranges.
+        unsafe { C::chunk(dst.add(k), src.add(k)) };
+        k += C::W;
+        if k >= len {
+            break;
+        }
+    }
+}
+
+/// Copies a match of `len` bytes at offset `offset` to `out + op`.
+///
+/// # Safety
+/// `1 <= offset <= op`; `out .. out + op + len + C::W` is writable (and
+/// readable) in one allocation; the CPU features of `C`.
+#[inline(always)]
+unsafe fn copy_match<C: Copier>(out: *mut u8, op: usize, offset: usize, len: usize) {
+    // SAFETY: all writes end before `op + len + W`; reads start at or after
+    // `op - offset >= 0`, and each chunk reads from at least `W` bytes back
+    // (offset >= W, or the copier's distance >= W), so source and
+    // destination never overlap within a chunk.
+    unsafe {
+        let dst = out.add(op);
+        if offset >= C::W {
+            wild::<C>(dst, dst.sub(offset), len);
+        } else {
+            let d = C::overlap(dst, offset);
+            let mut k = C::W;
+            while k < len {
+                C::chunk(dst.add(k), dst.add(k).sub(d));
+                k += C::W;
+            }
+        }
+    }
+}
+
+/// Copies a match of at most [`SHORT_MATCH`] bytes at offset `offset` to
+/// `out + op`, writing at most [`SHORT_WRITE`] bytes: two 16-byte copies
+/// when the offset allows (and the copier is that wide), else three 8-byte
+/// copies, else the copier's start of an overlapping match.
+///
+/// # Safety
+/// `1 <= offset <= op`, `len <= SHORT_MATCH`; `out .. out + op +
+/// SHORT_WRITE` is writable (and readable) in one allocation; the CPU
+/// features of `C`.
+#[inline(always)]
+unsafe fn copy_short_match<C: Copier>(out: *mut u8, op: usize, offset: usize, len: usize) {
+    debug_assert!(len <= SHORT_MATCH);
+    // SAFETY: as in `copy_match`; writes end by op + 32 (16 + 16, 3 * 8, or
+    // an overlap start of W <= 32 bytes then chunks while k < len <= 18,
+    // which for W = 8 ends at 24 and for W = 16 at 32).
+    unsafe {
+        let dst = out.add(op);
+        if C::W >= 16 && offset >= 16 {
+            ptr::copy_nonoverlapping(dst.sub(offset), dst, 16);
+            ptr::copy_nonoverlapping(dst.add(16).sub(offset), dst.add(16), 16);
+        } else if offset >= 8 {
+            ptr::copy_nonoverlapping(dst.sub(offset), dst, 8);
+            ptr::copy_nonoverlapping(dst.add(8).sub(offset), dst.add(8), 8);
+            ptr::copy_nonoverlapping(dst.add(16).sub(offset), dst.add(16), 8);
+        } else {
+            let d = C::overlap(dst, offset);
+            let mut k = C::W;
+            while k < len {
+                C::chunk(dst.add(k), dst.add(k).sub(d));
+                k += C::W;
+            }
+        }
+    }
+}
+
+/// The longest match a token codes without extension: 14 + MINMATCH.
+const SHORT_MATCH: usize = 14 + MINMATCH;
+/// The most bytes [`copy_short_match`] writes.
+const SHORT_WRITE: usize = 32;
+
+/// Reads a length extension at `*ip`, adding to `len`; `None` when the input
+/// ends first or the length passes `cap` (the fast loop then declines).
+#[inline(always)]
+fn extension(src: &[u8], ip: &mut usize, mut len: usize, cap: usize) -> Option<usize> {
+    loop {
+        let b = *src.get(*ip)?;
+        *ip += 1;
+        len += usize::from(b);
+        if b != 255 {
+            return Some(len);
+        }
+        if len > cap {
+            return None;
+        }
+    }
+}
+
+/// Decodes sequences from `src[ip..]` into `dst[op..]` while both have room
+/// for wide copies; returns the input and output offsets of the first
+/// sequence it did not decode. Matches may reach back into `dst[..op]`.
+///
+/// At the top of the loop the output has room for a whole sequence of
+/// short literals (up to 14, copied as `lit_copy` bytes) and a short match
+/// (up to 18, [`SHORT_WRITE`] bytes written); only longer runs check again.
+///
+/// # Safety
+/// The CPU has the features of `C`.
+#[inline(always)]
+pub(super) unsafe fn fast_loop<C: Copier>(
+    src: &[u8],
+    mut ip: usize,
+    dst: &mut [u8],
+    mut op: usize,
+) -> (usize, usize) {
+    let lit_copy = if C::W > 16 { C::W } else { 16 };
+    let out_margin = 14 + SHORT_WRITE.max(lit_copy - 14);
+    let (in_len, out_len) = (src.len(), dst.len());
+    if ip > in_len || op > out_len {
+        return (ip, op);
+    }
+    if in_len <= lit_copy || out_len < out_margin {
+        return (ip, op);
+    }
+    // The loop runs while ip + lit_copy < in_len and op + out_margin <= out_len.
+    let (ip_limit, op_limit) = (in_len - lit_copy, out_len - out_margin);
+    let inp = src.as_ptr();
+    let out = dst.as_mut_ptr();
+    while ip < ip_limit && op <= op_limit {
+        let (seq_ip, seq_op) = (ip, op);
+        // SAFETY: ip < in_len (the loop condition).
+        let token = unsafe { *inp.add(ip) };
+        ip += 1;
+        let mut lit = usize::from(token >> 4);
+        if lit != 15 {
+            // SAFETY: ip + lit_copy <= in_len and op + lit_copy <= out_len
+            // (the loop condition); input and output are distinct slices.
+            unsafe { wild::<C>(out.add(op), inp.add(ip), lit_copy) };
+        } else {
+            let Some(n) = extension(src, &mut ip, lit, in_len) else {
+                return (seq_ip, seq_op);
+            };
+            lit = n;
+            if lit + 32 > in_len - ip || lit + SHORT_WRITE + C::W > out_len - op {
+                return (seq_ip, seq_op);
+            }
+            // SAFETY: the run plus one chunk fits both slices (just checked).
+            unsafe { wild::<C>(out.add(op), inp.add(ip), lit) };
+        }
+        ip += lit;
+        op += lit;
+        // The offset's 2 bytes are inside `src`: a short run leaves at least
+        // lit_copy - 14 bytes after it, a long one at least 32.
+        // SAFETY: ip + 2 <= in_len, as said.
+        let field = unsafe { ptr::read_unaligned(inp.add(ip).cast::<[u8; 2]>()) };
+        let offset = usize::from(u16::from_le_bytes(field));
+        ip += 2;
+        // offset == 0 or offset > op: the checked path names the error.
+        if offset.wrapping_sub(1) >= op {
+            return (seq_ip, seq_op);
+        }
+        let len = usize::from(token & 15);
+        if len != 15 {
+            // SAFETY: 1 <= offset <= op; a short run leaves op + SHORT_WRITE
+            // <= out_len by the loop condition, a long one by its check.
+            unsafe { copy_short_match::<C>(out, op, offset, len + MINMATCH) };
+            op += len + MINMATCH;
+        } else {
+            let Some(n) = extension(src, &mut ip, len, out_len) else {
+                return (seq_ip, seq_op);
+            };
+            let len = n + MINMATCH;
+            if len + C::W > out_len - op {
+                return (seq_ip, seq_op);
+            }
+            // SAFETY: 1 <= offset <= op, and op + len + W <= out_len (checked).
+            unsafe { copy_match::<C>(out, op, offset, len) };
+            op += len;
+        }
+    }
+    (ip, op)
+}
+
+/// The [`Copy8`] loop.
+pub(super) fn decode_copy8(src: &[u8], ip: usize, dst: &mut [u8], op: usize) -> (usize, usize) {
+    // SAFETY: the dispatcher passes offsets inside the slices; Copy8 needs
+    // no CPU feature.
+    unsafe { fast_loop::<Copy8>(src, ip, dst, op) }
+}
+
+/// The [`Copy16`] loop.
+pub(super) fn decode_copy16(src: &[u8], ip: usize, dst: &mut [u8], op: usize) -> (usize, usize) {
+    // SAFETY: as for `decode_copy8`; Copy16 needs no CPU feature.
+    unsafe { fast_loop::<Copy16>(src, ip, dst, op) }
+}

@@ -1,0 +1,80 @@
+//! Tables of the decoders' copies of overlapping matches, computed at compile
+//! time.
+//!
+//! A match whose offset `n` is smaller than the copy width repeats the
+//! pattern of its last `n` output bytes. After the first `k` bytes of such a
+//! match are written, the rest can be copied in chunks of `k` bytes from
+//! `DISTANCE[n]` bytes back, the smallest multiple of `n` that is at least
+//! `k`: a copy from there reads only bytes already written and continues the
+//! pattern in phase.
+#![forbid(unsafe_code)]
+
+/// The smallest multiple of `n` that is at least `k`, for `n` in `1..32`
+/// (entry 0 unused).
+const fn distances(k: usize) -> [u8; 32] {
+    let mut t = [0u8; 32];
+    let mut n = 1;
+    while n < 32 {
+        t[n] = k.div_ceil(n).saturating_mul(n) as u8;
+        n += 1;
+    }
+    t
+}
+
+/// [`distances`] for 4 bytes written.
+pub(super) static DISTANCE_4: [u8; 32] = distances(4);
+/// [`distances`] for 8 bytes written.
+pub(super) static DISTANCE_8: [u8; 32] = distances(8);
+/// [`distances`] for 16 bytes written.
+pub(super) static DISTANCE_16: [u8; 32] = distances(16);
+/// [`distances`] for 32 bytes written.
+pub(super) static DISTANCE_32: [u8; 32] = distances(32);
+
+/// For each offset `n` in `1..16`, the shuffle (pshufb, Neon `tbl`) that
+/// fills 16 bytes with the pattern of `n` bytes: byte `i` takes byte `i % n`
+/// (row 0 unused).
+pub(super) static PATTERN_16: [[u8; 16]; 16] = patterns();
+
+const fn patterns() -> [[u8; 16]; 16] {
+    let mut t = [[0u8; 16]; 16];
+    let mut n = 1;
+    while n < 16 {
+        let mut i = 0;
+        while i < 16 {
+            t[n][i] = (i % n) as u8;
+            i += 1;
+        }
+        n += 1;
+    }
+    t
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn distances_are_the_least_multiples_not_below_k() {
+        for (k, table) in [
+            (4, &DISTANCE_4),
+            (8, &DISTANCE_8),
+            (16, &DISTANCE_16),
+            (32, &DISTANCE_32),
+        ] {
+            for (n, &d) in table.iter().enumerate().skip(1) {
+                let want = (1..).map(|m| m * n).find(|&d| d >= k).unwrap();
+                assert_eq!(usize::from(d), want, "k {k} n {n}");
+            }
+        }
+    }
+
+    #[test]
+    fn patterns_repeat_the_first_n_bytes() {
+        for (n, row) in PATTERN_16.iter().enumerate().skip(1) {
+            let source: Vec<u8> = (0..n as u8).collect();
+            let filled: Vec<u8> = source.iter().copied().cycle().take(16).collect();
+            let shuffled: Vec<u8> = row.iter().map(|&i| source[i as usize]).collect();
+            assert_eq!(shuffled, filled, "n {n}");
+        }
+    }
+}
