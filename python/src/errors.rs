@@ -1,0 +1,153 @@
+//! `vecpress::Error` as Python exceptions: one class per variant, all
+//! subclasses of `vecpress.Error` (itself a `ValueError`), with the variant's
+//! fields as attributes and the offset in the message.
+
+use pyo3::create_exception;
+use pyo3::exceptions::PyValueError;
+use pyo3::prelude::*;
+
+create_exception!(
+    vecpress,
+    Error,
+    PyValueError,
+    "Bad input to a vecpress decoder (a ValueError). Subclasses name what is wrong."
+);
+create_exception!(
+    vecpress,
+    TruncatedError,
+    Error,
+    "The input ended inside a value: attributes `offset` (byte where the unfinished value starts) and `needed` (values missing)."
+);
+create_exception!(
+    vecpress,
+    CorruptError,
+    Error,
+    "The input breaks a rule of the format: attributes `offset` (byte index) and `what` (the rule)."
+);
+create_exception!(
+    vecpress,
+    OutputTooSmallError,
+    Error,
+    "The output cannot hold the result: attributes `needed` and `actual`."
+);
+create_exception!(
+    vecpress,
+    LimitExceededError,
+    Error,
+    "A count or size exceeds what the input could hold or a limit: attributes `what`, `requested`, `limit`."
+);
+create_exception!(
+    vecpress,
+    OutOfRangeError,
+    Error,
+    "An index is out of range: attributes `index` and `len`."
+);
+create_exception!(
+    vecpress,
+    ChecksumMismatchError,
+    Error,
+    "A stored checksum does not match the data."
+);
+create_exception!(
+    vecpress,
+    InvalidArgumentError,
+    Error,
+    "An argument breaks a rule of the codec (a byte length that is not a whole number of values, a width of zero): attributes `what` and `value`."
+);
+create_exception!(
+    vecpress,
+    UnsupportedError,
+    Error,
+    "The CPU lacks the instruction set asked for: attribute `isa`."
+);
+
+/// Registers the exception classes on the module.
+pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    let py = m.py();
+    m.add("Error", py.get_type::<Error>())?;
+    m.add("TruncatedError", py.get_type::<TruncatedError>())?;
+    m.add("CorruptError", py.get_type::<CorruptError>())?;
+    m.add("OutputTooSmallError", py.get_type::<OutputTooSmallError>())?;
+    m.add("LimitExceededError", py.get_type::<LimitExceededError>())?;
+    m.add("OutOfRangeError", py.get_type::<OutOfRangeError>())?;
+    m.add(
+        "ChecksumMismatchError",
+        py.get_type::<ChecksumMismatchError>(),
+    )?;
+    m.add(
+        "InvalidArgumentError",
+        py.get_type::<InvalidArgumentError>(),
+    )?;
+    m.add("UnsupportedError", py.get_type::<UnsupportedError>())?;
+    Ok(())
+}
+
+/// The one place where a library error becomes a Python exception.
+pub fn to_py(py: Python<'_>, err: vecpress::Error) -> PyErr {
+    use vecpress::Error as E;
+    let msg = err.to_string();
+    let (exc, attrs): (PyErr, Vec<(&str, Py<PyAny>)>) = match err {
+        E::Truncated { offset, needed } => (
+            TruncatedError::new_err(msg),
+            vec![("offset", int(py, offset)), ("needed", int(py, needed))],
+        ),
+        E::Corrupt { offset, what } => (
+            CorruptError::new_err(msg),
+            vec![("offset", int(py, offset)), ("what", text(py, what))],
+        ),
+        E::OutputTooSmall { needed, actual } => (
+            OutputTooSmallError::new_err(msg),
+            vec![("needed", int(py, needed)), ("actual", int(py, actual))],
+        ),
+        E::LimitExceeded {
+            what,
+            requested,
+            limit,
+        } => (
+            LimitExceededError::new_err(msg),
+            vec![
+                ("what", text(py, what)),
+                ("requested", int(py, requested)),
+                ("limit", int(py, limit)),
+            ],
+        ),
+        E::OutOfRange { index, len } => (
+            OutOfRangeError::new_err(msg),
+            vec![("index", int(py, index)), ("len", int(py, len))],
+        ),
+        E::InvalidArgument { what, value } => (
+            InvalidArgumentError::new_err(msg),
+            vec![("what", text(py, what)), ("value", int(py, value))],
+        ),
+        E::Unsupported { isa } => (UnsupportedError::new_err(msg), vec![("isa", text(py, isa))]),
+        _ => (checksum_or_other(&msg), vec![]),
+    };
+    let value = exc.value(py);
+    for (name, v) in attrs {
+        // Setting an attribute on a fresh exception instance cannot fail in
+        // practice; if it did, the exception is still raised without it.
+        let _ = value.setattr(name, v);
+    }
+    exc
+}
+
+/// Variants added after this binding was written: checksum errors get their
+/// own class, anything else the base class.
+fn checksum_or_other(msg: &str) -> PyErr {
+    if msg.contains("checksum") {
+        ChecksumMismatchError::new_err(msg.to_string())
+    } else {
+        Error::new_err(msg.to_string())
+    }
+}
+
+fn int(py: Python<'_>, v: usize) -> Py<PyAny> {
+    v.into_pyobject(py)
+        .expect("usize to int")
+        .into_any()
+        .unbind()
+}
+
+fn text(py: Python<'_>, s: &str) -> Py<PyAny> {
+    pyo3::types::PyString::new(py, s).into_any().unbind()
+}

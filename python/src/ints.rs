@@ -1,0 +1,123 @@
+//! The u32 codecs that share one shape (plain and delta encoders and
+//! decoders): Stream VByte (standard and 0124) and the group varints (GB and
+//! G8IU), chosen by name so one checked path serves them all.
+
+use pyo3::exceptions::PyValueError;
+use pyo3::prelude::*;
+use pyo3::types::PyBytes;
+use vecpress::{group_varint, stream_vbyte, Error};
+
+use crate::buffers::input_array;
+use crate::vbyte::{decode, encode};
+
+/// One u32 codec's entry points.
+struct U32Codec {
+    encode: fn(&[u32]) -> Vec<u8>,
+    encode_delta: fn(&[u32], u32) -> Vec<u8>,
+    decode: fn(&[u8], &mut [u32]) -> Result<usize, Error>,
+    decode_delta: fn(&[u8], &mut [u32], u32) -> Result<usize, Error>,
+    to_vec: fn(&[u8], usize) -> Result<Vec<u32>, Error>,
+    delta_to_vec: fn(&[u8], usize, u32) -> Result<Vec<u32>, Error>,
+}
+
+macro_rules! u32_codec {
+    ($m:path, $enc:ident, $encd:ident, $dec:ident, $decd:ident, $tv:ident, $tvd:ident) => {{
+        use $m as m;
+        U32Codec {
+            encode: m::$enc,
+            encode_delta: m::$encd,
+            decode: m::$dec,
+            decode_delta: m::$decd,
+            to_vec: m::$tv,
+            delta_to_vec: m::$tvd,
+        }
+    }};
+}
+
+fn codec(name: &str) -> PyResult<U32Codec> {
+    Ok(match name {
+        "stream_vbyte" => u32_codec!(
+            stream_vbyte,
+            encode_to_vec,
+            encode_delta_to_vec,
+            decode,
+            decode_delta,
+            decode_to_vec,
+            decode_delta_to_vec
+        ),
+        "stream_vbyte_0124" => u32_codec!(
+            stream_vbyte,
+            encode_0124_to_vec,
+            encode_delta_0124_to_vec,
+            decode_0124,
+            decode_delta_0124,
+            decode_0124_to_vec,
+            decode_delta_0124_to_vec
+        ),
+        "group_varint_gb" => u32_codec!(
+            group_varint::gb,
+            encode_to_vec,
+            encode_delta_to_vec,
+            decode,
+            decode_delta,
+            decode_to_vec,
+            decode_delta_to_vec
+        ),
+        "group_varint_g8iu" => u32_codec!(
+            group_varint::g8iu,
+            encode_to_vec,
+            encode_delta_to_vec,
+            decode,
+            decode_delta,
+            decode_to_vec,
+            decode_delta_to_vec
+        ),
+        _ => return Err(PyValueError::new_err(format!("unknown u32 codec {name}"))),
+    })
+}
+
+/// Encodes a 1-D uint32 array with the codec `name`.
+#[pyfunction]
+pub fn u32_encode(
+    py: Python<'_>,
+    name: &str,
+    array: &Bound<'_, PyAny>,
+    delta: bool,
+) -> PyResult<Py<PyBytes>> {
+    let c = codec(name)?;
+    let (arr, _) = input_array(array, &["<u4"])?;
+    let bytes = if delta {
+        let f = c.encode_delta;
+        encode(py, &arr, move |v: &[u32]| f(v, 0))?
+    } else {
+        encode(py, &arr, c.encode)?
+    };
+    Ok(PyBytes::new(py, &bytes).unbind())
+}
+
+/// Decodes `count` uint32 values with the codec `name`.
+#[pyfunction]
+#[pyo3(signature = (name, data, count, delta, out=None))]
+pub fn u32_decode(
+    py: Python<'_>,
+    name: &str,
+    data: &Bound<'_, PyAny>,
+    count: usize,
+    delta: bool,
+    out: Option<&Bound<'_, PyAny>>,
+) -> PyResult<Py<PyAny>> {
+    let c = codec(name)?;
+    if delta {
+        let (into, to_vec) = (c.decode_delta, c.delta_to_vec);
+        decode(
+            py,
+            data,
+            count,
+            out,
+            move |i, o| into(i, o, 0),
+            move |i, n| to_vec(i, n, 0),
+        )
+    } else {
+        decode(py, data, count, out, c.decode, c.to_vec)
+    }
+}

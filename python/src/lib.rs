@@ -1,0 +1,41 @@
+//! The native half of the `vecpress` Python package: thin functions that
+//! check and borrow numpy arrays and buffers, release the GIL, and call the
+//! vecpress library. The Python modules in `vecpress/` wrap them with
+//! keyword arguments and docstrings; no codec logic lives here.
+
+mod buffers;
+mod bytes;
+mod errors;
+mod ints;
+mod vbyte;
+
+use pyo3::prelude::*;
+
+/// The instruction-set level the dispatching functions use (`Isa::best`).
+#[pyfunction]
+fn isa() -> &'static str {
+    vecpress::Isa::best().name()
+}
+
+/// The levels this process may use, lowest first.
+#[pyfunction]
+fn available_isas() -> Vec<&'static str> {
+    vecpress::Isa::available()
+        .iter()
+        .map(|i| i.name())
+        .collect()
+}
+
+#[pymodule]
+fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    errors::register(m)?;
+    m.add_function(wrap_pyfunction!(isa, m)?)?;
+    m.add_function(wrap_pyfunction!(available_isas, m)?)?;
+    m.add_function(wrap_pyfunction!(vbyte::vbyte_encode, m)?)?;
+    m.add_function(wrap_pyfunction!(vbyte::vbyte_decode, m)?)?;
+    m.add_function(wrap_pyfunction!(ints::u32_encode, m)?)?;
+    m.add_function(wrap_pyfunction!(ints::u32_decode, m)?)?;
+    m.add_function(wrap_pyfunction!(bytes::byte_split_encode, m)?)?;
+    m.add_function(wrap_pyfunction!(bytes::byte_split_decode, m)?)?;
+    Ok(())
+}

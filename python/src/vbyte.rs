@@ -1,0 +1,150 @@
+//! `vecpress.vbyte`: VByte (LEB128) varints of uint32/uint64, zigzag for
+//! int32/int64, delta coding for uint32.
+
+use numpy::Element;
+use pyo3::exceptions::PyValueError;
+use pyo3::prelude::*;
+use pyo3::types::PyBytes;
+use vecpress::vbyte;
+
+use crate::buffers::{input_array, output, readonly, to_array, Bytes};
+use crate::errors::to_py;
+
+const DTYPES: &[&str] = &["<u4", "<u8", "<i4", "<i8"];
+
+/// Encodes a 1-D array; see `vecpress.vbyte.encode`.
+#[pyfunction]
+pub fn vbyte_encode(
+    py: Python<'_>,
+    array: &Bound<'_, PyAny>,
+    delta: bool,
+) -> PyResult<Py<PyBytes>> {
+    let (arr, dtype) = input_array(array, DTYPES)?;
+    if delta && dtype != "<u4" {
+        return Err(no_delta(&dtype));
+    }
+    let bytes = match dtype.as_str() {
+        "<u4" if delta => encode(py, &arr, |v| vbyte::encode_delta_to_vec(v, 0))?,
+        "<u4" => encode(py, &arr, vbyte::encode_to_vec)?,
+        "<u8" => encode(py, &arr, vbyte::encode_u64_to_vec)?,
+        "<i4" => encode(py, &arr, vbyte::encode_i32_to_vec)?,
+        _ => encode(py, &arr, vbyte::encode_i64_to_vec)?,
+    };
+    Ok(PyBytes::new(py, &bytes).unbind())
+}
+
+/// Decodes `count` values; see `vecpress.vbyte.decode`.
+#[pyfunction]
+#[pyo3(signature = (data, count, dtype, delta, out=None))]
+pub fn vbyte_decode(
+    py: Python<'_>,
+    data: &Bound<'_, PyAny>,
+    count: usize,
+    dtype: &str,
+    delta: bool,
+    out: Option<&Bound<'_, PyAny>>,
+) -> PyResult<Py<PyAny>> {
+    if !DTYPES.contains(&dtype) {
+        return Err(pyo3::exceptions::PyTypeError::new_err(format!(
+            "unsupported dtype {dtype} (expected {})",
+            crate::buffers::names(DTYPES)
+        )));
+    }
+    if delta && dtype != "<u4" {
+        return Err(no_delta(dtype));
+    }
+    match dtype {
+        "<u4" if delta => decode(
+            py,
+            data,
+            count,
+            out,
+            |i, o| vbyte::decode_delta(i, o, 0),
+            |i, n| vbyte::decode_delta_to_vec(i, n, 0),
+        ),
+        "<u4" => decode(py, data, count, out, vbyte::decode, vbyte::decode_to_vec),
+        "<u8" => decode(
+            py,
+            data,
+            count,
+            out,
+            vbyte::decode_u64,
+            vbyte::decode_u64_to_vec,
+        ),
+        "<i4" => decode(py, data, count, out, vbyte::decode_i32, |i, n| {
+            to_vec(i, n, vbyte::decode_i32)
+        }),
+        _ => decode(py, data, count, out, vbyte::decode_i64, |i, n| {
+            to_vec(i, n, vbyte::decode_i64)
+        }),
+    }
+}
+
+fn no_delta(dtype: &str) -> PyErr {
+    PyValueError::new_err(format!(
+        "delta coding is for uint32 only in vbyte (got {})",
+        crate::buffers::names(&[dtype])
+    ))
+}
+
+/// A vector for `n` values of a codec that spends at least one byte a value,
+/// sized by the input rather than by the caller's count.
+fn to_vec<T: Copy + Default>(
+    input: &[u8],
+    n: usize,
+    decode: impl FnOnce(&[u8], &mut [T]) -> Result<usize, vecpress::Error>,
+) -> Result<Vec<T>, vecpress::Error> {
+    let mut out = vec![T::default(); n.min(input.len())];
+    let consumed = decode(input, &mut out)?;
+    if n > out.len() {
+        return Err(vecpress::Error::Truncated {
+            offset: consumed,
+            needed: n - out.len(),
+        });
+    }
+    Ok(out)
+}
+
+/// Runs `f` over the array's values with the GIL released.
+pub fn encode<T: Element + Sync>(
+    py: Python<'_>,
+    arr: &Bound<'_, numpy::PyUntypedArray>,
+    f: impl FnOnce(&[T]) -> Vec<u8> + Send,
+) -> PyResult<Vec<u8>> {
+    let ro = readonly::<T>(arr)?;
+    let values = ro
+        .as_slice()
+        .map_err(|e| PyValueError::new_err(e.to_string()))?;
+    Ok(py.detach(|| f(values)))
+}
+
+/// Decodes `count` values of `data` into `out` (with `into`) or a new array
+/// (with `to_vec`), the GIL released; returns the array.
+pub fn decode<T: Element + Send>(
+    py: Python<'_>,
+    data: &Bound<'_, PyAny>,
+    count: usize,
+    out: Option<&Bound<'_, PyAny>>,
+    into: impl FnOnce(&[u8], &mut [T]) -> Result<usize, vecpress::Error> + Send,
+    to_vec: impl FnOnce(&[u8], usize) -> Result<Vec<T>, vecpress::Error> + Send,
+) -> PyResult<Py<PyAny>> {
+    let bytes = Bytes::get(data)?;
+    let input = bytes.as_slice();
+    match out {
+        Some(out) => {
+            let mut rw = output::<T>(out, count)?;
+            let slice = rw
+                .as_slice_mut()
+                .map_err(|e| PyValueError::new_err(e.to_string()))?;
+            let slice = &mut slice[..count];
+            py.detach(|| into(input, slice)).map_err(|e| to_py(py, e))?;
+            Ok(out.clone().unbind())
+        }
+        None => {
+            let v = py
+                .detach(|| to_vec(input, count))
+                .map_err(|e| to_py(py, e))?;
+            Ok(to_array(py, v))
+        }
+    }
+}

@@ -1,0 +1,105 @@
+"""stream_vbyte and group_varint (every variant): round trips, delta, out=,
+bad input; interop with the reference Stream VByte (libstreamvbyte)."""
+
+import numpy as np
+import pytest
+from helpers import LENGTHS, arrays, misaligned, mixed
+from hypothesis import given
+
+import vecpress
+from vecpress import group_varint, stream_vbyte
+
+CODECS = [(stream_vbyte, v) for v in stream_vbyte.VARIANTS] + [(group_varint, v) for v in group_varint.VARIANTS]
+IDS = [f"{m.__name__.split('.')[-1]}-{v}" for m, v in CODECS]
+
+
+@pytest.mark.parametrize("codec", CODECS, ids=IDS)
+@pytest.mark.parametrize("delta", [False, True])
+@given(a=arrays(np.uint32))
+def test_round_trip_hypothesis(codec, delta, a):
+    module, variant = codec
+    enc = module.encode(a, delta=delta, variant=variant)
+    back = module.decode(enc, len(a), delta=delta, variant=variant)
+    assert back.dtype == np.uint32
+    np.testing.assert_array_equal(back, a)
+
+
+@pytest.mark.parametrize("codec", CODECS, ids=IDS)
+@pytest.mark.parametrize("n", LENGTHS)
+def test_lengths(codec, n):
+    module, variant = codec
+    a = mixed(np.uint32, n, seed=n)
+    for delta in (False, True):
+        enc = module.encode(a, delta=delta, variant=variant)
+        np.testing.assert_array_equal(module.decode(enc, n, delta=delta, variant=variant), a)
+
+
+@pytest.mark.parametrize("codec", CODECS, ids=IDS)
+def test_misaligned_and_out_reuse(codec):
+    module, variant = codec
+    out = np.zeros(3000, np.uint32)
+    for offset in range(1, 9):
+        a = mixed(np.uint32, 2000 + offset, seed=offset)
+        enc = module.encode(misaligned(a, offset), variant=variant)
+        data = misaligned(np.frombuffer(enc, np.uint8), offset)
+        got = module.decode(data, len(a), variant=variant, out=out)
+        assert np.shares_memory(got, out)
+        np.testing.assert_array_equal(got, a)
+
+
+@pytest.mark.parametrize("codec", CODECS, ids=IDS)
+def test_zero_length(codec):
+    module, variant = codec
+    enc = module.encode(np.zeros(0, np.uint32), variant=variant)
+    assert module.decode(enc, 0, variant=variant).shape == (0,)
+
+
+@pytest.mark.parametrize("codec", CODECS, ids=IDS)
+def test_bad_arguments(codec):
+    module, variant = codec
+    with pytest.raises(TypeError, match="uint32"):
+        module.encode(np.zeros(4, np.uint64), variant=variant)
+    with pytest.raises(ValueError, match="not contiguous"):
+        module.encode(np.zeros(8, np.uint32)[::2], variant=variant)
+    with pytest.raises(ValueError, match="1-D"):
+        module.encode(np.zeros((2, 2), np.uint32), variant=variant)
+    with pytest.raises(ValueError, match="variant"):
+        module.encode(np.zeros(4, np.uint32), variant="nope")
+    with pytest.raises(TypeError, match="uint32"):
+        module.decode(b"\0" * 8, 1, dtype=np.int64, variant=variant)
+
+
+@pytest.mark.parametrize("codec", CODECS, ids=IDS)
+def test_every_truncation_and_byte_flip(codec):
+    module, variant = codec
+    a = mixed(np.uint32, 37, seed=11)
+    for delta in (False, True):
+        enc = module.encode(a, delta=delta, variant=variant)
+        for cut in range(len(enc)):
+            with pytest.raises(vecpress.Error):
+                module.decode(enc[:cut], len(a), delta=delta, variant=variant)
+        for i in range(len(enc)):
+            for flip in (0x01, 0x10, 0x80, 0xFF):
+                bad = bytearray(enc)
+                bad[i] ^= flip
+                try:
+                    out = module.decode(bytes(bad), len(a), delta=delta, variant=variant)
+                except vecpress.Error:
+                    continue
+                assert len(out) == len(a)
+
+
+@pytest.mark.parametrize("codec", CODECS, ids=IDS)
+def test_hostile_count(codec):
+    module, variant = codec
+    with pytest.raises(vecpress.Error):
+        module.decode(b"\xff\xff\xff", 10**15, variant=variant)
+
+
+def test_stream_vbyte_matches_reference_c_library():
+    libstreamvbyte = pytest.importorskip("libstreamvbyte")
+    a = mixed(np.uint32, 10_001, seed=5)
+    ref = libstreamvbyte.encode(a)
+    ref = bytes(ref) if not isinstance(ref, bytes) else ref
+    assert stream_vbyte.encode(a) == ref
+    np.testing.assert_array_equal(libstreamvbyte.decode(np.frombuffer(stream_vbyte.encode(a), np.uint8), len(a)), a)

@@ -1,0 +1,148 @@
+"""The numcodecs codecs: configs, entry points, pickling, out=, bad chunks;
+and zarr arrays of format 2 (numcodecs compressors) and 3 (adapters)."""
+
+import pickle
+import warnings
+
+import numcodecs
+import numpy as np
+import pytest
+from helpers import mixed
+
+import vecpress
+from vecpress import numcodecs as vnc
+
+zarr = pytest.importorskip("zarr")
+
+# (codec, dtype of the test data)
+CODECS = [
+    (vnc.VByte(), "<u4"),
+    (vnc.VByte(dtype="<u4", delta=True), "<u4"),
+    (vnc.VByte(dtype="<u8"), "<u8"),
+    (vnc.VByte(dtype="<i4"), "<i4"),
+    (vnc.VByte(dtype="<i8"), "<i8"),
+    (vnc.StreamVByte(), "<u4"),
+    (vnc.StreamVByte(delta=True), "<u4"),
+    (vnc.StreamVByte(variant="0124"), "<u4"),
+    (vnc.ByteSplit(dtype="<f4"), "<f4"),
+    (vnc.ByteSplit(dtype="<f8"), "<f8"),
+]
+IDS = [repr(c) for c, _ in CODECS]
+
+
+def sample(dtype: str, n: int = 10_000, seed: int = 0) -> np.ndarray:
+    dtype = np.dtype(dtype)
+    if dtype.kind == "f":
+        return np.cumsum(np.random.default_rng(seed).normal(size=n)).astype(dtype)
+    return mixed(dtype, n, seed)
+
+
+@pytest.mark.parametrize("codec,dtype", CODECS, ids=IDS)
+def test_round_trip_and_out(codec, dtype):
+    for n in (0, 1, 7, 1000, 10_001):
+        a = sample(dtype, n, seed=n)
+        enc = codec.encode(a)
+        back = np.asarray(codec.decode(enc)).view(dtype)
+        np.testing.assert_array_equal(back, a)
+        out = np.full_like(a, 3)
+        assert codec.decode(enc, out=out) is out
+        np.testing.assert_array_equal(out, a)
+    # 2-D chunks are flattened in C order.
+    a2 = sample(dtype, 600).reshape(20, 30)
+    np.testing.assert_array_equal(np.asarray(codec.decode(codec.encode(a2))).view(dtype), a2.ravel())
+    out2 = np.zeros_like(a2)
+    codec.decode(codec.encode(a2), out=out2)
+    np.testing.assert_array_equal(out2, a2)
+
+
+@pytest.mark.parametrize("codec,dtype", CODECS, ids=IDS)
+def test_config_entry_point_and_pickle(codec, dtype):
+    config = codec.get_config()
+    assert config["id"] == codec.codec_id
+    again = numcodecs.get_codec(config)
+    assert type(again) is type(codec) and again == codec
+    assert pickle.loads(pickle.dumps(codec)) == codec
+    a = sample(dtype, 500)
+    assert again.encode(a) == codec.encode(a)
+
+
+@pytest.mark.parametrize("codec,dtype", [c for c in CODECS if c[0].codec_id != "vecpress_byte_split"], ids=[i for i, c in zip(IDS, CODECS) if c[0].codec_id != "vecpress_byte_split"])
+def test_bad_chunks(codec, dtype):
+    enc = codec.encode(sample(dtype, 100))
+    for cut in (0, 1, 3):
+        with pytest.raises(vecpress.TruncatedError):
+            codec.decode(enc[:cut])
+    with pytest.raises(vecpress.Error):
+        codec.decode(enc[:-1])
+    # A size prefix that promises far more than the chunk holds.
+    hostile = (2**32 - 4).to_bytes(4, "little") + enc[4:]
+    with pytest.raises(vecpress.Error):
+        codec.decode(hostile)
+    with pytest.raises(vecpress.CorruptError):
+        codec.decode((3).to_bytes(4, "little") + enc[4:])
+    with pytest.raises(ValueError, match="holds"):
+        codec.decode(enc, out=np.zeros(10, np.dtype(dtype)))
+
+
+@pytest.mark.parametrize("codec,dtype", CODECS, ids=IDS)
+def test_misaligned_out(codec, dtype):
+    a = sample(dtype, 1000)
+    raw = np.zeros(a.nbytes + 1, np.uint8)
+    out = raw[1:]
+    assert codec.decode(codec.encode(a), out=out) is out
+    assert out.tobytes() == a.tobytes()
+
+
+def test_bad_configs():
+    with pytest.raises(ValueError):
+        vnc.VByte(dtype="<f4")
+    with pytest.raises(ValueError):
+        vnc.VByte(dtype="<i4", delta=True)
+    with pytest.raises(ValueError):
+        vnc.StreamVByte(dtype="<u8")
+    with pytest.raises(ValueError):
+        vnc.StreamVByte(variant="9999")
+    with pytest.raises(ValueError, match="whole number"):
+        vnc.VByte().encode(b"\x01\x02\x03")
+
+
+def _zarr_case(codec, dtype):
+    shape, chunks = (120, 500), (50, 200)
+    data = sample(dtype, shape[0] * shape[1], seed=3).reshape(shape)
+    return data, shape, chunks
+
+
+@pytest.mark.parametrize("codec,dtype", CODECS, ids=IDS)
+def test_zarr_format_2(tmp_path, codec, dtype):
+    data, shape, chunks = _zarr_case(codec, dtype)
+    path = tmp_path / "a.zarr"
+    z = zarr.create_array(str(path), shape=shape, chunks=chunks, dtype=dtype, zarr_format=2, compressors=codec)
+    z[:] = data
+    meta = (path / ".zarray").read_text()
+    assert codec.codec_id in meta
+    back = zarr.open_array(str(path), mode="r")
+    np.testing.assert_array_equal(back[:], data)
+    np.testing.assert_array_equal(back[7:93, 150:420], data[7:93, 150:420])
+
+
+@pytest.mark.parametrize("codec,dtype", CODECS, ids=IDS)
+def test_zarr_format_3(tmp_path, codec, dtype):
+    from vecpress import zarr3
+
+    adapter = {
+        "vecpress_vbyte": zarr3.VByte,
+        "vecpress_stream_vbyte": zarr3.StreamVByte,
+        "vecpress_byte_split": zarr3.ByteSplit,
+    }[codec.codec_id]
+    config = {k: v for k, v in codec.get_config().items() if k != "id"}
+    data, shape, chunks = _zarr_case(codec, dtype)
+    path = tmp_path / "a.zarr"
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        z = zarr.create_array(str(path), shape=shape, chunks=chunks, dtype=dtype, zarr_format=3, compressors=[adapter(**config)])
+        z[:] = data
+        meta = (path / "zarr.json").read_text()
+        assert f"numcodecs.{codec.codec_id}" in meta
+        back = zarr.open_array(str(path), mode="r")
+        np.testing.assert_array_equal(back[:], data)
+        np.testing.assert_array_equal(back[7:93, 150:420], data[7:93, 150:420])

@@ -1,0 +1,58 @@
+"""Type stubs of the compiled half of vecpress (``vecpress._native``).
+
+The public modules (``vecpress.vbyte``, ``vecpress.stream_vbyte``, ...) wrap
+these functions with keyword arguments and docstrings; call those.
+"""
+
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+class Error(ValueError):
+    """Bad input to a vecpress decoder. Subclasses name what is wrong."""
+
+class TruncatedError(Error):
+    offset: int
+    needed: int
+
+class CorruptError(Error):
+    offset: int
+    what: str
+
+class OutputTooSmallError(Error):
+    needed: int
+    actual: int
+
+class LimitExceededError(Error):
+    what: str
+    requested: int
+    limit: int
+
+class OutOfRangeError(Error):
+    index: int
+    len: int
+
+class ChecksumMismatchError(Error):
+    what: str
+    offset: int
+
+class InvalidArgumentError(Error):
+    what: str
+    value: int
+
+class UnsupportedError(Error):
+    isa: str
+
+def isa() -> str: ...
+def available_isas() -> list[str]: ...
+def vbyte_encode(array: npt.NDArray[Any], delta: bool) -> bytes: ...
+def vbyte_decode(
+    data: Any, count: int, dtype: str, delta: bool, out: npt.NDArray[Any] | None = None
+) -> npt.NDArray[Any]: ...
+def u32_encode(name: str, array: npt.NDArray[np.uint32], delta: bool) -> bytes: ...
+def u32_decode(
+    name: str, data: Any, count: int, delta: bool, out: npt.NDArray[np.uint32] | None = None
+) -> npt.NDArray[np.uint32]: ...
+def byte_split_encode(data: Any, width: int) -> bytes: ...
+def byte_split_decode(data: Any, width: int, out: npt.NDArray[np.uint8]) -> int: ...
