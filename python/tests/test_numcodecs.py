@@ -24,6 +24,9 @@ CODECS = [
     (vnc.StreamVByte(), "<u4"),
     (vnc.StreamVByte(delta=True), "<u4"),
     (vnc.StreamVByte(variant="0124"), "<u4"),
+    (vnc.StreamVByte(dtype="<u8", delta=True), "<u8"),
+    (vnc.StreamVByte(dtype="<i4", delta=True), "<i4"),
+    (vnc.StreamVByte(dtype="<u2"), "<u2"),
     (vnc.ByteSplit(dtype="<f4"), "<f4"),
     (vnc.ByteSplit(dtype="<f8"), "<f8"),
     (vnc.LZ4(), "<i8"),
@@ -103,7 +106,9 @@ def test_bad_configs():
     with pytest.raises(ValueError):
         vnc.VByte(dtype="<i4", delta=True)
     with pytest.raises(ValueError):
-        vnc.StreamVByte(dtype="<u8")
+        vnc.StreamVByte(dtype="<i8")
+    with pytest.raises(ValueError):
+        vnc.StreamVByte(dtype="<u8", variant="0124")
     with pytest.raises(ValueError):
         vnc.StreamVByte(variant="9999")
     with pytest.raises(ValueError, match="whole number"):

@@ -143,9 +143,10 @@ class VByte(_IntegerCodec):
 
 
 class StreamVByte(_IntegerCodec):
-    """Stream VByte of uint32 values (``dtype="<u4"``), byte-compatible with
-    the reference C library; ``delta=True`` stores the gaps between successive
-    values, ``variant="0124"`` suits data with many zeros.
+    """Stream VByte of ``dtype`` values: ``"<u4"`` (byte-compatible with the
+    reference C library), ``"<u8"``, ``"<i4"`` (zigzag), ``"<u2"``;
+    ``delta=True`` stores the gaps between successive values,
+    ``variant="0124"`` (uint32) suits data with many zeros.
 
     >>> import numpy as np, numcodecs
     >>> codec = StreamVByte(delta=True)
@@ -161,13 +162,15 @@ class StreamVByte(_IntegerCodec):
 
     codec_id = "vecpress_stream_vbyte"
     _module = stream_vbyte
-    _dtypes = ("<u4",)
-    _delta_dtypes = ("<u4",)
+    _dtypes = ("<u4", "<u8", "<i4", "<u2")
+    _delta_dtypes = ("<u4", "<u8", "<i4")
 
     def __init__(self, dtype: Any = "<u4", delta: bool = False, variant: str = "1234"):
         super().__init__(dtype=dtype, delta=delta)
         if variant not in stream_vbyte.VARIANTS:
             raise ValueError(f"variant must be one of {stream_vbyte.VARIANTS}, got {variant!r}")
+        if variant != "1234" and self.dtype != "<u4":
+            raise ValueError("variant '0124' is for uint32")
         self.variant = variant
 
     def _options(self) -> dict[str, Any]:
