@@ -1,9 +1,9 @@
-//! The AVX-512 kernel (for now the AVX2 steps under the Avx512 features).
-//! loaded as two 16-byte lanes of one register for one `vpshufb`; the last
-//! odd control byte goes through the 16-byte step. See
+//! The AVX-512 kernel (F, BW): four control bytes, sixteen values, a step,
+//! their data loaded as four 16-byte lanes of one register for one
+//! `vpshufb`; the rest goes through the AVX2 and 16-byte steps. See
 //! [`generic`](super::generic).
 
-use core::arch::x86_64::{__m128i, __m256i};
+use core::arch::x86_64::{__m128i, __m256i, __m512i};
 
 use super::generic::decode_groups;
 use crate::stream_vbyte::tables::Variant;
@@ -22,10 +22,11 @@ pub(super) unsafe fn decode<V: Variant, const DELTA: bool>(
     out: &mut [u32],
     prev: &mut u32,
 ) -> (usize, usize) {
-    // SAFETY: the CPU has AVX2 (and SSE4.1); the caller sizes `out`, and
-    // each call leaves `key <= control.len()`, `pos <= data.len()`.
+    // SAFETY: the CPU has AVX-512 F and BW, AVX2 and SSE4.1; the caller
+    // sizes `out`, and each call leaves `key <= control.len()`, `pos <= data.len()`.
     unsafe {
-        let (key, pos) = decode_groups::<__m256i, V, DELTA>(control, data, out, 0, 0, prev);
+        let (key, pos) = decode_groups::<__m512i, V, DELTA>(control, data, out, 0, 0, prev);
+        let (key, pos) = decode_groups::<__m256i, V, DELTA>(control, data, out, key, pos, prev);
         decode_groups::<__m128i, V, DELTA>(control, data, out, key, pos, prev)
     }
 }

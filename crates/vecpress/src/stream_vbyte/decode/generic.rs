@@ -11,8 +11,10 @@
 //!     values = pshufb(data, mask)          // per 16-byte lane
 //!     delta: values = prefix_sum(values) + splat(prev); prev = splat(last(values))
 //!     store 4 LANES values; key += LANES; pos += sum of LENGTH[c_i]
-//! block: 8 control bytes read as one u64 (8 / LANES steps), while their data
-//!     (V::len8, from two or three popcounts) and 16 bytes more remain
+//! block: 8 control bytes read as one u64 (8 / LANES steps), while 128 bytes
+//!     of data remain (the most 8 steps read); a zero u64 (32 values of the
+//!     shortest code, common in posting lists) needs no table: its bytes are
+//!     zero-extended (pmovzxbd), or, in the 0124 variant, its values are 0
 //! then steps while 16 LANES bytes remain (no step reads further)
 //! then steps on a copy of the last bytes in a zeroed buffer, while the
 //!     data of the step's values is all there
@@ -55,61 +57,64 @@ pub(super) unsafe fn decode_groups<W: Vector, V: Variant, const DELTA: bool>(
     // SAFETY: the CPU supports W (the caller's promise).
     let mut acc = unsafe { W::splat_u32(*prev) };
 
-    // One step of `lanes` control bytes from `c` (byte i = control byte
-    // i), its data at `src + at`; returns the data bytes it consumed.
-    let mut step = |c: u64, src: *const u8, at: usize, key: usize| -> usize {
-        let mut offsets = [0usize; 4];
-        let mut rows = [0usize; 4];
-        let mut len = 0;
-        for i in 0..lanes {
-            let k = (c >> (8 * i)) as u8 as usize;
-            offsets[i] = at + len;
-            rows[i] = 16 * k;
-            len += V::LENGTH[k] as usize;
-        }
-        // SAFETY: the callers below check that 16 bytes from every lane's
-        // offset are readable at `src`; the rows are inside DECODE (256 rows of 16
-        // bytes); out holds 4 values for every control byte, and
-        // key + lanes <= keys. The CPU supports W.
-        unsafe {
-            let v = W::load_lanes(src, offsets);
-            let mask = W::load_lanes(V::DECODE.as_ptr().cast(), rows);
-            let mut values = v.shuffle_lanes(mask);
-            if DELTA {
-                values = values.prefix_sum_u32().add_u32(acc);
-                acc = values.splat_last_u32();
-            }
-            values.store(out_ptr.add(16 * key));
-        }
-        len
-    };
-
-    // Blocks of 8 control bytes.
-    while key + 8 <= keys {
+    // Blocks of 8 control bytes, while the most they can read (8 steps of
+    // at most 16 bytes, the last load ending 16 bytes after its start)
+    // remains: a compare, not a sum of lengths.
+    while key + 8 <= keys && end - pos >= 128 {
         let mut word = [0u8; 8];
         word.copy_from_slice(&control[key..key + 8]);
         let c = u64::from_le_bytes(word);
-        // Every lane's load starts at most `len8 - 4` bytes (0124: `len8`) in.
-        if end - pos < V::len8(c) + 16 {
-            break;
+        if c == 0 {
+            // 32 values of the shortest code (posting lists): one byte each,
+            // zero-extended with no table; or, in the 0124 variant, zeros.
+            for _ in 0..8 / lanes {
+                // SAFETY: `4 lanes` bytes at `pos` are inside the 128 that
+                // remain; key + lanes <= keys; the CPU supports W.
+                unsafe {
+                    let mut values = if V::LENGTH[0] == 0 {
+                        W::splat_u32(0)
+                    } else {
+                        W::widen_u8(data.as_ptr().add(pos))
+                    };
+                    if DELTA {
+                        values = values.prefix_sum_u32().add_u32(acc);
+                        acc = values.splat_last_u32();
+                    }
+                    values.store(out_ptr.add(16 * key));
+                }
+                pos += lanes * V::LENGTH[0] as usize;
+                key += lanes;
+            }
+            continue;
         }
-        let mut s = 0;
-        while s < 8 {
-            pos += step(c >> (8 * s), data.as_ptr(), pos, key);
+        for s in 0..8 / lanes {
+            // SAFETY: the block's loads end within `pos + 128 <= end`; key +
+            // lanes <= keys; the CPU supports W.
+            pos += unsafe {
+                step::<W, V, DELTA>(
+                    c >> (8 * lanes * s),
+                    data.as_ptr(),
+                    pos,
+                    out_ptr,
+                    key,
+                    &mut acc,
+                )
+            };
             key += lanes;
-            s += lanes;
         }
     }
     // Single steps while a full register of data remains.
     while key + lanes <= keys && end - pos >= 16 * lanes {
         let c = group(control, key, lanes);
-        pos += step(c, data.as_ptr(), pos, key);
+        // SAFETY: every load ends within `pos + 16 lanes <= end`; key +
+        // lanes <= keys; the CPU supports W.
+        pos += unsafe { step::<W, V, DELTA>(c, data.as_ptr(), pos, out_ptr, key, &mut acc) };
         key += lanes;
     }
     // The last bytes, copied to a zeroed buffer with room for any load.
     if key + lanes <= keys && end - pos < 16 * lanes {
         let rest = end - pos;
-        let mut buf = [0u8; 64];
+        let mut buf = [0u8; 128];
         buf[..rest].copy_from_slice(&data[pos..]);
         let mut at = 0;
         while key + lanes <= keys {
@@ -118,11 +123,13 @@ pub(super) unsafe fn decode_groups<W: Vector, V: Variant, const DELTA: bool>(
                 .map(|i| V::LENGTH[(c >> (8 * i)) as u8 as usize] as usize)
                 .sum();
             // Every load starts at or before `at + need <= rest < 16 lanes`
-            // and ends within 32 lanes <= 64 bytes.
+            // and ends within 32 lanes <= 128 bytes.
             if at + need > rest {
                 break;
             }
-            at += step(c, buf.as_ptr(), at, key);
+            // SAFETY: as said above, every load is inside `buf`; key + lanes
+            // <= keys; the CPU supports W.
+            at += unsafe { step::<W, V, DELTA>(c, buf.as_ptr(), at, out_ptr, key, &mut acc) };
             key += lanes;
         }
         pos += at;
@@ -132,6 +139,46 @@ pub(super) unsafe fn decode_groups<W: Vector, V: Variant, const DELTA: bool>(
         *prev = unsafe { acc.last_u32() };
     }
     (key, pos)
+}
+
+/// One step of `W::LANES` control bytes from `c` (byte i = control byte
+/// `key + i`), their data at `src + at`, the values stored at value `4 key`
+/// of `out`; returns the data bytes consumed.
+///
+/// # Safety
+/// The CPU supports `W`; the 16 bytes from each lane's data offset are
+/// readable at `src`; `out` has room for `4 LANES` values at `4 key`.
+#[inline(always)]
+unsafe fn step<W: Vector, V: Variant, const DELTA: bool>(
+    c: u64,
+    src: *const u8,
+    at: usize,
+    out: *mut u8,
+    key: usize,
+    acc: &mut W,
+) -> usize {
+    let mut offsets = [0usize; 4];
+    let mut rows = [0usize; 4];
+    let mut len = 0;
+    for i in 0..W::LANES {
+        let k = (c >> (8 * i)) as u8 as usize;
+        offsets[i] = at + len;
+        rows[i] = 16 * k;
+        len += V::LENGTH[k] as usize;
+    }
+    // SAFETY: the caller's promises; the rows are inside DECODE (256 rows of
+    // 16 bytes).
+    unsafe {
+        let v = W::load_lanes(src, offsets);
+        let mask = W::load_lanes(V::DECODE.as_ptr().cast(), rows);
+        let mut values = v.shuffle_lanes(mask);
+        if DELTA {
+            values = values.prefix_sum_u32().add_u32(*acc);
+            *acc = values.splat_last_u32();
+        }
+        values.store(out.add(16 * key));
+    }
+    len
 }
 
 /// Control bytes `key..key + lanes` as the low bytes of a u64.

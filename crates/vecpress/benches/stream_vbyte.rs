@@ -1,0 +1,149 @@
+//! Kernel-level Stream VByte speed: every available kernel on blocks of 4096
+//! values (an L1-resident output buffer, as the paper measures), for gaps of
+//! 1, 1-2 and 1-4 bytes (and d-gaps of a real posting list when
+//! `/work/shared/data/postings/` is there), beside memcpy of the decoded
+//! bytes, the scalar VByte decoder and (x86-64) the reference C library.
+//! `cargo bench -p vecpress --bench stream_vbyte`.
+
+use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
+use vecpress::{stream_vbyte as svb, vbyte, Isa};
+
+const BLOCK: usize = 4096;
+
+/// Deterministic gaps: mostly below `small`, one in `rare` below `big`.
+fn gaps(small: u32, rare: u32, big: u32) -> Vec<u32> {
+    let mut x = 0x2545_F491_4F6C_DD1Du64;
+    (0..BLOCK)
+        .map(|_| {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            if ((x >> 40) as u32).is_multiple_of(rare) {
+                (x as u32) % big
+            } else {
+                (x as u32) % small
+            }
+        })
+        .collect()
+}
+
+/// The first 4096 d-gaps of the lists of a ds2i `.docs` file, if present.
+fn posting_gaps(path: &str) -> Option<Vec<u32>> {
+    let raw = std::fs::read(path).ok()?;
+    let words: Vec<u32> = raw
+        .chunks_exact(4)
+        .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+        .collect();
+    let mut out = Vec::with_capacity(BLOCK);
+    let mut at = 0;
+    while at < words.len() && out.len() < BLOCK {
+        let n = words[at] as usize;
+        let list = words.get(at + 1..at + 1 + n)?;
+        let mut prev = 0;
+        for &v in list {
+            out.push(v.wrapping_sub(prev));
+            prev = v;
+        }
+        at += 1 + n;
+    }
+    out.truncate(BLOCK);
+    (out.len() == BLOCK).then_some(out)
+}
+
+fn inputs() -> Vec<(&'static str, Vec<u32>)> {
+    let mut v = vec![
+        ("1-byte", gaps(256, u32::MAX, 1)),
+        ("1-2-bytes", gaps(256, 4, 1 << 16)),
+        ("1-4-bytes", gaps(1 << 10, 3, u32::MAX)),
+    ];
+    if let Some(g) = posting_gaps("/work/shared/data/postings/census-income.docs") {
+        v.push(("census-income", g));
+    }
+    v
+}
+
+fn decode_delta(c: &mut Criterion) {
+    let mut group = c.benchmark_group("stream-vbyte-decode-delta");
+    group.throughput(Throughput::Elements(BLOCK as u64));
+    for (name, gaps) in &inputs() {
+        let values: Vec<u32> = gaps
+            .iter()
+            .scan(0u32, |p, &g| {
+                *p = p.wrapping_add(g);
+                Some(*p)
+            })
+            .collect();
+        let bytes = svb::encode_delta_to_vec(&values, 0);
+        let mut out = vec![0u32; BLOCK];
+        for &isa in &svb::kernels() {
+            group.bench_with_input(BenchmarkId::new(isa.name(), name), &bytes, |b, bytes| {
+                b.iter(|| svb::decode_delta_with(isa, bytes, &mut out, 0).unwrap())
+            });
+        }
+        let vb = vbyte::encode_delta_to_vec(&values, 0);
+        group.bench_with_input(BenchmarkId::new("vbyte-scalar", name), &vb, |b, vb| {
+            b.iter(|| vbyte::decode_delta_with(Isa::Scalar, vb, &mut out, 0).unwrap())
+        });
+        #[cfg(target_arch = "x86_64")]
+        {
+            let mut padded = bytes.clone();
+            padded.extend_from_slice(&[0; 64]);
+            group.bench_with_input(BenchmarkId::new("c-reference", name), &padded, |b, p| {
+                b.iter(|| streamvbyte::decode_delta(p, &mut out, 0))
+            });
+        }
+        group.bench_with_input(BenchmarkId::new("memcpy", name), gaps, |b, gaps| {
+            b.iter(|| out.copy_from_slice(gaps))
+        });
+    }
+    group.finish();
+}
+
+fn decode(c: &mut Criterion) {
+    let mut group = c.benchmark_group("stream-vbyte-decode");
+    group.throughput(Throughput::Elements(BLOCK as u64));
+    for (name, gaps) in &inputs() {
+        let bytes = svb::encode_to_vec(gaps);
+        let zero = svb::encode_0124_to_vec(gaps);
+        let mut out = vec![0u32; BLOCK];
+        for &isa in &svb::kernels() {
+            group.bench_with_input(BenchmarkId::new(isa.name(), name), &bytes, |b, bytes| {
+                b.iter(|| svb::decode_with(isa, bytes, &mut out).unwrap())
+            });
+            let id = format!("{}-0124", isa.name());
+            group.bench_with_input(BenchmarkId::new(id, name), &zero, |b, zero| {
+                b.iter(|| svb::decode_0124_with(isa, zero, &mut out).unwrap())
+            });
+        }
+        #[cfg(target_arch = "x86_64")]
+        {
+            let mut padded = bytes.clone();
+            padded.extend_from_slice(&[0; 64]);
+            group.bench_with_input(BenchmarkId::new("c-reference", name), &padded, |b, p| {
+                b.iter(|| streamvbyte::decode(p, &mut out))
+            });
+        }
+    }
+    group.finish();
+}
+
+fn encode(c: &mut Criterion) {
+    let mut group = c.benchmark_group("stream-vbyte-encode");
+    group.throughput(Throughput::Elements(BLOCK as u64));
+    for (name, gaps) in &inputs() {
+        let mut out = vec![0u8; svb::max_encoded_len(BLOCK)];
+        for &isa in Isa::available() {
+            group.bench_with_input(BenchmarkId::new(isa.name(), name), gaps, |b, gaps| {
+                b.iter(|| svb::encode_with(isa, gaps, &mut out).unwrap())
+            });
+        }
+        #[cfg(target_arch = "x86_64")]
+        group.bench_with_input(BenchmarkId::new("c-reference", name), gaps, |b, gaps| {
+            b.iter(|| streamvbyte::encode_to_buf(gaps, &mut out).unwrap())
+        });
+    }
+    group.finish();
+}
+
+criterion_group!(benches, decode_delta, decode, encode);
+criterion_main!(benches);
