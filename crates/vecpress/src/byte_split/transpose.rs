@@ -38,7 +38,9 @@
 //!   stores 16 bytes per value in increasing order.
 //!
 //! The encoders write each stream a cache line at a time through a small
-//! buffer (see [`LINE`]).
+//! buffer (see [`LINE`]). Each ISA file instantiates everything with
+//! [`kernels`], which gives every shape of kernel a `#[target_feature]`
+//! function of its own.
 
 use super::tables::{JOIN, SPLIT};
 use super::{Sink, Source};
