@@ -85,6 +85,13 @@ impl Vector for uint8x16_t {
     }
 }
 
+transpose::kernels!(
+    level,
+    uint8x16_t,
+    "neon",
+    "The transposition on Neon registers."
+);
+
 /// Splits a prefix of the values of `input` into `out`; returns how many.
 ///
 /// # Safety
@@ -122,8 +129,8 @@ pub(super) unsafe fn encode_neon(input: &[u8], width: usize, out: &mut impl Sink
             }
             i
         }
-        // SAFETY: the caller's promises are those of `transpose::encode` for Neon registers.
-        _ => unsafe { transpose::encode::<uint8x16_t>(input, width, out) },
+        // SAFETY: the caller's promises are those of the generic kernels.
+        _ => unsafe { level::encode(input, width, out) },
     }
 }
 
@@ -169,7 +176,7 @@ pub(super) unsafe fn decode_neon(src: &impl Source, width: usize, out: &mut [u8]
             }
             i
         }
-        // SAFETY: the caller's promises are those of `transpose::decode` for Neon registers.
-        _ => unsafe { transpose::decode::<uint8x16_t>(src, width, out) },
+        // SAFETY: the caller's promises are those of the generic kernels.
+        _ => unsafe { level::decode(src, width, out) },
     }
 }

@@ -38,7 +38,9 @@
 //!   stores 16 bytes per value in increasing order.
 //!
 //! The encoders write each stream a cache line at a time through a small
-//! buffer (see [`LINE`]).
+//! buffer (see [`LINE`]). Each ISA file instantiates everything with
+//! [`kernels`], which gives every shape of kernel a `#[target_feature]`
+//! function of its own.
 
 use super::tables::{JOIN, SPLIT};
 use super::{Sink, Source};
@@ -153,68 +155,137 @@ unsafe fn transpose<V: Vector, const K: usize>(r: &mut [V; K], e: usize) {
     }
 }
 
-/// Splits a prefix of the values of `input` into `out`; returns how many
-/// (a multiple of the block). The scalar code does the rest.
-///
-/// # Safety
-/// The CPU must have `V`'s features; `input` holds `out.n()` values of
-/// `width` bytes.
-#[inline(always)]
-pub(super) unsafe fn encode<V: Vector>(input: &[u8], width: usize, out: &mut impl Sink) -> usize {
-    debug_assert_eq!(input.len(), out.n() * width);
-    // SAFETY: each arm only adds a constant width; the caller's promises carry over.
-    unsafe {
-        match width {
-            2 => encode_narrow::<V, 2>(input, 2, out),
-            3 => encode_narrow::<V, 4>(input, 3, out),
-            4 => encode_narrow::<V, 4>(input, 4, out),
-            5 => encode_narrow::<V, 8>(input, 5, out),
-            6 => encode_narrow::<V, 8>(input, 6, out),
-            7 => encode_narrow::<V, 8>(input, 7, out),
-            8 => encode_narrow::<V, 8>(input, 8, out),
-            9 => encode_tiles::<V>(input, 9, out),
-            10 => encode_tiles::<V>(input, 10, out),
-            11 => encode_tiles::<V>(input, 11, out),
-            12 => encode_tiles::<V>(input, 12, out),
-            13 => encode_tiles::<V>(input, 13, out),
-            14 => encode_tiles::<V>(input, 14, out),
-            15 => encode_tiles::<V>(input, 15, out),
-            16 => encode_tiles::<V>(input, 16, out),
-            _ => encode_tiles::<V>(input, width, out),
-        }
-    }
-}
+/// Defines `pub(super) mod $name` with the kernels of one ISA level: one
+/// `#[target_feature]` function per shape (narrow widths, 16-byte tiles of
+/// each width 9 to 16, wider values), so that each is compiled with the
+/// level's features and its registers in a frame of its own, and the
+/// `encode`/`decode` entries that pick one by width.
+macro_rules! kernels {
+    ($name:ident, $V:ty, $features:literal, $doc:literal) => {
+        #[doc = $doc]
+        pub(super) mod $name {
+            use super::*;
+            use $crate::byte_split::transpose as t;
+            use $crate::byte_split::{Sink, Source};
 
-/// Joins a prefix of the values of `out` from the streams of `src`; returns
-/// how many (a multiple of the block).
-///
-/// # Safety
-/// The CPU must have `V`'s features; `out` holds a whole number of values of
-/// `width` bytes and every stream of `src` one byte per value.
-#[inline(always)]
-pub(super) unsafe fn decode<V: Vector>(src: &impl Source, width: usize, out: &mut [u8]) -> usize {
-    // SAFETY: each arm only adds a constant width; the caller's promises carry over.
-    unsafe {
-        match width {
-            2 => decode_narrow::<V, 2>(src, 2, out),
-            3 => decode_narrow::<V, 4>(src, 3, out),
-            4 => decode_narrow::<V, 4>(src, 4, out),
-            5 => decode_narrow::<V, 8>(src, 5, out),
-            6 => decode_narrow::<V, 8>(src, 6, out),
-            7 => decode_narrow::<V, 8>(src, 7, out),
-            8 => decode_narrow::<V, 8>(src, 8, out),
-            9 => decode_tiles::<V>(src, 9, out),
-            10 => decode_tiles::<V>(src, 10, out),
-            11 => decode_tiles::<V>(src, 11, out),
-            12 => decode_tiles::<V>(src, 12, out),
-            13 => decode_tiles::<V>(src, 13, out),
-            14 => decode_tiles::<V>(src, 14, out),
-            15 => decode_tiles::<V>(src, 15, out),
-            16 => decode_tiles::<V>(src, 16, out),
-            _ => decode_tiles::<V>(src, width, out),
+            /// # Safety
+            /// The CPU has the level's features; `input` holds `out.n()` values of `K` bytes.
+            #[target_feature(enable = $features)]
+            unsafe fn encode_narrow<const P: usize, const K: usize>(
+                input: &[u8],
+                out: &mut impl Sink,
+            ) -> usize {
+                // SAFETY: the caller's promises, with K <= P <= 2K (the dispatch).
+                unsafe { t::encode_narrow::<$V, P>(input, K, out) }
+            }
+
+            /// # Safety
+            /// The CPU has the level's features; `out` holds whole values of `K` bytes
+            /// and every stream of `src` one byte per value.
+            #[target_feature(enable = $features)]
+            unsafe fn decode_narrow<const P: usize, const K: usize>(
+                src: &impl Source,
+                out: &mut [u8],
+            ) -> usize {
+                // SAFETY: the caller's promises, with K <= P <= 2K (the dispatch).
+                unsafe { t::decode_narrow::<$V, P>(src, K, out) }
+            }
+
+            /// # Safety
+            /// As `encode_narrow`, for values of `width` bytes.
+            #[target_feature(enable = $features)]
+            unsafe fn encode_tiles<const W: usize>(
+                input: &[u8],
+                width: usize,
+                out: &mut impl Sink,
+            ) -> usize {
+                // SAFETY: the caller's promises; W is the width or 0 (any).
+                unsafe { t::encode_tiles::<$V>(input, if W == 0 { width } else { W }, out) }
+            }
+
+            /// # Safety
+            /// As `decode_narrow`, for values of `width` bytes.
+            #[target_feature(enable = $features)]
+            unsafe fn decode_tiles<const W: usize>(
+                src: &impl Source,
+                width: usize,
+                out: &mut [u8],
+            ) -> usize {
+                // SAFETY: the caller's promises; W is the width or 0 (any).
+                unsafe { t::decode_tiles::<$V>(src, if W == 0 { width } else { W }, out) }
+            }
+
+            /// Splits a prefix of the values of `input` (at least 2 bytes
+            /// wide) into `out`; returns how many. The scalar code does the rest.
+            ///
+            /// # Safety
+            /// The CPU has the level's features (see `isa.rs`); `input` holds
+            /// `out.n()` values of `width` bytes.
+            pub(in $crate::byte_split) unsafe fn encode(
+                input: &[u8],
+                width: usize,
+                out: &mut impl Sink,
+            ) -> usize {
+                // SAFETY: the caller's promises; each arm passes the width it matched.
+                unsafe {
+                    match width {
+                        2 => encode_narrow::<2, 2>(input, out),
+                        3 => encode_narrow::<4, 3>(input, out),
+                        4 => encode_narrow::<4, 4>(input, out),
+                        5 => encode_narrow::<8, 5>(input, out),
+                        6 => encode_narrow::<8, 6>(input, out),
+                        7 => encode_narrow::<8, 7>(input, out),
+                        8 => encode_narrow::<8, 8>(input, out),
+                        9 => encode_tiles::<9>(input, width, out),
+                        10 => encode_tiles::<10>(input, width, out),
+                        11 => encode_tiles::<11>(input, width, out),
+                        12 => encode_tiles::<12>(input, width, out),
+                        13 => encode_tiles::<13>(input, width, out),
+                        14 => encode_tiles::<14>(input, width, out),
+                        15 => encode_tiles::<15>(input, width, out),
+                        16 => encode_tiles::<16>(input, width, out),
+                        _ => encode_tiles::<0>(input, width, out),
+                    }
+                }
+            }
+
+            /// Joins a prefix of the values of `out` (at least 2 bytes wide)
+            /// from the streams of `src`; returns how many.
+            ///
+            /// # Safety
+            /// The CPU has the level's features; `out` holds a whole number of
+            /// values of `width` bytes and every stream of `src` one byte each.
+            pub(in $crate::byte_split) unsafe fn decode(
+                src: &impl Source,
+                width: usize,
+                out: &mut [u8],
+            ) -> usize {
+                // SAFETY: the caller's promises; each arm passes the width it matched.
+                unsafe {
+                    match width {
+                        2 => decode_narrow::<2, 2>(src, out),
+                        3 => decode_narrow::<4, 3>(src, out),
+                        4 => decode_narrow::<4, 4>(src, out),
+                        5 => decode_narrow::<8, 5>(src, out),
+                        6 => decode_narrow::<8, 6>(src, out),
+                        7 => decode_narrow::<8, 7>(src, out),
+                        8 => decode_narrow::<8, 8>(src, out),
+                        9 => decode_tiles::<9>(src, width, out),
+                        10 => decode_tiles::<10>(src, width, out),
+                        11 => decode_tiles::<11>(src, width, out),
+                        12 => decode_tiles::<12>(src, width, out),
+                        13 => decode_tiles::<13>(src, width, out),
+                        14 => decode_tiles::<14>(src, width, out),
+                        15 => decode_tiles::<15>(src, width, out),
+                        16 => decode_tiles::<16>(src, width, out),
+                        _ => decode_tiles::<0>(src, width, out),
+                    }
+                }
+            }
         }
-    }
+    };
 }
+pub(super) use kernels;
 
 /// Bytes of each stream the encoders write at once: a cache line. Written
 /// a register at a time, a line of each of many streams would be fetched
@@ -235,9 +306,10 @@ fn narrow_fits(i: usize, block: usize, per: usize, n: usize, k: usize) -> bool {
 /// `P` registers of `16 / P` values a lane.
 ///
 /// # Safety
-/// As [`encode`], with `width == k` and `k <= P <= 2 * k`.
+/// The CPU must have `V`'s features; `input` holds `out.n()` values of
+/// `k` bytes, and `k <= P <= 2 * k`.
 #[inline(always)]
-unsafe fn encode_narrow<V: Vector, const P: usize>(
+pub(super) unsafe fn encode_narrow<V: Vector, const P: usize>(
     input: &[u8],
     k: usize,
     out: &mut impl Sink,
@@ -293,9 +365,10 @@ unsafe fn encode_narrow<V: Vector, const P: usize>(
 /// The inverse of [`encode_narrow`].
 ///
 /// # Safety
-/// As [`decode`], with `width == k` and `k <= P <= 2 * k`.
+/// The CPU must have `V`'s features; `out` holds a whole number of values
+/// of `k` bytes, every stream of `src` one byte per value; `k <= P <= 2 * k`.
 #[inline(always)]
-unsafe fn decode_narrow<V: Vector, const P: usize>(
+pub(super) unsafe fn decode_narrow<V: Vector, const P: usize>(
     src: &impl Source,
     k: usize,
     out: &mut [u8],
@@ -350,9 +423,14 @@ fn columns(width: usize) -> impl Iterator<Item = usize> {
 /// Any width, in 16 x 16 byte tiles.
 ///
 /// # Safety
-/// As [`encode`].
+/// The CPU must have `V`'s features; `input` holds `out.n()` values of
+/// `width` bytes.
 #[inline(always)]
-unsafe fn encode_tiles<V: Vector>(input: &[u8], width: usize, out: &mut impl Sink) -> usize {
+pub(super) unsafe fn encode_tiles<V: Vector>(
+    input: &[u8],
+    width: usize,
+    out: &mut impl Sink,
+) -> usize {
     let block = 16 * V::LANES;
     let n = out.n();
     let keep = width.min(16);
@@ -410,9 +488,14 @@ unsafe fn encode_tiles<V: Vector>(input: &[u8], width: usize, out: &mut impl Sin
 /// The inverse of [`encode_tiles`].
 ///
 /// # Safety
-/// As [`decode`].
+/// The CPU must have `V`'s features; `out` holds a whole number of values
+/// of `width` bytes, every stream of `src` one byte per value.
 #[inline(always)]
-unsafe fn decode_tiles<V: Vector>(src: &impl Source, width: usize, out: &mut [u8]) -> usize {
+pub(super) unsafe fn decode_tiles<V: Vector>(
+    src: &impl Source,
+    width: usize,
+    out: &mut [u8],
+) -> usize {
     let block = 16 * V::LANES;
     let n = out.len() / width;
     let keep = width.min(16);
