@@ -21,7 +21,8 @@ use crate::{trial, Common, UsageError};
   vecpress compress --type f64 --auto -v prices.f64     # tries every codec on a sample
   vecpress compress --codec vbyte-delta --type u32 ids.u32 -o ids.vp
   seq 1 1000000 | vecpress compress --type text-u64 - > seq.vp
-  vecpress compress --threads 2 --block 4M big.bin")]
+  vecpress compress --codec lz4 --threads 2 --block 4M big.bin
+  vecpress compress --format lz4 server.log      # server.log.lz4, for the lz4 command")]
 pub struct CompressOpt {
     /// Input file, or - for stdin.
     pub input: PathBuf,
