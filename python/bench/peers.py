@@ -227,7 +227,8 @@ def print_table():
     op = None
     base = None
     print(f"{'operation / contestant':<48} {'MB/s':>9} {'µs':>9.9} {'vs vecpress':>12} {'comp. ratio':>12}")
-    for r in ROWS:
+    order = list(dict.fromkeys(r["op"] for r in ROWS))
+    for r in sorted(ROWS, key=lambda r: order.index(r["op"])):
         if r["op"] != op:
             op = r["op"]
             base = next((x["t"] for x in ROWS if x["op"] == op and x["who"].startswith("vecpress") and "t" in x), None)

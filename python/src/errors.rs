@@ -120,7 +120,11 @@ pub fn to_py(py: Python<'_>, err: vecpress::Error) -> PyErr {
             vec![("what", text(py, what)), ("value", int(py, value))],
         ),
         E::Unsupported { isa } => (UnsupportedError::new_err(msg), vec![("isa", text(py, isa))]),
-        _ => (checksum_or_other(&msg), vec![]),
+        E::ChecksumMismatch { what, offset } => (
+            ChecksumMismatchError::new_err(msg),
+            vec![("what", text(py, what)), ("offset", int(py, offset))],
+        ),
+        _ => (Error::new_err(msg), vec![]),
     };
     let value = exc.value(py);
     for (name, v) in attrs {
@@ -129,16 +133,6 @@ pub fn to_py(py: Python<'_>, err: vecpress::Error) -> PyErr {
         let _ = value.setattr(name, v);
     }
     exc
-}
-
-/// Variants added after this binding was written: checksum errors get their
-/// own class, anything else the base class.
-fn checksum_or_other(msg: &str) -> PyErr {
-    if msg.contains("checksum") {
-        ChecksumMismatchError::new_err(msg.to_string())
-    } else {
-        Error::new_err(msg.to_string())
-    }
 }
 
 fn int(py: Python<'_>, v: usize) -> Py<PyAny> {

@@ -8,22 +8,29 @@ use pyo3::types::PyBytes;
 use vecpress::{group_varint, stream_vbyte, Error};
 
 use crate::buffers::input_array;
-use crate::vbyte::{decode, encode};
+use crate::vbyte::{decode, encode, worst_case};
+
+type Decode = fn(&[u8], &mut [u32]) -> Result<usize, Error>;
+type DecodeDelta = fn(&[u8], &mut [u32], u32) -> Result<usize, Error>;
+type ToVec = fn(&[u8], usize) -> Result<Vec<u32>, Error>;
+type DeltaToVec = fn(&[u8], usize, u32) -> Result<Vec<u32>, Error>;
 
 /// One u32 codec's entry points.
 struct U32Codec {
-    encode: fn(&[u32]) -> Vec<u8>,
-    encode_delta: fn(&[u32], u32) -> Vec<u8>,
-    decode: fn(&[u8], &mut [u32]) -> Result<usize, Error>,
-    decode_delta: fn(&[u8], &mut [u32], u32) -> Result<usize, Error>,
-    to_vec: fn(&[u8], usize) -> Result<Vec<u32>, Error>,
-    delta_to_vec: fn(&[u8], usize, u32) -> Result<Vec<u32>, Error>,
+    max_len: fn(usize) -> usize,
+    encode: fn(&[u32], &mut [u8]) -> usize,
+    encode_delta: fn(&[u32], u32, &mut [u8]) -> usize,
+    decode: Decode,
+    decode_delta: DecodeDelta,
+    to_vec: ToVec,
+    delta_to_vec: DeltaToVec,
 }
 
 macro_rules! u32_codec {
     ($m:path, $enc:ident, $encd:ident, $dec:ident, $decd:ident, $tv:ident, $tvd:ident) => {{
         use $m as m;
         U32Codec {
+            max_len: m::max_encoded_len,
             encode: m::$enc,
             encode_delta: m::$encd,
             decode: m::$dec,
@@ -38,8 +45,8 @@ fn codec(name: &str) -> PyResult<U32Codec> {
     Ok(match name {
         "stream_vbyte" => u32_codec!(
             stream_vbyte,
-            encode_to_vec,
-            encode_delta_to_vec,
+            encode,
+            encode_delta,
             decode,
             decode_delta,
             decode_to_vec,
@@ -47,8 +54,8 @@ fn codec(name: &str) -> PyResult<U32Codec> {
         ),
         "stream_vbyte_0124" => u32_codec!(
             stream_vbyte,
-            encode_0124_to_vec,
-            encode_delta_0124_to_vec,
+            encode_0124,
+            encode_delta_0124,
             decode_0124,
             decode_delta_0124,
             decode_0124_to_vec,
@@ -56,8 +63,8 @@ fn codec(name: &str) -> PyResult<U32Codec> {
         ),
         "group_varint_gb" => u32_codec!(
             group_varint::gb,
-            encode_to_vec,
-            encode_delta_to_vec,
+            encode,
+            encode_delta,
             decode,
             decode_delta,
             decode_to_vec,
@@ -65,8 +72,8 @@ fn codec(name: &str) -> PyResult<U32Codec> {
         ),
         "group_varint_g8iu" => u32_codec!(
             group_varint::g8iu,
-            encode_to_vec,
-            encode_delta_to_vec,
+            encode,
+            encode_delta,
             decode,
             decode_delta,
             decode_to_vec,
@@ -86,13 +93,19 @@ pub fn u32_encode(
 ) -> PyResult<Py<PyBytes>> {
     let c = codec(name)?;
     let (arr, _) = input_array(array, &["<u4"])?;
-    let bytes = if delta {
-        let f = c.encode_delta;
-        encode(py, &arr, move |v: &[u32]| f(v, 0))?
-    } else {
-        encode(py, &arr, c.encode)?
-    };
-    Ok(PyBytes::new(py, &bytes).unbind())
+    // Encoding into a worst-case buffer (zeroed lazily by the allocator) and
+    // copying the used part out beats measuring the exact length first.
+    let (max_len, enc, enc_delta) = (c.max_len, c.encode, c.encode_delta);
+    let (buf, n) = encode(py, &arr, move |v: &[u32]| {
+        worst_case(max_len(v.len()), |o| {
+            if delta {
+                enc_delta(v, 0, o)
+            } else {
+                enc(v, o)
+            }
+        })
+    })?;
+    Ok(PyBytes::new(py, &buf[..n]).unbind())
 }
 
 /// Decodes `count` uint32 values with the codec `name`.

@@ -7,6 +7,8 @@ mod buffers;
 mod bytes;
 mod errors;
 mod ints;
+mod lz4;
+mod stream_vbyte;
 mod vbyte;
 
 use pyo3::prelude::*;
@@ -37,5 +39,13 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(ints::u32_decode, m)?)?;
     m.add_function(wrap_pyfunction!(bytes::byte_split_encode, m)?)?;
     m.add_function(wrap_pyfunction!(bytes::byte_split_decode, m)?)?;
+    m.add_function(wrap_pyfunction!(stream_vbyte::stream_vbyte_encode_wide, m)?)?;
+    m.add_function(wrap_pyfunction!(stream_vbyte::stream_vbyte_decode_wide, m)?)?;
+    m.add_function(wrap_pyfunction!(lz4::lz4_compress, m)?)?;
+    m.add_function(wrap_pyfunction!(lz4::lz4_decompress, m)?)?;
+    m.add_function(wrap_pyfunction!(lz4::lz4_decompress_into, m)?)?;
+    m.add_function(wrap_pyfunction!(lz4::lz4_decompress_size_prepended, m)?)?;
+    m.add_function(wrap_pyfunction!(lz4::lz4_compress_frame, m)?)?;
+    m.add_function(wrap_pyfunction!(lz4::lz4_decompress_frame, m)?)?;
     Ok(())
 }

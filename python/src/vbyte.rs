@@ -23,14 +23,32 @@ pub fn vbyte_encode(
     if delta && dtype != "<u4" {
         return Err(no_delta(&dtype));
     }
-    let bytes = match dtype.as_str() {
-        "<u4" if delta => encode(py, &arr, |v| vbyte::encode_delta_to_vec(v, 0))?,
-        "<u4" => encode(py, &arr, vbyte::encode_to_vec)?,
-        "<u8" => encode(py, &arr, vbyte::encode_u64_to_vec)?,
-        "<i4" => encode(py, &arr, vbyte::encode_i32_to_vec)?,
-        _ => encode(py, &arr, vbyte::encode_i64_to_vec)?,
+    // Into a worst-case buffer (zeroed lazily by the allocator), then the
+    // used part copied out: cheaper than measuring the exact length first.
+    let (buf, n) = match dtype.as_str() {
+        "<u4" if delta => encode(py, &arr, |v| {
+            worst_case(vbyte::max_encoded_len(v.len()), |o| {
+                vbyte::encode_delta(v, 0, o)
+            })
+        })?,
+        "<u4" => encode(py, &arr, |v| {
+            worst_case(vbyte::max_encoded_len(v.len()), |o| vbyte::encode(v, o))
+        })?,
+        "<u8" => encode(py, &arr, |v| {
+            worst_case(vbyte::max_encoded_len_u64(v.len()), |o| {
+                vbyte::encode_u64(v, o)
+            })
+        })?,
+        "<i4" => encode(py, &arr, |v| {
+            worst_case(vbyte::max_encoded_len(v.len()), |o| vbyte::encode_i32(v, o))
+        })?,
+        _ => encode(py, &arr, |v| {
+            worst_case(vbyte::max_encoded_len_u64(v.len()), |o| {
+                vbyte::encode_i64(v, o)
+            })
+        })?,
     };
-    Ok(PyBytes::new(py, &bytes).unbind())
+    Ok(PyBytes::new(py, &buf[..n]).unbind())
 }
 
 /// Decodes `count` values; see `vecpress.vbyte.decode`.
@@ -80,6 +98,13 @@ pub fn vbyte_decode(
     }
 }
 
+/// A buffer of `len` bytes written by `f`, with the length `f` used.
+pub fn worst_case(len: usize, f: impl FnOnce(&mut [u8]) -> usize) -> (Vec<u8>, usize) {
+    let mut buf = vec![0u8; len];
+    let n = f(&mut buf);
+    (buf, n)
+}
+
 fn no_delta(dtype: &str) -> PyErr {
     PyValueError::new_err(format!(
         "delta coding is for uint32 only in vbyte (got {})",
@@ -106,11 +131,11 @@ fn to_vec<T: Copy + Default>(
 }
 
 /// Runs `f` over the array's values with the GIL released.
-pub fn encode<T: Element + Sync>(
+pub fn encode<T: Element + Sync, R: Send>(
     py: Python<'_>,
     arr: &Bound<'_, numpy::PyUntypedArray>,
-    f: impl FnOnce(&[T]) -> Vec<u8> + Send,
-) -> PyResult<Vec<u8>> {
+    f: impl FnOnce(&[T]) -> R + Send,
+) -> PyResult<R> {
     let ro = readonly::<T>(arr)?;
     let values = ro
         .as_slice()

@@ -5,6 +5,7 @@ import numpy as np
 import pytest
 from helpers import LENGTHS, arrays, misaligned, mixed
 from hypothesis import given
+from hypothesis import strategies as st
 
 import vecpress
 from vecpress import group_varint, stream_vbyte
@@ -58,7 +59,9 @@ def test_zero_length(codec):
 def test_bad_arguments(codec):
     module, variant = codec
     with pytest.raises(TypeError, match="uint32"):
-        module.encode(np.zeros(4, np.uint64), variant=variant)
+        module.encode(np.zeros(4, np.int64), variant=variant)
+    with pytest.raises(TypeError, match="uint32"):
+        module.encode(np.zeros(4, np.float32), variant=variant)
     with pytest.raises(ValueError, match="not contiguous"):
         module.encode(np.zeros(8, np.uint32)[::2], variant=variant)
     with pytest.raises(ValueError, match="1-D"):
@@ -103,3 +106,50 @@ def test_stream_vbyte_matches_reference_c_library():
     ref = bytes(ref) if not isinstance(ref, bytes) else ref
     assert stream_vbyte.encode(a) == ref
     np.testing.assert_array_equal(libstreamvbyte.decode(np.frombuffer(stream_vbyte.encode(a), np.uint8), len(a)), a)
+
+
+WIDE = [(np.uint64, False), (np.uint64, True), (np.int32, False), (np.int32, True), (np.uint16, False)]
+
+
+@pytest.mark.parametrize("dtype,delta", WIDE)
+@given(data=st.data())
+def test_stream_vbyte_wide_dtypes_hypothesis(dtype, delta, data):
+    a = data.draw(arrays(dtype))
+    enc = stream_vbyte.encode(a, delta=delta)
+    back = stream_vbyte.decode(enc, len(a), dtype=dtype, delta=delta)
+    assert back.dtype == np.dtype(dtype)
+    np.testing.assert_array_equal(back, a)
+
+
+@pytest.mark.parametrize("dtype,delta", WIDE)
+def test_stream_vbyte_wide_dtypes_lengths_out_and_bad_input(dtype, delta):
+    out = np.zeros(5000, dtype)
+    for n in LENGTHS[:-1]:
+        a = mixed(dtype, n, seed=n)
+        enc = stream_vbyte.encode(a, delta=delta)
+        got = stream_vbyte.decode(enc, n, delta=delta, out=out)
+        np.testing.assert_array_equal(got, a)
+    a = mixed(dtype, 37, seed=2)
+    enc = stream_vbyte.encode(a, delta=delta)
+    for cut in range(len(enc)):
+        with pytest.raises(vecpress.Error):
+            stream_vbyte.decode(enc[:cut], len(a), dtype=dtype, delta=delta)
+    for i in range(len(enc)):
+        bad = bytearray(enc)
+        bad[i] ^= 0x5A
+        try:
+            assert len(stream_vbyte.decode(bytes(bad), len(a), dtype=dtype, delta=delta)) == len(a)
+        except vecpress.Error:
+            pass
+
+
+def test_stream_vbyte_wide_rules():
+    with pytest.raises(ValueError, match="0124"):
+        stream_vbyte.encode(np.zeros(3, np.uint64), variant="0124")
+    with pytest.raises(ValueError, match="delta"):
+        stream_vbyte.encode(np.zeros(3, np.uint16), delta=True)
+    with pytest.raises(TypeError):
+        stream_vbyte.encode(np.zeros(3, np.int64))
+    # uint16 values are coded as uint32: the same bytes.
+    a = mixed(np.uint16, 1000, seed=1)
+    assert stream_vbyte.encode(a) == stream_vbyte.encode(a.astype(np.uint32))

@@ -24,8 +24,15 @@ CODECS = [
     (vnc.StreamVByte(), "<u4"),
     (vnc.StreamVByte(delta=True), "<u4"),
     (vnc.StreamVByte(variant="0124"), "<u4"),
+    (vnc.StreamVByte(dtype="<u8", delta=True), "<u8"),
+    (vnc.StreamVByte(dtype="<i4", delta=True), "<i4"),
+    (vnc.StreamVByte(dtype="<u2"), "<u2"),
     (vnc.ByteSplit(dtype="<f4"), "<f4"),
     (vnc.ByteSplit(dtype="<f8"), "<f8"),
+    (vnc.LZ4(), "<i8"),
+    (vnc.LZ4(acceleration=8), "<f4"),
+    (vnc.ByteSplitLZ4(dtype="<f4"), "<f4"),
+    (vnc.ByteSplitLZ4(dtype="<f8"), "<f8"),
 ]
 IDS = [repr(c) for c, _ in CODECS]
 
@@ -99,7 +106,9 @@ def test_bad_configs():
     with pytest.raises(ValueError):
         vnc.VByte(dtype="<i4", delta=True)
     with pytest.raises(ValueError):
-        vnc.StreamVByte(dtype="<u8")
+        vnc.StreamVByte(dtype="<i8")
+    with pytest.raises(ValueError):
+        vnc.StreamVByte(dtype="<u8", variant="0124")
     with pytest.raises(ValueError):
         vnc.StreamVByte(variant="9999")
     with pytest.raises(ValueError, match="whole number"):
@@ -133,6 +142,8 @@ def test_zarr_format_3(tmp_path, codec, dtype):
         "vecpress_vbyte": zarr3.VByte,
         "vecpress_stream_vbyte": zarr3.StreamVByte,
         "vecpress_byte_split": zarr3.ByteSplit,
+        "vecpress_lz4": zarr3.LZ4,
+        "vecpress_byte_split_lz4": zarr3.ByteSplitLZ4,
     }[codec.codec_id]
     config = {k: v for k, v in codec.get_config().items() if k != "id"}
     data, shape, chunks = _zarr_case(codec, dtype)

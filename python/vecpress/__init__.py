@@ -39,7 +39,7 @@ from vecpress._native import (
 )
 from vecpress._native import available_isas as _available_isas
 from vecpress._native import isa as _isa
-from vecpress import byte_split, group_varint, stream_vbyte, vbyte
+from vecpress import byte_split, group_varint, lz4, stream_vbyte, vbyte
 
 __all__ = [
     "ChecksumMismatchError",
@@ -55,6 +55,7 @@ __all__ = [
     "isa",
     "byte_split",
     "group_varint",
+    "lz4",
     "stream_vbyte",
     "vbyte",
 ]

@@ -33,9 +33,9 @@ from numcodecs.abc import Codec
 from numcodecs.compat import ensure_contiguous_ndarray
 
 import vecpress
-from vecpress import _native, stream_vbyte, vbyte
+from vecpress import _native, lz4, stream_vbyte, vbyte
 
-__all__ = ["VByte", "StreamVByte", "ByteSplit"]
+__all__ = ["VByte", "StreamVByte", "ByteSplit", "LZ4", "ByteSplitLZ4"]
 
 _SIZE = struct.Struct("<I")
 
@@ -143,9 +143,10 @@ class VByte(_IntegerCodec):
 
 
 class StreamVByte(_IntegerCodec):
-    """Stream VByte of uint32 values (``dtype="<u4"``), byte-compatible with
-    the reference C library; ``delta=True`` stores the gaps between successive
-    values, ``variant="0124"`` suits data with many zeros.
+    """Stream VByte of ``dtype`` values: ``"<u4"`` (byte-compatible with the
+    reference C library), ``"<u8"``, ``"<i4"`` (zigzag), ``"<u2"``;
+    ``delta=True`` stores the gaps between successive values,
+    ``variant="0124"`` (uint32) suits data with many zeros.
 
     >>> import numpy as np, numcodecs
     >>> codec = StreamVByte(delta=True)
@@ -161,13 +162,15 @@ class StreamVByte(_IntegerCodec):
 
     codec_id = "vecpress_stream_vbyte"
     _module = stream_vbyte
-    _dtypes = ("<u4",)
-    _delta_dtypes = ("<u4",)
+    _dtypes = ("<u4", "<u8", "<i4", "<u2")
+    _delta_dtypes = ("<u4", "<u8", "<i4")
 
     def __init__(self, dtype: Any = "<u4", delta: bool = False, variant: str = "1234"):
         super().__init__(dtype=dtype, delta=delta)
         if variant not in stream_vbyte.VARIANTS:
             raise ValueError(f"variant must be one of {stream_vbyte.VARIANTS}, got {variant!r}")
+        if variant != "1234" and self.dtype != "<u4":
+            raise ValueError("variant '0124' is for uint32")
         self.variant = variant
 
     def _options(self) -> dict[str, Any]:
@@ -207,3 +210,80 @@ class ByteSplit(Codec):
         target = np.empty(len(data), np.uint8) if out is None else _out_view(out, len(data), np.uint8)
         _native.byte_split_decode(data, np.dtype(self.dtype).itemsize, target)
         return target if out is None else out
+
+
+class LZ4(Codec):
+    """LZ4 blocks, byte-compatible with numcodecs' own ``LZ4`` codec: the
+    decompressed size as 4 bytes little-endian, then one block, so either
+    decodes the other's chunks.
+
+    >>> import numpy as np, numcodecs
+    >>> a = np.arange(100_000, dtype=np.int64) // 7
+    >>> ours, theirs = LZ4(), numcodecs.LZ4()
+    >>> np.array_equal(np.frombuffer(theirs.decode(ours.encode(a)), np.int64), a)
+    True
+    >>> np.array_equal(np.frombuffer(ours.decode(theirs.encode(a)), np.int64), a)
+    True
+    """
+
+    codec_id = "vecpress_lz4"
+
+    def __init__(self, acceleration: int = 1):
+        if int(acceleration) < 1:
+            raise ValueError(f"acceleration must be >= 1, got {acceleration}")
+        self.acceleration = int(acceleration)
+
+    def encode(self, buf: Any) -> bytes:
+        """The chunk's bytes as a size-prefixed LZ4 block."""
+        return lz4.compress(_flat_bytes(buf), acceleration=self.acceleration, store_size=True)
+
+    def decode(self, buf: Any, out: Any = None) -> Any:
+        """The chunk's bytes (into ``out`` when given)."""
+        data = _flat_bytes(buf)
+        size = _read_size(data)
+        payload = data[_SIZE.size :]
+        # One byte of block yields at most 255 bytes: a larger size is a lie
+        # (refused before anything of that size is allocated).
+        if size > 255 * len(payload) + 16:
+            err = vecpress.LimitExceededError(
+                f"limit exceeded: lz4 size prefix is {size}, at most {255 * len(payload) + 16} for {len(payload)} bytes"
+            )
+            err.what, err.requested, err.limit = "lz4 size prefix", size, 255 * len(payload) + 16
+            raise err
+        target = np.empty(size, np.uint8) if out is None else _out_view(out, size, np.uint8)
+        n = _native.lz4_decompress_into(payload, target)
+        if n != size:
+            raise _corrupt(0, f"block holds {n} bytes, size prefix says {size}")
+        return target if out is None else out
+
+
+class ByteSplitLZ4(Codec):
+    """Byte stream split of ``dtype`` values, then LZ4 (like Blosc's shuffle
+    + LZ4): the size as 4 bytes little-endian, then one LZ4 block of the
+    split bytes.
+
+    >>> import numpy as np
+    >>> codec = ByteSplitLZ4(dtype="<f8")
+    >>> a = np.round(np.linspace(0, 100, 10_000), 2)
+    >>> enc = codec.encode(a)
+    >>> len(enc) < a.nbytes // 2
+    True
+    >>> np.array_equal(codec.decode(enc).view(np.float64), a)
+    True
+    """
+
+    codec_id = "vecpress_byte_split_lz4"
+
+    def __init__(self, dtype: Any = "<f4", acceleration: int = 1):
+        self._split = ByteSplit(dtype)
+        self._lz4 = LZ4(acceleration)
+        self.dtype = self._split.dtype
+        self.acceleration = self._lz4.acceleration
+
+    def encode(self, buf: Any) -> bytes:
+        """Split, then LZ4 with a size prefix."""
+        return self._lz4.encode(self._split.encode(buf))
+
+    def decode(self, buf: Any, out: Any = None) -> Any:
+        """LZ4, then join (into ``out`` when given)."""
+        return self._split.decode(self._lz4.decode(buf), out=out)

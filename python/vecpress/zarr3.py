@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from zarr.codecs.numcodecs._codecs import _NumcodecsBytesBytesCodec
 
-__all__ = ["VByte", "StreamVByte", "ByteSplit"]
+__all__ = ["VByte", "StreamVByte", "ByteSplit", "LZ4", "ByteSplitLZ4"]
 
 
 class VByte(_NumcodecsBytesBytesCodec, codec_name="vecpress_vbyte"):
@@ -34,3 +34,11 @@ class StreamVByte(_NumcodecsBytesBytesCodec, codec_name="vecpress_stream_vbyte")
 
 class ByteSplit(_NumcodecsBytesBytesCodec, codec_name="vecpress_byte_split"):
     """:class:`vecpress.numcodecs.ByteSplit` in a zarr format 3 array."""
+
+
+class LZ4(_NumcodecsBytesBytesCodec, codec_name="vecpress_lz4"):
+    """:class:`vecpress.numcodecs.LZ4` in a zarr format 3 array."""
+
+
+class ByteSplitLZ4(_NumcodecsBytesBytesCodec, codec_name="vecpress_byte_split_lz4"):
+    """:class:`vecpress.numcodecs.ByteSplitLZ4` in a zarr format 3 array."""

@@ -1,0 +1,143 @@
+"""vecpress.lz4: blocks and frames, interop with liblz4 (python-lz4) and
+numcodecs' LZ4 both ways, bad input."""
+
+import numcodecs
+import numpy as np
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+import vecpress
+from vecpress import lz4
+from vecpress.numcodecs import LZ4, ByteSplitLZ4
+
+plz4_block = pytest.importorskip("lz4.block")
+plz4_frame = pytest.importorskip("lz4.frame")
+
+
+def corpus():
+    rng = np.random.default_rng(0)
+    yield b""
+    yield b"a"
+    yield b"abcd" * 3
+    yield bytes(range(256)) * 40
+    yield rng.integers(0, 4, 100_000, dtype=np.uint8).tobytes()
+    yield rng.integers(0, 256, 70_000, dtype=np.uint8).tobytes()
+    yield (np.arange(300_000, dtype=np.int64) // 9).tobytes()
+    yield b"It was the best of times, it was the worst of times. " * 2000
+
+
+@given(data=st.binary(max_size=5000), reps=st.integers(1, 20))
+def test_block_round_trip_hypothesis(data, reps):
+    src = data * reps
+    block = lz4.compress(src)
+    assert lz4.decompress(block, len(src)) == src
+    assert plz4_block.decompress(block, uncompressed_size=len(src)) == src
+
+
+@pytest.mark.parametrize("acceleration", [1, 4, 64])
+def test_block_interop_with_liblz4(acceleration):
+    for src in corpus():
+        ours = lz4.compress(src, acceleration=acceleration, store_size=True)
+        assert plz4_block.decompress(ours) == src
+        theirs = plz4_block.compress(src, acceleration=acceleration)
+        assert lz4.decompress(theirs, store_size=True) == src
+        raw = plz4_block.compress(src, store_size=False, mode="high_compression")
+        assert lz4.decompress(raw, len(src)) == src
+
+
+def test_frame_interop_with_liblz4():
+    for src in corpus():
+        for block_size in lz4.BLOCK_SIZES:
+            ours = lz4.compress_frame(src, block_size=block_size, block_checksums=True)
+            assert plz4_frame.decompress(ours) == src
+        theirs = plz4_frame.compress(src, block_linked=True, content_checksum=True, store_size=False)
+        assert lz4.decompress_frame(theirs) == src
+        assert lz4.decompress_frame(theirs + lz4.compress_frame(b"tail")) == src + b"tail"
+
+
+def test_out_reuse_and_views():
+    out = np.zeros(4 << 20, np.uint8)
+    for src in corpus():
+        got = lz4.decompress(lz4.compress(src), out=out)
+        assert got.tobytes() == src
+        assert np.shares_memory(got, out) or not src
+    a = np.linspace(0, 1, 1000)
+    back = np.empty_like(a)
+    lz4.decompress(lz4.compress(a), out=back)
+    np.testing.assert_array_equal(back, a)
+
+
+def test_bad_blocks():
+    src = b"It was the best of times, it was the worst of times. " * 20
+    block = lz4.compress(src)
+    with pytest.raises((vecpress.OutputTooSmallError, vecpress.CorruptError)):
+        lz4.decompress(block, len(src) - 1)
+    with pytest.raises(vecpress.Error):
+        lz4.decompress(block[:-1], len(src))
+    for i in range(len(block)):
+        for flip in (0x01, 0x10, 0xFF):
+            bad = bytearray(block)
+            bad[i] ^= flip
+            try:
+                lz4.decompress(bytes(bad), len(src))
+            except vecpress.Error:
+                pass
+    with pytest.raises(vecpress.Error):
+        lz4.decompress(b"\xff" * 10, 10**12)
+    with pytest.raises(vecpress.Error):
+        lz4.decompress((2**31).to_bytes(4, "little") + block, store_size=True)
+    with pytest.raises(TypeError):
+        lz4.decompress(block)
+
+
+def test_bad_frames():
+    src = bytes(range(256)) * 100
+    frame = lz4.compress_frame(src, block_checksums=True)
+    for cut in range(0, len(frame), 7):
+        with pytest.raises(vecpress.Error):
+            lz4.decompress_frame(frame[:cut] if cut else b"\x04\x22\x4d")
+    bad = bytearray(frame)
+    bad[-2] ^= 1  # inside the content checksum
+    with pytest.raises(vecpress.ChecksumMismatchError):
+        lz4.decompress_frame(bytes(bad))
+    with pytest.raises(vecpress.LimitExceededError):
+        lz4.decompress_frame(lz4.compress_frame(b"\0" * 100_000), max_size=4096)
+    with pytest.raises(ValueError, match="block_size"):
+        lz4.compress_frame(src, block_size=1000)
+
+
+def test_numcodecs_lz4_interop():
+    ours, theirs = LZ4(), numcodecs.LZ4()
+    # numcodecs' LZ4 refuses to decode an empty chunk, even its own; ours
+    # writes the same bytes for it.
+    assert ours.encode(b"") == bytes(theirs.encode(b""))
+    assert bytes(ours.decode(theirs.encode(b""))) == b""
+    for src in list(corpus())[1:]:
+        a = np.frombuffer(src, np.uint8)
+        assert ours.encode(a)[:4] == bytes(theirs.encode(a))[:4]
+        assert bytes(theirs.decode(ours.encode(a))) == src
+        assert bytes(ours.decode(theirs.encode(a))) == src
+        out = np.zeros(len(src) + 3, np.uint8)
+        assert ours.decode(theirs.encode(a), out=out) is out
+        assert out[: len(src)].tobytes() == src
+    assert numcodecs.get_codec({"id": "vecpress_lz4", "acceleration": 3}) == LZ4(3)
+    hostile = (10**9).to_bytes(4, "little") + b"\x00"
+    with pytest.raises(vecpress.LimitExceededError):
+        ours.decode(hostile)
+
+
+def test_byte_split_lz4_is_split_then_lz4():
+    from vecpress import byte_split
+
+    a = np.round(np.cumsum(np.random.default_rng(3).normal(size=200_000)), 2)
+    bs = ByteSplitLZ4(dtype="<f8")
+    enc = bs.encode(a)
+    np.testing.assert_array_equal(np.asarray(bs.decode(enc)).view(np.float64), a)
+    # The same bytes as numcodecs' LZ4 of the split values, so liblz4 reads it.
+    split = np.asarray(numcodecs.LZ4().decode(enc))
+    assert split.tobytes() == byte_split.encode(a)
+    out = np.empty_like(a)
+    assert bs.decode(enc, out=out) is out
+    np.testing.assert_array_equal(out, a)
+    assert numcodecs.get_codec(bs.get_config()) == bs
