@@ -21,7 +21,8 @@ use crate::{trial, Common, UsageError};
   vecpress compress --type f64 --auto -v prices.f64     # tries every codec on a sample
   vecpress compress --codec vbyte-delta --type u32 ids.u32 -o ids.vp
   seq 1 1000000 | vecpress compress --type text-u64 - > seq.vp
-  vecpress compress --threads 2 --block 4M big.bin")]
+  vecpress compress --codec lz4 --threads 2 --block 4M big.bin
+  vecpress compress --format lz4 server.log      # server.log.lz4, for the lz4 command")]
 pub struct CompressOpt {
     /// Input file, or - for stdin.
     pub input: PathBuf,
@@ -197,54 +198,53 @@ pub fn run(opt: &CompressOpt) -> Result<()> {
     let mut writer = Writer::new(output, header).with_context(write_err)?;
 
     let pool = pool(opt.threads)?;
-    let batch_len = if pool.current_num_threads() == 1 {
-        1
-    } else {
-        pool.current_num_threads() * 4
+    let threads = pool.current_num_threads();
+    let batch_len = if threads == 1 { 1 } else { threads * 2 };
+    // The first block, read already, opens the first batch.
+    let mut cur: Vec<Block> = vec![first];
+    let mut cur_len = usize::from(more);
+    if more {
+        cur_len += fill(&mut source, &mut writer, &mut cur, 1, batch_len)?;
+    }
+    let mut next: Vec<Block> = Vec::new();
+    let (mut blocks, mut stored) = (0u64, 0u64);
+    let encode = |s: &mut Scratch, b: &mut Block| -> Result<()> {
+        engine.encode(element, &b.raw, &mut b.payload, s)?;
+        b.stored = b.payload.len() >= b.raw.len();
+        Ok(())
     };
-    let mut batch: Vec<Block> = vec![first];
-    let mut pending = more;
-    let mut blocks = 0u64;
-    let mut stored = 0u64;
-    while pending {
-        // Fill the batch: the first block may already be there.
-        let mut filled = batch.iter().filter(|b| b.count > 0).count();
-        batch.resize_with(batch_len.max(filled), Block::default);
-        while filled < batch_len {
-            if !source.next(&mut batch[filled])? {
-                pending = false;
-                break;
-            }
-            filled += 1;
-        }
-        for b in &mut batch[..filled] {
-            writer.hash_content(b.content(element));
-            source.make_gaps(b);
-        }
-        let encode = |s: &mut Scratch, b: &mut Block| -> Result<()> {
-            engine.encode(element, &b.raw, &mut b.payload, s)?;
-            b.stored = b.payload.len() >= b.raw.len();
-            Ok(())
-        };
-        if filled == 1 {
-            encode(&mut Scratch::default(), &mut batch[0])?;
+    while cur_len > 0 {
+        // Encode this batch on the pool while this thread reads the next.
+        let (encoded, next_len) = if threads == 1 {
+            let r = cur[..cur_len]
+                .iter_mut()
+                .try_for_each(|b| encode(&mut Scratch::default(), b));
+            (r, fill(&mut source, &mut writer, &mut next, 0, batch_len))
         } else {
+            let batch = &mut cur[..cur_len];
             pool.install(|| {
-                batch[..filled]
-                    .par_iter_mut()
-                    .try_for_each_init(Scratch::default, encode)
-            })?;
-        }
-        for b in &mut batch[..filled] {
+                rayon::join(
+                    || {
+                        batch
+                            .par_iter_mut()
+                            .try_for_each_init(Scratch::default, encode)
+                    },
+                    || fill(&mut source, &mut writer, &mut next, 0, batch_len),
+                )
+            })
+        };
+        encoded?;
+        for b in &cur[..cur_len] {
             let payload = if b.stored { &b.raw } else { &b.payload };
             writer
                 .write_block(b.count as u32, payload, b.stored)
                 .with_context(write_err)?;
             blocks += 1;
             stored += u64::from(b.stored);
-            b.count = 0;
         }
         bar.set_position(source.consumed);
+        std::mem::swap(&mut cur, &mut next);
+        cur_len = next_len?;
     }
     let elements = writer.total();
     let output = writer.finish().with_context(write_err)?;
@@ -261,6 +261,30 @@ pub fn run(opt: &CompressOpt) -> Result<()> {
         );
     }
     Ok(())
+}
+
+/// Reads up to `batch_len - from` blocks into `batch[from..]`, then feeds
+/// the content of `batch[..]` up to the last block read to the checksum, in
+/// order, and turns posting lists into gaps (the blocks before `from` were
+/// read but not yet fed); returns how many it read.
+fn fill<W: std::io::Write>(
+    source: &mut BlockSource,
+    writer: &mut Writer<W>,
+    batch: &mut Vec<Block>,
+    from: usize,
+    batch_len: usize,
+) -> Result<usize> {
+    batch.resize_with(batch_len.max(batch.len()), Block::default);
+    let element = source.element();
+    let mut filled = from;
+    while filled < batch_len && source.next(&mut batch[filled])? {
+        filled += 1;
+    }
+    for b in &mut batch[..filled] {
+        writer.hash_content(b.content(element));
+        source.make_gaps(b);
+    }
+    Ok(filled - from)
 }
 
 /// Writes the input as one LZ4 frame (4 MiB blocks, content size and

@@ -19,6 +19,7 @@ use crate::{compress, Common};
 #[derive(clap::Args, Debug)]
 #[command(after_help = "Examples:
   vecpress decompress index.docs.vp                 # writes index.docs
+  vecpress decompress server.log.lz4                # LZ4 frames too (current and legacy)
   vecpress decompress -c seq.vp | tail -1
   vecpress decompress data.vp -o - | sha256sum")]
 pub struct DecompressOpt {

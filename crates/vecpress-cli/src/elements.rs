@@ -110,6 +110,11 @@ impl BlockSource {
         Ok(got > 0)
     }
 
+    /// The element type it reads.
+    pub fn element(&self) -> Element {
+        self.element
+    }
+
     /// Turns a block of posting lists into gaps, after those before it.
     pub fn make_gaps(&mut self, block: &mut Block) {
         if self.element == Element::Postings {

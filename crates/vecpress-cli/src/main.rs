@@ -55,7 +55,7 @@ enum Command {
     /// Compress a file of integers, floats, bytes or decimal text into a vecpress file.
     #[command(visible_alias = "c")]
     Compress(compress::CompressOpt),
-    /// Restore a vecpress file to its original bytes, verifying every checksum.
+    /// Restore a vecpress file (or .lz4 frames) to its original bytes, verifying every checksum.
     #[command(visible_alias = "d")]
     Decompress(decompress::DecompressOpt),
     /// Show a vecpress file's header, blocks and ratio, or compare codecs on a raw file.
