@@ -8,7 +8,7 @@ use pyo3::types::PyBytes;
 use vecpress::{group_varint, stream_vbyte, Error};
 
 use crate::buffers::input_array;
-use crate::vbyte::{decode, encode, worst_case};
+use crate::call::{decode, encode, worst_case};
 
 type Decode = fn(&[u8], &mut [u32]) -> Result<usize, Error>;
 type DecodeDelta = fn(&[u8], &mut [u32], u32) -> Result<usize, Error>;

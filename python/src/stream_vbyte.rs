@@ -8,7 +8,7 @@ use pyo3::types::PyBytes;
 use vecpress::stream_vbyte as sv;
 
 use crate::buffers::{input_array, names};
-use crate::vbyte::{decode, encode, worst_case};
+use crate::call::{decode, encode, worst_case};
 
 const DTYPES: &[&str] = &["<u8", "<i4", "<u2"];
 
