@@ -1,44 +1,42 @@
 //! Arbitrary data and frame options: what the frame encoder writes (in
-//! arbitrary pieces, with flushes) decodes to the data.
+//! arbitrary pieces, with flushes) decodes to the data, through every entry.
+//!
+//! Input: four bytes of options, then the data as it is.
 #![no_main]
 
 use std::io::Write;
 
-use arbitrary::Arbitrary;
 use libfuzzer_sys::fuzz_target;
 use vecpress::lz4::frame::{self, BlockSize, FrameEncoder, FrameInfo};
 
-#[derive(Arbitrary, Debug)]
-struct Input {
-    block_size: u8,
-    independent: bool,
-    block_checksums: bool,
-    content_checksum: bool,
-    content_size: bool,
-    acceleration: u8,
-    chunk: u16,
-    flush_every: u8,
-    data: Vec<u8>,
-}
-
-fuzz_target!(|input: Input| {
-    let size = BlockSize::ALL[usize::from(input.block_size % 4)];
+fuzz_target!(|input: &[u8]| {
+    let Some((opts, data)) = input.split_first_chunk::<4>() else {
+        return;
+    };
+    let bits = opts[0];
     let info = FrameInfo::new()
-        .block_size(size)
-        .independent_blocks(input.independent)
-        .block_checksums(input.block_checksums)
-        .content_checksum(input.content_checksum)
-        .content_size(input.content_size.then_some(input.data.len() as u64));
-    let mut enc = FrameEncoder::with_info(Vec::new(), info)
-        .with_acceleration(u32::from(input.acceleration));
-    for (i, piece) in input.data.chunks(usize::from(input.chunk).max(1)).enumerate() {
+        .block_size(BlockSize::ALL[usize::from(bits & 3)])
+        .independent_blocks(bits & 4 != 0)
+        .block_checksums(bits & 8 != 0)
+        .content_checksum(bits & 16 != 0)
+        .content_size((bits & 32 != 0).then_some(data.len() as u64));
+    let acceleration = u32::from(opts[1] % 16);
+    let chunk = usize::from(opts[2]).max(1) * 37;
+    let flush_every = usize::from(opts[3] % 8);
+
+    let mut enc = FrameEncoder::with_info(Vec::new(), info).with_acceleration(acceleration);
+    for (i, piece) in data.chunks(chunk).enumerate() {
         enc.write_all(piece).unwrap();
-        if input.flush_every != 0 && i % usize::from(input.flush_every) == 0 {
+        if flush_every != 0 && i % flush_every == 0 {
             enc.flush().unwrap();
         }
     }
     let bytes = enc.finish().unwrap();
-    assert_eq!(frame::decompress(&bytes).unwrap(), input.data);
-    let one = frame::compress_with(&input.data, info);
-    assert_eq!(frame::decompress_with_limit(&one, input.data.len()).unwrap(), input.data);
+    assert_eq!(frame::decompress(&bytes).unwrap(), data);
+
+    let one = frame::compress_with(data, info);
+    assert_eq!(frame::decompress_with_limit(&one, data.len()).unwrap(), data);
+    let mut out = vec![0u8; data.len()];
+    assert_eq!(frame::decompress_into(&one, &mut out), Ok(data.len()));
+    assert_eq!(out, data);
 });

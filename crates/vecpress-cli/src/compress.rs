@@ -60,7 +60,8 @@ pub struct CompressOpt {
     #[arg(short = 'T', long, value_name = "N", default_value_t = 1)]
     pub threads: usize,
 
-    /// What to write: a vecpress file (docs/FORMAT.md), or `raw`, the
+    /// What to write: a vecpress file (docs/FORMAT.md), `lz4`, a standard
+    /// LZ4 frame (`.lz4`, as the lz4 command reads it), or `raw`, the
     /// codec's bare stream of all the elements (held in memory; posting
     /// lists as plain u32), for embedding in other formats: it stores no
     /// count, which -v prints.
@@ -78,6 +79,9 @@ pub enum Format {
     Vecpress,
     /// The codec's bare stream.
     Raw,
+    /// A standard LZ4 frame (as the `lz4` command writes; --codec and --type
+    /// do not apply).
+    Lz4,
 }
 
 /// Parses `--type`.
@@ -133,9 +137,14 @@ pub fn run(opt: &CompressOpt) -> Result<()> {
         Some(name) => Some(chosen(name, element)?),
         None => None,
     };
+    let suffix = if opt.format == Format::Lz4 {
+        ".lz4"
+    } else {
+        ".vp"
+    };
     let out_path = files::output_path(&opt.input, opt.output.as_deref(), opt.stdout, |p| {
         let mut s = p.as_os_str().to_owned();
-        s.push(".vp");
+        s.push(suffix);
         Ok(PathBuf::from(s))
     })?;
     if out_path != Path::new("-") && out_path == opt.input {
@@ -146,6 +155,9 @@ pub fn run(opt: &CompressOpt) -> Result<()> {
         .into());
     }
     let input = Input::open(&opt.input)?;
+    if opt.format == Format::Lz4 {
+        return lz4(opt, input, &out_path);
+    }
     let name = input.name.clone();
     let width = element.width() as u64;
     let total = match input.size {
@@ -246,6 +258,50 @@ pub fn run(opt: &CompressOpt) -> Result<()> {
             consumed as f64 / written.max(1) as f64,
             element.name(),
             engine.name(),
+        );
+    }
+    Ok(())
+}
+
+/// Writes the input as one LZ4 frame (4 MiB blocks, content size and
+/// checksum), streaming.
+fn lz4(opt: &CompressOpt, mut input: Input, out_path: &Path) -> Result<()> {
+    use vecpress::lz4::frame::{BlockSize, FrameEncoder, FrameInfo};
+
+    let name = input.name.clone();
+    let output = Output::create(out_path, opt.common.force, input.permissions.clone())?;
+    let out_name = output.name.clone();
+    let info = FrameInfo::new()
+        .block_size(BlockSize::Max4MB)
+        .content_size(input.size);
+    let mut enc = FrameEncoder::with_info(output, info);
+    let bar = files::progress(input.size, opt.common.quiet, "compress");
+    let mut buf = vec![0u8; 1 << 20];
+    let mut consumed = 0u64;
+    loop {
+        let n = files::read_some(&mut input.reader, &mut buf)
+            .with_context(|| format!("{name}: read failed"))?;
+        if n == 0 {
+            break;
+        }
+        std::io::Write::write_all(&mut enc, &buf[..n])
+            .with_context(|| format!("{out_name}: write failed"))?;
+        consumed += n as u64;
+        bar.set_position(consumed);
+    }
+    if input.size.is_some_and(|s| s != consumed) {
+        bail!("{name}: changed while being read");
+    }
+    let output = enc
+        .finish()
+        .with_context(|| format!("{out_name}: write failed"))?;
+    bar.finish_and_clear();
+    let written = output.written;
+    output.commit()?;
+    if opt.common.verbose {
+        eprintln!(
+            "{name}: {consumed} bytes -> {written} bytes (ratio {:.3}), LZ4 frame",
+            consumed as f64 / written.max(1) as f64
         );
     }
     Ok(())

@@ -55,9 +55,9 @@ pub fn run(opt: &DecompressOpt) -> Result<()> {
         .extension()
         .and_then(|e| e.to_str())
     {
-        Some("vp") => Ok(p.with_extension("")),
+        Some("vp" | "lz4") => Ok(p.with_extension("")),
         _ => Err(format!(
-            "{}: unknown suffix (expected .vp); use -o OUT or -c",
+            "{}: unknown suffix (expected .vp or .lz4); use -o OUT or -c",
             p.display()
         )),
     })?;
@@ -66,10 +66,16 @@ pub fn run(opt: &DecompressOpt) -> Result<()> {
     let bar = files::progress(input.size, opt.common.quiet, "decompress");
     let (magic, got, reader) =
         elements::peek_magic(input.reader).with_context(|| format!("{name}: read failed"))?;
-    if got == 4 && magic != MAGIC {
-        bail!("{name}: not a vecpress file (its first bytes are {magic:02x?})");
+    if got == 4 && is_lz4(magic) {
+        let output = Output::create(&out_path, opt.common.force, input.permissions.clone())?;
+        return lz4(opt, &name, reader, output, bar);
     }
-    let mut reader = Reader::new(reader).map_err(|e| anyhow!("{name}: {e}"))?;
+    if got == 4 && magic != MAGIC {
+        bail!(
+            "{name}: neither a vecpress file nor an LZ4 frame (its first bytes are {magic:02x?})"
+        );
+    }
+    let mut reader = Reader::new(reader).map_err(|e| anyhow!("{name}: {}", describe(&e)))?;
     let header = *reader.header();
     let engine = engine::for_file(header.codec, header.element).with_context(|| name.clone())?;
     let mut output = Output::create(&out_path, opt.common.force, input.permissions.clone())?;
@@ -90,7 +96,7 @@ pub fn run(opt: &DecompressOpt) -> Result<()> {
             let index = reader.blocks();
             slot.info = reader
                 .next_block(&mut slot.payload)
-                .map_err(|e| anyhow!("{name}: block {index}: {e}"))?;
+                .map_err(|e| anyhow!("{name}: block {index}: {}", describe(&e)))?;
             if slot.info.is_none() {
                 ended = true;
                 break;
@@ -117,7 +123,9 @@ pub fn run(opt: &DecompressOpt) -> Result<()> {
         }
         bar.set_position(reader.offset());
     }
-    reader.check_content().map_err(|e| anyhow!("{name}: {e}"))?;
+    reader
+        .check_content()
+        .map_err(|e| anyhow!("{name}: {}", describe(&e)))?;
     bar.finish_and_clear();
     let (elements, written) = (reader.total(), output.written);
     output.commit()?;
@@ -131,6 +139,56 @@ pub fn run(opt: &DecompressOpt) -> Result<()> {
         );
     }
     Ok(())
+}
+
+/// Whether `magic` starts an LZ4 frame: current, legacy or skippable.
+fn is_lz4(magic: [u8; 4]) -> bool {
+    let m = u32::from_le_bytes(magic);
+    m == 0x184D_2204 || m == 0x184C_2102 || (m & 0xFFFF_FFF0) == 0x184D_2A50
+}
+
+/// Decompresses LZ4 frames (the library checks their checksums).
+fn lz4(
+    opt: &DecompressOpt,
+    name: &str,
+    reader: Box<dyn Read + Send>,
+    mut output: Output,
+    bar: indicatif::ProgressBar,
+) -> Result<()> {
+    let mut dec = vecpress::lz4::frame::FrameDecoder::new(reader);
+    let mut buf = vec![0u8; 1 << 20];
+    loop {
+        let n = match dec.read(&mut buf) {
+            Ok(0) => break,
+            Ok(n) => n,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            Err(e) => bail!("{name}: {}", describe(&e)),
+        };
+        std::io::Write::write_all(&mut output, &buf[..n])
+            .with_context(|| format!("{}: write failed", output.name))?;
+        bar.set_position(dec.position() as u64);
+    }
+    bar.finish_and_clear();
+    let (read, written) = (dec.position(), output.written);
+    output.commit()?;
+    if opt.common.verbose {
+        eprintln!("{name}: {read} bytes -> {written} bytes, LZ4 frames, checksums ok");
+    }
+    Ok(())
+}
+
+/// A container error in words: truncations count bytes, not values.
+pub fn describe(e: &std::io::Error) -> String {
+    match e
+        .get_ref()
+        .and_then(|i| i.downcast_ref::<vecpress::Error>())
+    {
+        Some(vecpress::Error::Truncated { offset, needed }) => {
+            format!("file truncated: the structure at byte {offset} lacks {needed} byte(s)")
+        }
+        Some(inner) => inner.to_string(),
+        None => e.to_string(),
+    }
 }
 
 /// Decodes one block (stored or encoded) into its elements' bytes.
@@ -162,7 +220,7 @@ pub fn verify(reader: &mut Reader<Box<dyn Read + Send>>, engine: Engine) -> Resu
         let index = reader.blocks();
         slot.info = reader
             .next_block(&mut slot.payload)
-            .map_err(|e| anyhow!("block {index}: {e}"))?;
+            .map_err(|e| anyhow!("block {index}: {}", describe(&e)))?;
         let Some(info) = slot.info else { break };
         stored += u64::from(info.stored);
         decode_block(engine, element, &mut slot, &mut s)?;
@@ -170,6 +228,6 @@ pub fn verify(reader: &mut Reader<Box<dyn Read + Send>>, engine: Engine) -> Resu
         content += c.len() as u64;
         reader.hash_content(c);
     }
-    reader.check_content()?;
+    reader.check_content().map_err(|e| anyhow!(describe(&e)))?;
     Ok((stored, content))
 }

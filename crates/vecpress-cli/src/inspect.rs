@@ -51,7 +51,8 @@ pub fn run(opt: &InspectOpt) -> Result<()> {
 }
 
 fn container(name: &str, size: Option<u64>, reader: Box<dyn std::io::Read + Send>) -> Result<()> {
-    let mut reader = Reader::new(reader).map_err(|e| anyhow!("{name}: {e}"))?;
+    let mut reader =
+        Reader::new(reader).map_err(|e| anyhow!("{name}: {}", decompress::describe(&e)))?;
     let h = *reader.header();
     let codec = Engine::by_id(h.codec).map_or("unknown", |e| e.name());
     println!("file:          {name}");

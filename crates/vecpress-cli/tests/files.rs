@@ -264,6 +264,12 @@ fn every_corruption_is_an_error_and_leaves_no_output() {
         let piped = vecpress_stdin(&["decompress", "-"], case);
         data_error(&piped, "<stdin>");
     }
+    fs::write(&bad, &file[..file.len() - 30]).unwrap();
+    let err = data_error(
+        &vecpress(&["decompress", s(&bad), "-o", s(&out)]),
+        "truncated",
+    );
+    assert!(err.contains("byte(s)"), "{err}");
     // The error names the block and the byte offset.
     let mut b = file.clone();
     let last = b.len() - 25;
@@ -447,4 +453,67 @@ fn raw_format_is_the_bare_codec_stream() {
         "{}",
         stderr(&out)
     );
+}
+
+/// Whether the `lz4` command is installed.
+fn lz4_command() -> bool {
+    Command::new("lz4")
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| o.status.success())
+}
+
+#[test]
+fn lz4_frames_both_ways() {
+    let dir = scratch("lz4");
+    let text: Vec<u8> = (0..200_000u32)
+        .flat_map(|i| format!("line {} of {}\n", i % 1000, i / 7).into_bytes())
+        .collect();
+    let input = dir.join("t.txt");
+    fs::write(&input, &text).unwrap();
+    ok(vecpress(&["compress", "--format", "lz4", s(&input)]));
+    let frame = fs::read(dir.join("t.txt.lz4")).unwrap();
+    assert_eq!(frame[..4], [0x04, 0x22, 0x4D, 0x18]);
+    assert!(frame.len() * 2 < text.len(), "{} bytes", frame.len());
+    let back = ok(vecpress(&["decompress", "-c", s(&dir.join("t.txt.lz4"))]));
+    assert_eq!(back.stdout, text);
+    let piped = ok(vecpress_stdin(&["decompress", "-"], &frame));
+    assert_eq!(piped.stdout, text);
+
+    // Corrupt frames: an error, no output.
+    let bad = dir.join("bad.lz4");
+    for at in [4, 7, frame.len() / 2, frame.len() - 2] {
+        let mut b = frame.clone();
+        b[at] ^= 0x21;
+        fs::write(&bad, &b).unwrap();
+        data_error(&vecpress(&["decompress", s(&bad)]), "bad.lz4");
+        assert!(!dir.join("bad").exists());
+    }
+    fs::write(&bad, &frame[..frame.len() - 9]).unwrap();
+    data_error(&vecpress(&["decompress", s(&bad)]), "bad.lz4");
+
+    if !lz4_command() {
+        eprintln!("lz4 command absent: interop with it not checked");
+        return;
+    }
+    let theirs = Command::new("lz4")
+        .args(["-d", "-c", s(&dir.join("t.txt.lz4"))])
+        .output()
+        .unwrap();
+    assert!(theirs.status.success());
+    assert_eq!(theirs.stdout, text, "lz4 -d reads our frame");
+    for (flag, name) in [
+        ("-z", "current.lz4"),
+        ("-l", "legacy.lz4"),
+        ("-BD", "linked.lz4"),
+    ] {
+        let out = dir.join(name);
+        let made = Command::new("lz4")
+            .args([flag, "-q", s(&input), s(&out)])
+            .status()
+            .unwrap();
+        assert!(made.success());
+        let back = ok(vecpress(&["decompress", "-c", s(&out)]));
+        assert_eq!(back.stdout, text, "{name}");
+    }
 }

@@ -1,17 +1,28 @@
 //! Interleaved timing of LZ4 block decompression: each round runs every
 //! decoder once over every 64 KiB block of a file, so that a busy machine
-//! slows all of them alike; the best round of each is reported, with its
-//! ratio to liblz4's `LZ4_decompress_safe` and to lz4_flex.
+//! slows all of them alike; each block's best time of all rounds counts (a
+//! block takes microseconds, so some round sees it undisturbed), and their
+//! sum is reported, with its ratio to liblz4's `LZ4_decompress_safe` and to
+//! lz4_flex. Then the same
+//! for compression against `LZ4_compress_default`, with both sizes.
 //!
 //! `cargo run --release -p vecpress --example lz4_timing [FILE...]`
 //! (default: the Silesia files in `/work/shared/data/silesia`).
 
 use std::time::{Duration, Instant};
 
-use vecpress::lz4::block;
+use std::cell::RefCell;
+
+use vecpress::lz4::{adaptive::AdaptiveDecompressor, block};
 
 const BLOCK: usize = 64 * 1024;
-const ROUNDS: usize = 30;
+/// Rounds per file (`LZ4_TIMING_ROUNDS` overrides).
+fn rounds() -> usize {
+    std::env::var("LZ4_TIMING_ROUNDS")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(30)
+}
 
 type Decoder<'a> = (String, Box<dyn Fn(&[u8], &mut [u8]) -> usize + 'a>);
 
@@ -23,6 +34,13 @@ fn decoders<'a>() -> Vec<Decoder<'a>> {
             Box::new(move |src, dst| block::decompress_into_variant(variant, src, dst).unwrap()),
         ));
     }
+    let adaptive = RefCell::new(AdaptiveDecompressor::new());
+    v.push((
+        "adaptive".into(),
+        Box::new(move |src: &[u8], dst: &mut [u8]| {
+            adaptive.borrow_mut().decompress_into(src, dst).unwrap()
+        }),
+    ));
     #[cfg(target_arch = "x86_64")]
     v.push((
         "liblz4".into(),
@@ -69,17 +87,18 @@ fn main() {
             .map(|c| (block::compress(c), c.len()))
             .collect();
         let packed: usize = blocks.iter().map(|b| b.0.len()).sum();
-        let mut best = vec![Duration::MAX; decoders.len()];
-        for _ in 0..ROUNDS {
+        let mut best = vec![vec![Duration::MAX; blocks.len()]; decoders.len()];
+        for _ in 0..rounds() {
             for (i, (_, decode)) in decoders.iter().enumerate() {
-                let t = Instant::now();
-                for (src, n) in &blocks {
+                for (j, (src, n)) in blocks.iter().enumerate() {
+                    let t = Instant::now();
                     let got = decode(src, &mut out[..*n]);
+                    best[i][j] = best[i][j].min(t.elapsed());
                     assert_eq!(got, *n);
                 }
-                best[i] = best[i].min(t.elapsed());
             }
         }
+        let best: Vec<Duration> = best.iter().map(|b| b.iter().sum()).collect();
         let gbps = |d: Duration| data.len() as f64 / d.as_secs_f64() / 1e9;
         let find = |name: &str| decoders.iter().position(|d| d.0 == name);
         println!(
@@ -97,5 +116,51 @@ fn main() {
             }
             println!("{line}");
         }
+        compress(&data);
+    }
+}
+
+/// Interleaved rounds of compressing every 64 KiB block, ours and
+/// liblz4's, with the total compressed sizes.
+fn compress(data: &[u8]) {
+    let mut out = vec![0u8; block::max_compressed_len(BLOCK)];
+    let ours: usize = data
+        .chunks(BLOCK)
+        .map(|c| block::compress_into(c, &mut out).unwrap())
+        .sum();
+    let chunks: Vec<&[u8]> = data.chunks(BLOCK).collect();
+    let mut ours_t = vec![Duration::MAX; chunks.len()];
+    #[cfg(target_arch = "x86_64")]
+    let mut theirs_t = vec![Duration::MAX; chunks.len()];
+    for _ in 0..rounds() {
+        for (j, c) in chunks.iter().enumerate() {
+            let t = Instant::now();
+            block::compress_into(c, &mut out).unwrap();
+            ours_t[j] = ours_t[j].min(t.elapsed());
+            #[cfg(target_arch = "x86_64")]
+            {
+                let t = Instant::now();
+                lz4::block::compress_to_buffer(c, None, false, &mut out).unwrap();
+                theirs_t[j] = theirs_t[j].min(t.elapsed());
+            }
+        }
+    }
+    let best_ours: Duration = ours_t.iter().sum();
+    #[cfg(target_arch = "x86_64")]
+    let best_theirs: Duration = theirs_t.iter().sum();
+    let gbps = |d: Duration| data.len() as f64 / d.as_secs_f64() / 1e9;
+    println!("  compress   {:6.2} GB/s, {ours} bytes", gbps(best_ours));
+    #[cfg(target_arch = "x86_64")]
+    {
+        let theirs: usize = data
+            .chunks(BLOCK)
+            .map(|c| lz4::block::compress_to_buffer(c, None, false, &mut out).unwrap())
+            .sum();
+        println!(
+            "  liblz4     {:6.2} GB/s, {theirs} bytes; ours: size x{:.4}, speed x{:.2}",
+            gbps(best_theirs),
+            ours as f64 / theirs as f64,
+            best_theirs.as_secs_f64() / best_ours.as_secs_f64()
+        );
     }
 }

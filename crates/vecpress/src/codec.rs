@@ -20,6 +20,7 @@
 #[cfg(feature = "g8iu")]
 use crate::group_varint::g8iu;
 use crate::group_varint::gb;
+use crate::lz4::block as lz4;
 use crate::{byte_split, stream_vbyte as svb, vbyte, Error, Isa};
 
 /// A codec for slices of u32 whose count is kept by the caller.
@@ -250,15 +251,28 @@ impl ByteCodec for Bytes {
 }
 
 /// Every byte codec, in id order.
-static BYTE_CODECS: &[&dyn ByteCodec] = &[&Bytes {
-    id: 16,
-    name: "byte-split",
-    needs_width: true,
-    max_encoded_len: byte_split::max_encoded_len,
-    encode: byte_split::encode,
-    decode: byte_split::decode_with,
-    kernels: byte_split::kernels,
-}];
+static BYTE_CODECS: &[&dyn ByteCodec] = &[
+    &Bytes {
+        id: 16,
+        name: "byte-split",
+        needs_width: true,
+        max_encoded_len: byte_split::max_encoded_len,
+        encode: byte_split::encode,
+        decode: byte_split::decode_with,
+        kernels: byte_split::kernels,
+    },
+    // An LZ4 block: the caller keeps the decoded size (the bench and the
+    // container record it).
+    &Bytes {
+        id: 17,
+        name: "lz4",
+        needs_width: false,
+        max_encoded_len: lz4::max_compressed_len,
+        encode: |input, _, out| lz4::compress_into(input, out),
+        decode: |isa, input, _, out| lz4::decompress_with(isa, input, out),
+        kernels: lz4::kernels,
+    },
+];
 
 /// Every byte codec, in id order.
 ///

@@ -24,7 +24,10 @@
 //! allocating), each block's count and length, each block's checksum, the
 //! end record's total and the content checksum. A violation gives an
 //! [`io::Error`] of kind `InvalidData` wrapping an [`Error`] whose offset is
-//! the byte offset in the file of the broken structure; the end of the input
+//! the byte offset in the file of the broken structure
+//! ([`Error::ChecksumMismatch`] for a checksum: the header's at its checksum
+//! field, a block's at the block's header, the content's at the end record's
+//! checksum field); the end of the input
 //! inside a structure gives [`Error::Truncated`] whose `needed` counts the
 //! missing bytes.
 //!
@@ -257,7 +260,10 @@ impl Header {
             return corrupt(4, "unknown format version");
         }
         if le32(&b[24..]) != xxh32(&b[..24], SEED) {
-            return corrupt(24, "header checksum mismatch");
+            return Err(Error::ChecksumMismatch {
+                what: "header",
+                offset: 24,
+            });
         }
         let Some(element) = Element::from_code(b[5]) else {
             return corrupt(5, "unknown element type");
@@ -586,7 +592,10 @@ impl<R: Read> Reader<R> {
             return Err(truncated(start, len - got as u64));
         }
         if le32(&head[8..]) != block_checksum(&head[..8], payload) {
-            return Err(corrupt(start, "block checksum mismatch"));
+            return Err(invalid(Error::ChecksumMismatch {
+                what: "block",
+                offset: start as usize,
+            }));
         }
         let info = BlockInfo {
             index: self.index,
@@ -637,9 +646,9 @@ impl<R: Read> Reader<R> {
                 offset: self.offset as usize,
                 what: "end record not reached",
             })),
-            Some(sum) if sum != self.content.digest() => Err(invalid(Error::Corrupt {
+            Some(sum) if sum != self.content.digest() => Err(invalid(Error::ChecksumMismatch {
+                what: "content",
                 offset: at,
-                what: "content checksum mismatch",
             })),
             Some(_) => Ok(()),
         }

@@ -152,23 +152,24 @@ fn every_truncation_is_caught() {
 #[test]
 fn errors_name_what_and_where() {
     let file = vbyte_file(&(0..40).collect::<Vec<u32>>(), 16, None);
-    let cases: [(usize, &str, usize); 5] = [
-        (0, "not a vecpress file (bad magic)", 0),
-        (4, "unknown format version", 4),
-        (6, "header checksum mismatch", 24),
+    let corrupt = |offset, what| Error::Corrupt { offset, what };
+    let checksum = |what, offset| Error::ChecksumMismatch { what, offset };
+    let cases = [
+        (0, corrupt(0, "not a vecpress file (bad magic)")),
+        (4, corrupt(4, "unknown format version")),
+        (6, checksum("header", 24)),
         // The second block's payload: the block (at 28 + 12 + 16) fails its checksum.
         (
             HEADER_LEN + 12 + 16 + 12 + 3,
-            "block checksum mismatch",
-            HEADER_LEN + 28,
+            checksum("block", HEADER_LEN + 28),
         ),
-        (file.len() - 1, "content checksum mismatch", file.len() - 8),
+        (file.len() - 1, checksum("content", file.len() - 8)),
     ];
-    for (at, what, offset) in cases {
+    for (at, want) in cases {
         let mut bad = file.clone();
         bad[at] ^= 0x10;
         let e = read_vbyte_file(&bad).unwrap_err();
-        assert_eq!(inner(&e), &Error::Corrupt { offset, what }, "flip at {at}");
+        assert_eq!(inner(&e), &want, "flip at {at}");
     }
 }
 

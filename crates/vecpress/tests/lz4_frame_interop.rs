@@ -8,8 +8,8 @@ use std::io::Write;
 use std::path::PathBuf;
 use std::process::{Command, Stdio};
 
-use common::{corpus_files, random_bytes, repetitive, text_like};
-use vecpress::lz4::frame::{self, BlockSize, FrameInfo};
+use common::{all_infos, corpus_files, random_bytes, repetitive, text_like};
+use vecpress::lz4::frame::{self, FrameInfo};
 
 /// Generated inputs, and the corpora's files when present (their first
 /// 2 MiB: the tests run unoptimised).
@@ -117,20 +117,6 @@ fn lz4_decompress(packed: &[u8]) -> Vec<u8> {
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(out.status.success(), "lz4 -d failed: {stderr}");
     out.stdout
-}
-
-/// Every header option, each block size.
-fn all_infos() -> impl Iterator<Item = FrameInfo> {
-    BlockSize::ALL.into_iter().flat_map(|size| {
-        (0..16u32).map(move |bits| {
-            FrameInfo::new()
-                .block_size(size)
-                .independent_blocks(bits & 1 != 0)
-                .block_checksums(bits & 2 != 0)
-                .content_checksum(bits & 4 != 0)
-                .content_size((bits & 8 != 0).then_some(0))
-        })
-    })
 }
 
 #[test]

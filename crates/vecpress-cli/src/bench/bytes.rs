@@ -11,6 +11,7 @@
 //! every decoder works on the same bytes.
 #![forbid(unsafe_code)]
 
+use std::cell::RefCell;
 use std::hint::black_box;
 use std::ops::Range;
 use std::path::Path;
@@ -18,6 +19,7 @@ use std::time::Duration;
 
 use anyhow::{bail, Context, Result};
 use vecpress::codec::ByteCodec;
+use vecpress::lz4::{self, adaptive::AdaptiveDecompressor, block::Variant};
 use vecpress::Isa;
 
 use super::generate_bytes::ByteGenerator;
@@ -192,22 +194,30 @@ impl ByteJob<'_> {
             .iter()
             .map(|p| Encoded::blocks(&input.bytes, blocks, 0, |block| p.encode(block, width)))
             .collect();
+        let adaptive = RefCell::new(AdaptiveDecompressor::new());
+        let adaptive = &adaptive;
         let mut contestants: Vec<Contestant<u8>> = Vec::new();
         let mut failures = Vec::new();
-        for &isa in self.isas {
+        for kernel in kernels(self.codec, self.isas) {
+            let (row_name, isa) = kernel.row(name);
             let decode = move |i: usize, out: &mut [u8]| {
-                self.codec.decode(isa, bench.block_bytes(i), width, out)
+                let input = bench.block_bytes(i);
+                match kernel {
+                    Kernel::Isa(isa) => self.codec.decode(isa, input, width, out),
+                    Kernel::Variant(v) => lz4::block::decompress_into_variant(v, input, out),
+                    Kernel::Adaptive => adaptive.borrow_mut().decompress_into(input, out),
+                }
             };
             match bench.check(&mut buf, produced, decode) {
                 Ok(()) => contestants.push(Contestant {
-                    codec: name.to_string(),
-                    isa: isa.name(),
+                    codec: row_name,
+                    isa,
                     encode: Some(encode_time),
                     note: None,
                     compressed: encoded.len,
                     pass: Box::new(move |buf: &mut [u8]| bench.pass(buf, decode)),
                 }),
-                Err(e) => failures.push(failure(name, isa.name(), e)),
+                Err(e) => failures.push(failure(&row_name, isa, e)),
             }
         }
         for (&peer, own) in self.peers.iter().zip(&own) {
@@ -267,7 +277,22 @@ impl ByteJob<'_> {
                 note: t.note,
             })
         };
-        let mut lines: Vec<Line> = race::race(contestants, &mut buf, self.reps)
+        let mut timed = race::race(contestants, &mut buf, self.reps);
+        // Which loops the adaptive decompressor ended up running, and how often.
+        if let Some(t) = timed.iter_mut().find(|t| t.isa == ADAPTIVE) {
+            let stats = adaptive.borrow().stats();
+            let total: u64 = stats.iter().map(|s| s.calls).sum();
+            let shares: Vec<String> = stats
+                .iter()
+                .filter(|s| s.calls > 0)
+                .map(|s| {
+                    let share = s.calls as f64 * 100.0 / total.max(1) as f64;
+                    format!("{} {share:.0}%", s.variant.name())
+                })
+                .collect();
+            t.note = Some(format!("calls per loop: {}", shares.join(", ")));
+        }
+        let mut lines: Vec<Line> = timed
             .into_iter()
             .map(|t| match t.decode {
                 Some(decode) => row(t, decode),
@@ -282,4 +307,43 @@ impl ByteJob<'_> {
         super::measure::set_scalar_ratio(&mut lines);
         lines
     }
+}
+
+/// The `isa` column of the adaptive decompressor's row.
+const ADAPTIVE: &str = "auto";
+
+/// One decoder of a byte codec: a kernel per ISA level; for LZ4, the
+/// adaptive decompressor (row `lz4`) and each fixed loop (rows `lz4:LOOP`).
+#[derive(Clone, Copy)]
+enum Kernel {
+    Isa(Isa),
+    Variant(Variant),
+    Adaptive,
+}
+
+impl Kernel {
+    /// Its row's codec and isa columns.
+    fn row(self, codec: &str) -> (String, &'static str) {
+        match self {
+            Kernel::Isa(isa) => (codec.to_string(), isa.name()),
+            Kernel::Variant(v) => (
+                format!("{codec}:{}", v.name()),
+                v.isa().map_or("-", Isa::name),
+            ),
+            Kernel::Adaptive => (codec.to_string(), ADAPTIVE),
+        }
+    }
+}
+
+/// The decoders to time: for LZ4 the adaptive one, then every loop whose
+/// level is among `isas`; for other codecs one per level.
+fn kernels(codec: &dyn ByteCodec, isas: &[Isa]) -> Vec<Kernel> {
+    if codec.name() != "lz4" {
+        return isas.iter().map(|&isa| Kernel::Isa(isa)).collect();
+    }
+    let loops = lz4::block::variants()
+        .into_iter()
+        .filter(|v| v.isa().is_some_and(|isa| isas.contains(&isa)))
+        .map(Kernel::Variant);
+    std::iter::once(Kernel::Adaptive).chain(loops).collect()
 }

@@ -128,12 +128,20 @@ pub fn run(opt: &BenchOpt) -> Result<()> {
             });
         }
     }
-    let notes: Vec<String> = present
+    // Notes of the peers that run beside a chosen codec.
+    let families: Vec<&str> = int_codecs
         .iter()
+        .map(|c| peers::family_of(c.name()))
+        .chain(byte_codecs.iter().map(|c| c.name()))
+        .collect();
+    let mut notes: Vec<String> = present
+        .iter()
+        .filter(|p| families.contains(&p.family()))
         .filter_map(|p| p.note().map(|n| format!("{}: {n}", p.name())))
         .chain(
             byte_present
                 .iter()
+                .filter(|p| families.contains(&p.family()))
                 .filter_map(|p| p.note().map(|n| format!("{}: {n}", p.name()))),
         )
         .collect();
@@ -249,6 +257,15 @@ pub fn run(opt: &BenchOpt) -> Result<()> {
             opt.reps,
             levels.join(" ")
         )?;
+        // And what vecpress's own rows have to say (e.g. the loops LZ4's
+        // adaptive decompressor chose).
+        for line in &all_lines {
+            if let Line::Row(r) = line {
+                if let (false, Some(note)) = (r.codec.starts_with("peer:"), &r.note) {
+                    notes.push(format!("{} on {}: {note}", r.codec, r.input));
+                }
+            }
+        }
         report::print_table(&mut stdout, &all_lines, &absent_lines, &notes)?;
     }
     if let Some(path) = &opt.plot {

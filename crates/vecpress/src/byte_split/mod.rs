@@ -31,10 +31,11 @@
 //!
 //! The transform is a transposition of an `N x K` byte matrix. The scalar
 //! code transposes it in tiles that stay in L1; the SIMD kernels transpose
-//! it through registers (see `transpose.rs`): widths 2, 4, 8 and 16 a
-//! register of each stream at a time, every other width in 16 x 16 byte
-//! tiles. They run while a whole block fits and leave the rest to the
-//! scalar code.
+//! it through registers (see `transpose.rs`): widths up to 8 padded to 4
+//! or 8 bytes by a byte shuffle, then a register of each stream at a time;
+//! wider values in 16 x 16 byte tiles. They run while a whole block fits
+//! and leave the rest to the scalar code. On aarch64, widths 2 and 4 use
+//! Neon's structure loads and stores (`ld2`/`ld4`, `st2`/`st4`).
 //!
 //! # Example
 //!

@@ -1,38 +1,65 @@
 //! Byte shuffles within a 16-byte lane, computed at compile time.
 //!
-//! A lane of `16 / K` values of `K` bytes (`K` = 2, 4, 8) is regrouped by
-//! [`GROUP`] so that the bytes of each stream sit together, value order
-//! kept: byte `j` of value `v` moves from `v * K + j` to `j * (16 / K) + v`.
-//! [`UNGROUP`] is the inverse. Entry `log2(K) - 1` holds the shuffle for `K`.
+//! A narrow width `k` (2 to 8) is padded to `p`, the next power of two, and
+//! a lane holds `16 / p` values. [`SPLIT`]`[k]` regroups the bytes of such a
+//! lane (its `16 / p` values of `k` bytes, one after the other) so that the
+//! bytes of each stream sit together, value order kept: byte `j` of value
+//! `v` moves from `v * k + j` to `j * (16 / p) + v`; the `p - k` padding
+//! streams are zeros. [`JOIN`]`[k]` is the inverse, its bytes past the
+//! lane's `16 / p * k` zeros. Entries 0 and 1 are unused.
 #![forbid(unsafe_code)]
 
-/// `GROUP[log2(K) - 1][p]` is the source byte of destination byte `p`.
-pub(super) const GROUP: [[u8; 16]; 3] = [group(2), group(4), group(8)];
-/// The inverse of [`GROUP`].
-pub(super) const UNGROUP: [[u8; 16]; 3] = [ungroup(2), ungroup(4), ungroup(8)];
+/// Byte `d` of the result takes byte `SPLIT[k][d]` of the lane (0x80: zero).
+pub(super) const SPLIT: [[u8; 16]; 9] = {
+    let mut t = [[ZERO; 16]; 9];
+    let mut k = 2;
+    while k <= 8 {
+        t[k] = split(k);
+        k += 1;
+    }
+    t
+};
 
-/// Destination `j * (16 / k) + v` takes source `v * k + j`.
-const fn group(k: usize) -> [u8; 16] {
-    let per = 16 / k;
-    let mut t = [0u8; 16];
-    let mut p = 0;
-    while p < 16 {
-        let (j, v) = (p / per, p % per);
-        t[p] = (v * k + j) as u8;
-        p += 1;
+/// The inverse of [`SPLIT`].
+pub(super) const JOIN: [[u8; 16]; 9] = {
+    let mut t = [[ZERO; 16]; 9];
+    let mut k = 2;
+    while k <= 8 {
+        t[k] = join(k);
+        k += 1;
+    }
+    t
+};
+
+/// A shuffle index that selects a zero byte (`pshufb` and `tbl` both).
+const ZERO: u8 = 0x80;
+
+/// Destination `j * (16 / p) + v` takes source `v * k + j`, for `j < k`.
+const fn split(k: usize) -> [u8; 16] {
+    let per = 16 / k.next_power_of_two();
+    let mut t = [ZERO; 16];
+    let mut d = 0;
+    while d < 16 {
+        let (j, v) = (d / per, d % per);
+        if j < k {
+            t[d] = (v * k + j) as u8;
+        }
+        d += 1;
     }
     t
 }
 
-/// Destination `v * k + j` takes source `j * (16 / k) + v`.
-const fn ungroup(k: usize) -> [u8; 16] {
-    let per = 16 / k;
-    let mut t = [0u8; 16];
-    let mut p = 0;
-    while p < 16 {
-        let (v, j) = (p / k, p % k);
-        t[p] = (j * per + v) as u8;
-        p += 1;
+/// Destination `v * k + j` takes source `j * (16 / p) + v`, for `v < 16 / p`.
+const fn join(k: usize) -> [u8; 16] {
+    let per = 16 / k.next_power_of_two();
+    let mut t = [ZERO; 16];
+    let mut d = 0;
+    while d < 16 {
+        let (v, j) = (d / k, d % k);
+        if v < per {
+            t[d] = (j * per + v) as u8;
+        }
+        d += 1;
     }
     t
 }
@@ -41,20 +68,40 @@ const fn ungroup(k: usize) -> [u8; 16] {
 mod tests {
     use super::*;
 
+    /// Applies a shuffle to a lane of labels (None: zero byte).
+    fn apply<T: Copy>(table: &[u8; 16], lane: &[Option<T>]) -> Vec<Option<T>> {
+        table
+            .iter()
+            .map(|&s| {
+                if s & 0x80 != 0 {
+                    None
+                } else {
+                    lane[s as usize]
+                }
+            })
+            .collect()
+    }
+
     #[test]
-    fn group_gathers_each_stream_and_ungroup_inverts_it() {
-        for (e, k) in [2usize, 4, 8].into_iter().enumerate() {
-            // A lane of values whose byte j of value v is (v, j).
-            let lane: Vec<(usize, usize)> = (0..16 / k)
-                .flat_map(|v| (0..k).map(move |j| (v, j)))
+    fn split_gathers_each_stream_and_join_inverts_it() {
+        for k in 2..=8usize {
+            let p = k.next_power_of_two();
+            let per = 16 / p;
+            // Byte j of value v is labelled (v, j); the lane's tail is other values' bytes.
+            let mut lane: Vec<Option<(usize, usize)>> = (0..per)
+                .flat_map(|v| (0..k).map(move |j| Some((v, j))))
                 .collect();
-            let grouped: Vec<(usize, usize)> = GROUP[e].iter().map(|&s| lane[s as usize]).collect();
-            let mut want = lane.clone();
-            want.sort_by_key(|&(v, j)| (j, v));
-            assert_eq!(grouped, want, "k = {k}");
-            let back: Vec<(usize, usize)> =
-                UNGROUP[e].iter().map(|&s| grouped[s as usize]).collect();
-            assert_eq!(back, lane, "k = {k}");
+            lane.resize(16, Some((99, 99)));
+            let split = apply(&SPLIT[k], &lane);
+            for j in 0..p {
+                for v in 0..per {
+                    let want = (j < k).then_some((v, j));
+                    assert_eq!(split[j * per + v], want, "k {k} stream {j} value {v}");
+                }
+            }
+            let joined = apply(&JOIN[k], &split);
+            assert_eq!(&joined[..per * k], &lane[..per * k], "k {k}");
+            assert!(joined[per * k..].iter().all(Option::is_none), "k {k}");
         }
     }
 }

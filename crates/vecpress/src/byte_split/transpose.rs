@@ -18,24 +18,76 @@
 //! (a round rotates the bits of (row, column) by one; `log2(K)` rounds swap
 //! them). Each round is one `punpck*` / `zip1`/`zip2` per register.
 //!
-//! * Widths 2, 4, 8: a block is `K` registers of values. A byte shuffle
-//!   within each lane ([`GROUP`]) gathers the bytes of each stream: `K`
-//!   elements of `E = 16 / K` bytes; the transposition then leaves stream
-//!   `j`'s bytes of the block in register `j`, one store each. Decoding runs
-//!   the same steps backwards ([`UNGROUP`] last).
+//! * Widths `k` of 2 to 8: padded to `P` = 4 or 8 (the next power of two),
+//!   a lane holds `16 / P` values. A block is `P` registers, each loaded at
+//!   a value's start (reaching into the next values for `k < P`, so the
+//!   loop stops a few values early); a byte shuffle within each lane
+//!   ([`SPLIT`]) gathers the bytes of each stream, `P` elements of `E =
+//!   16 / P` bytes (zeros for the padding streams), and the transposition
+//!   leaves stream `j`'s bytes of the block in register `j`, one store
+//!   each. Decoding runs the same steps backwards ([`JOIN`] last), storing
+//!   16 bytes per `16 / P` values in increasing order, each store covering
+//!   the spill of the one before.
 //! * Every other width: 16 x 16 byte tiles. Register `r` holds 16 bytes of
 //!   value `r` (columns `c..c + 16`, an unaligned load at the value's start
 //!   plus `c`), the transposition (`E = 1`, four rounds) leaves column `j`
 //!   of the 16 values in register `j`: 16 bytes of stream `c + j`. Widths
 //!   above 16 take their columns 16 at a time, the last tile overlapping
-//!   the one before it; widths below 16 load 16 bytes per value (reaching
-//!   into the next values, so the loop stops a few values early) and keep
-//!   `K` registers. Decoding loads `K` streams (zeros for the rest), and
-//!   stores each value's 16 bytes in increasing order, each store covering
-//!   the spill of the one before.
+//!   the one before it; widths 9 to 15 load 16 bytes per value and keep
+//!   `k` registers. Decoding loads `k` streams (zeros for the rest) and
+//!   stores 16 bytes per value in increasing order.
+//!
+//! The encoders write each stream a cache line at a time through a small
+//! buffer (see [`LINE`]).
 
-use super::tables::{GROUP, UNGROUP};
+use super::tables::{JOIN, SPLIT};
 use super::{Sink, Source};
+
+// The kernels' loops over registers are written out by these macros, not
+// left to closures and loops: a closure is a function of its own, compiled
+// without the kernel's target features unless inlined, and a loop over an
+// array of registers may keep the array on the stack.
+
+/// `[body(0), ..., body(K - 1)]` with `$q` bound to each index, for `K` =
+/// 2, 4, 8 or 16, written out.
+macro_rules! build {
+    ($k:expr, $q:ident => $body:expr) => {
+        match $k {
+            2 => build!(@ $q => $body; 0 1),
+            4 => build!(@ $q => $body; 0 1 2 3),
+            8 => build!(@ $q => $body; 0 1 2 3 4 5 6 7),
+            _ => build!(@ $q => $body; 0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15),
+        }
+    };
+    (@ $q:ident => $body:expr; $($i:literal)*) => {
+        array(&[$({
+            let $q: usize = $i;
+            $body
+        }),*])
+    };
+}
+
+/// `body` for each register `$v` of the array `$r` and its index `$j`, in
+/// order, written out.
+macro_rules! each {
+    ($r:expr, ($j:ident, $v:ident) => $body:expr) => {
+        each!(@ $r, $j, $v, $body; 0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15)
+    };
+    (@ $r:expr, $j:ident, $v:ident, $body:expr; $($i:literal)*) => {
+        $(
+            if let Some(&$v) = $r.get($i) {
+                let $j: usize = $i;
+                $body;
+            }
+        )*
+    };
+}
+
+/// The first `K` registers of `s` (which holds exactly `K`) as an array.
+#[inline(always)]
+fn array<V: Copy, const K: usize>(s: &[V]) -> [V; K] {
+    s.try_into().expect("K registers")
+}
 
 /// The operations the transposition needs, on a register of `LANES` lanes
 /// of 16 bytes.
@@ -73,14 +125,30 @@ pub(super) trait Vector: Copy {
 /// The CPU must have `V`'s features.
 #[inline(always)]
 unsafe fn transpose<V: Vector, const K: usize>(r: &mut [V; K], e: usize) {
-    for _ in 0..K.trailing_zeros() {
-        let prev = *r;
-        for i in 0..K / 2 {
-            // SAFETY: the caller guarantees the CPU features.
-            unsafe {
-                r[2 * i] = V::zip_lo(prev[i], prev[i + K / 2], e);
-                r[2 * i + 1] = V::zip_hi(prev[i], prev[i + K / 2], e);
+    #[inline(always)]
+    unsafe fn round<V: Vector, const K: usize>(r: &mut [V; K], e: usize) {
+        let p = *r;
+        // SAFETY: the caller guarantees the CPU features.
+        *r = build!(K, q => unsafe {
+            let (a, b) = (p[q / 2], p[q / 2 + K / 2]);
+            if q.is_multiple_of(2) {
+                V::zip_lo(a, b, e)
+            } else {
+                V::zip_hi(a, b, e)
             }
+        });
+    }
+    // SAFETY: the caller guarantees the CPU features.
+    unsafe {
+        round(r, e);
+        if K >= 4 {
+            round(r, e);
+        }
+        if K >= 8 {
+            round(r, e);
+        }
+        if K >= 16 {
+            round(r, e);
         }
     }
 }
@@ -97,13 +165,13 @@ pub(super) unsafe fn encode<V: Vector>(input: &[u8], width: usize, out: &mut imp
     // SAFETY: each arm only adds a constant width; the caller's promises carry over.
     unsafe {
         match width {
-            2 => encode_pow2::<V, 2>(input, out),
-            4 => encode_pow2::<V, 4>(input, out),
-            8 => encode_pow2::<V, 8>(input, out),
-            3 => encode_tiles::<V>(input, 3, out),
-            5 => encode_tiles::<V>(input, 5, out),
-            6 => encode_tiles::<V>(input, 6, out),
-            7 => encode_tiles::<V>(input, 7, out),
+            2 => encode_narrow::<V, 2>(input, 2, out),
+            3 => encode_narrow::<V, 4>(input, 3, out),
+            4 => encode_narrow::<V, 4>(input, 4, out),
+            5 => encode_narrow::<V, 8>(input, 5, out),
+            6 => encode_narrow::<V, 8>(input, 6, out),
+            7 => encode_narrow::<V, 8>(input, 7, out),
+            8 => encode_narrow::<V, 8>(input, 8, out),
             9 => encode_tiles::<V>(input, 9, out),
             10 => encode_tiles::<V>(input, 10, out),
             11 => encode_tiles::<V>(input, 11, out),
@@ -128,13 +196,13 @@ pub(super) unsafe fn decode<V: Vector>(src: &impl Source, width: usize, out: &mu
     // SAFETY: each arm only adds a constant width; the caller's promises carry over.
     unsafe {
         match width {
-            2 => decode_pow2::<V, 2>(src, out),
-            4 => decode_pow2::<V, 4>(src, out),
-            8 => decode_pow2::<V, 8>(src, out),
-            3 => decode_tiles::<V>(src, 3, out),
-            5 => decode_tiles::<V>(src, 5, out),
-            6 => decode_tiles::<V>(src, 6, out),
-            7 => decode_tiles::<V>(src, 7, out),
+            2 => decode_narrow::<V, 2>(src, 2, out),
+            3 => decode_narrow::<V, 4>(src, 3, out),
+            4 => decode_narrow::<V, 4>(src, 4, out),
+            5 => decode_narrow::<V, 8>(src, 5, out),
+            6 => decode_narrow::<V, 8>(src, 6, out),
+            7 => decode_narrow::<V, 8>(src, 7, out),
+            8 => decode_narrow::<V, 8>(src, 8, out),
             9 => decode_tiles::<V>(src, 9, out),
             10 => decode_tiles::<V>(src, 10, out),
             11 => decode_tiles::<V>(src, 11, out),
@@ -148,61 +216,115 @@ pub(super) unsafe fn decode<V: Vector>(src: &impl Source, width: usize, out: &mu
     }
 }
 
-/// Widths 2, 4, 8: a block is `K` registers of values.
+/// Bytes of each stream the encoders write at once: a cache line. Written
+/// a register at a time, a line of each of many streams would be fetched
+/// twice or more when the streams map to the same L1 set (a stream length
+/// that is a multiple of 4 KiB), so the registers of a line's blocks go to
+/// a buffer first.
+const LINE: usize = 64;
+
+/// Whether a block of values from `i` can be run by the narrow kernels:
+/// whole in the values, and the 16-byte access at its last lane's start
+/// inside the `n * k` bytes.
+#[inline(always)]
+fn narrow_fits(i: usize, block: usize, per: usize, n: usize, k: usize) -> bool {
+    i + block <= n && (i + block - per) * k + 16 <= n * k
+}
+
+/// Widths `k` of 2 to 8, padded to `P` (the next power of two): a block is
+/// `P` registers of `16 / P` values a lane.
 ///
 /// # Safety
-/// As [`encode`], with `width == K`.
+/// As [`encode`], with `width == k` and `k <= P <= 2 * k`.
 #[inline(always)]
-unsafe fn encode_pow2<V: Vector, const K: usize>(input: &[u8], out: &mut impl Sink) -> usize {
+unsafe fn encode_narrow<V: Vector, const P: usize>(
+    input: &[u8],
+    k: usize,
+    out: &mut impl Sink,
+) -> usize {
     let block = 16 * V::LANES;
-    let group = &GROUP[K.trailing_zeros() as usize - 1];
+    let per = 16 / P;
+    let split = &SPLIT[k];
     let n = out.n();
+    // Stream j's bytes of the block of values i.., in register j.
+    macro_rules! split {
+        ($i:expr) => {{
+            let i = $i;
+            let src = input[i * k..(i + block - per) * k + 16].as_ptr();
+            // SAFETY: lane h of register q reads the 16 bytes at value
+            // 16h + per * q of the block, which end by the slice's end
+            // (`narrow_fits`); the CPU has V's features.
+            unsafe {
+                let mut r: [V; P] =
+                    build!(P, q => V::load_lanes(src.add(per * q * k), 16 * k).shuffle(split));
+                transpose(&mut r, per);
+                r
+            }
+        }};
+    }
     let mut i = 0;
-    while i + block <= n {
-        let src = input[i * K..(i + block) * K].as_ptr();
-        // SAFETY: lane h of register q reads bytes 16 * (K * h + q) .. +16 of
-        // the block's `block * K` bytes in `src`; the CPU has V's features.
-        let mut r: [V; K] = core::array::from_fn(|q| unsafe {
-            V::load_lanes(src.add(16 * q), 16 * K).shuffle(group)
-        });
-        // SAFETY: the CPU has V's features.
-        unsafe { transpose(&mut r, 16 / K) };
-        for (j, v) in r.into_iter().enumerate() {
+    let mut line = [[0u8; LINE]; P];
+    while narrow_fits(i, LINE, per, n, k) {
+        for g in 0..LINE / block {
+            let r = split!(i + g * block);
+            each!(r, (j, v) => if j < k {
+                let dst = line[j][g * block..][..block].as_mut_ptr();
+                // SAFETY: `dst` points at `block` writable bytes.
+                unsafe { v.store(dst) }
+            });
+        }
+        for (j, bytes) in line.iter().take(k).enumerate() {
+            out.stream(j)[i..i + LINE].copy_from_slice(bytes);
+        }
+        i += LINE;
+    }
+    while narrow_fits(i, block, per, n, k) {
+        let r = split!(i);
+        each!(r, (j, v) => if j < k {
             let dst = out.stream(j)[i..i + block].as_mut_ptr();
             // SAFETY: `dst` points at `block` writable bytes.
-            unsafe { v.store(dst) };
-        }
+            unsafe { v.store(dst) }
+        });
         i += block;
     }
     i
 }
 
-/// The inverse of [`encode_pow2`].
+/// The inverse of [`encode_narrow`].
 ///
 /// # Safety
-/// As [`decode`], with `width == K`.
+/// As [`decode`], with `width == k` and `k <= P <= 2 * k`.
 #[inline(always)]
-unsafe fn decode_pow2<V: Vector, const K: usize>(src: &impl Source, out: &mut [u8]) -> usize {
+unsafe fn decode_narrow<V: Vector, const P: usize>(
+    src: &impl Source,
+    k: usize,
+    out: &mut [u8],
+) -> usize {
     let block = 16 * V::LANES;
-    let ungroup = &UNGROUP[K.trailing_zeros() as usize - 1];
-    let n = out.len() / K;
+    let per = 16 / P;
+    let join = &JOIN[k];
+    let n = out.len() / k;
     let mut i = 0;
-    while i + block <= n {
+    while narrow_fits(i, block, per, n, k) {
         // SAFETY: each stream slice is `block` readable bytes; the CPU has V's features.
-        let mut r: [V; K] =
-            core::array::from_fn(|j| unsafe { V::load(src.stream(j)[i..i + block].as_ptr()) });
-        // SAFETY: the CPU has V's features.
-        unsafe { transpose(&mut r, 16 / K) };
-        let dst = out[i * K..(i + block) * K].as_mut_ptr();
-        for (q, v) in r.into_iter().enumerate() {
-            // SAFETY: lane h of register q goes to bytes 16 * (K * h + q) .. +16
-            // of the block's `block * K` writable bytes at `dst`.
-            unsafe {
-                let v = v.shuffle(ungroup);
-                for h in 0..V::LANES {
-                    v.store_lane(h, dst.add(16 * (K * h + q)));
-                }
+        let mut r: [V; P] = build!(P, j => unsafe {
+            if j < k {
+                V::load(src.stream(j)[i..i + block].as_ptr())
+            } else {
+                V::zero()
             }
+        });
+        // SAFETY: the CPU has V's features.
+        unsafe { transpose(&mut r, per) };
+        let dst = out[i * k..(i + block - per) * k + 16].as_mut_ptr();
+        // In increasing order of value, so that each store covers the bytes
+        // the one before wrote past its values (widths below P).
+        for h in 0..V::LANES {
+            each!(r, (q, v) => {
+                // SAFETY: 16 bytes at value 16h + per * q of the block, which
+                // end by the slice's end (`narrow_fits`); the CPU has V's features.
+                unsafe { v.shuffle(join).store_lane(h, dst.add((16 * h + per * q) * k)) }
+            });
         }
         i += block;
     }
@@ -234,23 +356,51 @@ unsafe fn encode_tiles<V: Vector>(input: &[u8], width: usize, out: &mut impl Sin
     let block = 16 * V::LANES;
     let n = out.n();
     let keep = width.min(16);
-    let mut i = 0;
-    while tile_fits(i, block, n, width) {
-        let end = ((i + block - 1) * width + 16).max((i + block) * width);
-        let src = input[i * width..end].as_ptr();
-        for c in columns(width) {
+    // Streams c.. of the block of values i.., in registers 0..keep.
+    macro_rules! split {
+        ($i:expr, $c:expr) => {{
+            let (i, c) = ($i, $c);
+            let end = ((i + block - 1) * width + 16).max((i + block) * width);
+            let src = input[i * width..end].as_ptr();
             // SAFETY: lane h of register r reads 16 bytes at (16h + r) * width + c
-            // of the block, which end by `end` (`tile_fits`, `columns`).
-            let mut r: [V; 16] = core::array::from_fn(|r| unsafe {
-                V::load_lanes(src.add(r * width + c), 16 * width)
-            });
-            // SAFETY: the CPU has V's features.
-            unsafe { transpose(&mut r, 1) };
-            for (j, v) in r.into_iter().take(keep).enumerate() {
-                let dst = out.stream(c + j)[i..i + block].as_mut_ptr();
-                // SAFETY: `dst` points at `block` writable bytes.
-                unsafe { v.store(dst) };
+            // of the block, which end by `end` (`tile_fits`, `columns`); the CPU
+            // has V's features.
+            unsafe {
+                let mut r: [V; 16] =
+                    build!(16, r => V::load_lanes(src.add(r * width + c), 16 * width));
+                transpose(&mut r, 1);
+                r
             }
+        }};
+    }
+    let mut i = 0;
+    let mut line = [[0u8; LINE]; 16];
+    while tile_fits(i, LINE, n, width) {
+        for c in columns(width) {
+            for g in 0..LINE / block {
+                let r = split!(i + g * block, c);
+                each!(r, (j, v) => {
+                    let dst = line[j][g * block..][..block].as_mut_ptr();
+                    // SAFETY: `dst` points at `block` writable bytes.
+                    unsafe { v.store(dst) }
+                });
+            }
+            for (j, bytes) in line.iter().take(keep).enumerate() {
+                out.stream(c + j)[i..i + LINE].copy_from_slice(bytes);
+            }
+        }
+        i += LINE;
+    }
+    while tile_fits(i, block, n, width) {
+        for c in columns(width) {
+            let r = split!(i, c);
+            each!(r, (j, v) => {
+                if j < keep {
+                    let dst = out.stream(c + j)[i..i + block].as_mut_ptr();
+                    // SAFETY: `dst` points at `block` writable bytes.
+                    unsafe { v.store(dst) }
+                }
+            });
         }
         i += block;
     }
@@ -272,7 +422,7 @@ unsafe fn decode_tiles<V: Vector>(src: &impl Source, width: usize, out: &mut [u8
         let dst = out[i * width..end].as_mut_ptr();
         for c in columns(width) {
             // SAFETY: each stream slice is `block` readable bytes; the CPU has V's features.
-            let mut r: [V; 16] = core::array::from_fn(|j| unsafe {
+            let mut r: [V; 16] = build!(16, j => unsafe {
                 if j < keep {
                     V::load(src.stream(c + j)[i..i + block].as_ptr())
                 } else {
@@ -284,11 +434,11 @@ unsafe fn decode_tiles<V: Vector>(src: &impl Source, width: usize, out: &mut [u8
             // In increasing order of value, so that each store covers the
             // bytes the one before wrote past its value (widths below 16).
             for h in 0..V::LANES {
-                for (v, x) in r.iter().enumerate() {
+                each!(r, (v, x) => {
                     // SAFETY: 16 bytes at (16h + v) * width + c of the block,
                     // which end by `end` (`tile_fits`, `columns`).
-                    unsafe { x.store_lane(h, dst.add((16 * h + v) * width + c)) };
-                }
+                    unsafe { x.store_lane(h, dst.add((16 * h + v) * width + c)) }
+                });
             }
         }
         i += block;

@@ -14,6 +14,15 @@ impl Vector for uint8x16_t {
     }
 
     #[inline(always)]
+    unsafe fn widen_u8(ptr: *const u8) -> Self {
+        // SAFETY: the caller guarantees the 4 bytes are readable, and Neon.
+        unsafe {
+            let bytes = vreinterpret_u8_u32(vdup_n_u32(ptr.cast::<u32>().read_unaligned()));
+            vreinterpretq_u8_u32(vmovl_u16(vget_low_u16(vmovl_u8(bytes))))
+        }
+    }
+
+    #[inline(always)]
     unsafe fn store(self, ptr: *mut u8) {
         // SAFETY: the caller guarantees the 16 bytes are writable.
         unsafe { vst1q_u8(ptr, self) }

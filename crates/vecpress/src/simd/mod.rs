@@ -19,7 +19,7 @@ pub(crate) mod x86;
 
 /// A register of one or more 16-byte lanes.
 pub(crate) trait Vector: Copy {
-    /// 16-byte lanes in the register (1 or 2).
+    /// 16-byte lanes in the register (1, 2 or 4).
     const LANES: usize;
 
     /// Loads lane `i` from the 16 bytes at `base + offsets[i]`, for `i` below
@@ -28,6 +28,12 @@ pub(crate) trait Vector: Copy {
     /// # Safety
     /// Each of those 16-byte ranges is readable.
     unsafe fn load_lanes(base: *const u8, offsets: [usize; 4]) -> Self;
+
+    /// The `4 * LANES` bytes at `ptr`, zero-extended to u32 elements.
+    ///
+    /// # Safety
+    /// Those bytes are readable.
+    unsafe fn widen_u8(ptr: *const u8) -> Self;
 
     /// Stores the register to the `16 * LANES` bytes at `ptr`.
     ///

@@ -39,6 +39,22 @@
 //! as they write. The "0124" variant ([`encode_0124`], [`decode_0124`])
 //! suits data with many zeros.
 //!
+//! # Kernels
+//!
+//! One decoding loop (`decode/generic.rs`), written once over a small
+//! `Vector` trait (`src/simd/`), runs on every SIMD level: a `pshufb` (Neon: `tbl`)
+//! per control byte with the mask `DECODE[control]`, the data pointer
+//! advanced by `LENGTH[control]` (paper, Fig. 4), 8 control bytes read as a
+//! u64 per block. SSE4.1 takes one control byte a step, AVX2 two (two
+//! 16-byte lanes), AVX-512 four; a zero u64 of control bytes (32 one-byte
+//! values, common in posting lists) is zero-extended with no table. The
+//! prefix sum of delta coding is fused in (2 shifts and 2 adds per 4
+//! values). The SSE4.1 encoder (also used at the AVX2 and AVX-512 levels)
+//! finds the codes with `pminud`/`pcmpeqd`/`movmskps` and packs the bytes
+//! with `ENCODE[control]`; the Neon encoder sums `vcgtq_u32` masks into the
+//! codes and packs with `tbl`. Both may write up to 15 bytes of `out` past
+//! the encoded length (never past `out`).
+//!
 //! Decoders take untrusted input and need no padding: the SIMD kernels only
 //! load bytes inside the input (near its end they copy the few bytes left to
 //! a padded buffer), and the checked scalar code decodes the last, partial
@@ -81,7 +97,7 @@ pub use zero124::{
     encode_delta_0124_to_vec, encoded_len_0124, validate_0124,
 };
 
-pub use seek::{seek_delta, select, select_delta};
+pub use seek::{seek_delta, seek_delta_with, select, select_delta, select_delta_with};
 pub use widen::{decode_u16, decode_u16_to_vec, encode_u16, encode_u16_to_vec};
 pub use writer::{DeltaWriter, Writer};
 pub use zigzag::{
@@ -114,6 +130,8 @@ pub fn encoded_len(values: &[u32]) -> usize {
 }
 
 /// Encodes `values` into `out` with the best kernel; returns the bytes written.
+///
+/// Bytes of `out` after the returned length may be overwritten.
 ///
 /// # Panics
 /// If `out` is shorter than [`encoded_len`]`(values)`; a buffer of
@@ -271,7 +289,9 @@ pub fn validate(input: &[u8], n: usize) -> bool {
     validate_impl::<Codes1234>(input, n)
 }
 
-/// The levels that have a decoding kernel of their own, among those available.
+/// The levels that have a decoding kernel of their own, among those
+/// available (every level on its architecture: SSE4.1, AVX2, AVX-512 on
+/// x86-64, Neon on aarch64, and scalar).
 ///
 /// ```
 /// assert_eq!(vecpress::stream_vbyte::kernels()[0], vecpress::Isa::Scalar);

@@ -29,15 +29,10 @@ pub(crate) trait Variant: Copy + 'static {
     const DECODE: &'static [[u8; 16]; 256];
     /// Encoding shuffle masks per control byte.
     const ENCODE: &'static [[u8; 16]; 256];
-    /// Per control byte, bit `4i + j` set when byte `j` of value `i` is
-    /// stored (`j < len_i`): a `vpermb` zeroing mask for a group.
-    const KEEP: &'static [u16; 256];
     /// The largest value codes 0, 1 and 2 hold (code 3 holds any).
     const LIMITS: [u32; 3];
     /// The shortest code that holds `value`.
     fn code(value: u32) -> u8;
-    /// The lengths of 8 codes given as the bytes of `codes` (each 0..=3).
-    fn lens_bytes(codes: u64) -> u64;
     /// The data bytes of the 32 codes in the 8 control bytes of `keys`
     /// (little-endian), from bit counts.
     fn len8(keys: u64) -> usize;
@@ -52,9 +47,6 @@ pub(crate) struct Codes1234;
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Codes0124;
 
-/// Low bit of each byte.
-const BYTE_ONES: u64 = 0x0101_0101_0101_0101;
-
 /// Low bit of each 2-bit code.
 const LO: u64 = 0x5555_5555_5555_5555;
 
@@ -64,12 +56,6 @@ impl Variant for Codes1234 {
     const DECODE: &'static [[u8; 16]; 256] = &DECODE;
     const ENCODE: &'static [[u8; 16]; 256] = &ENCODE;
     const LIMITS: [u32; 3] = [0xff, 0xffff, 0xff_ffff];
-    const KEEP: &'static [u16; 256] = &KEEP;
-
-    #[inline(always)]
-    fn lens_bytes(codes: u64) -> u64 {
-        codes + BYTE_ONES
-    }
 
     #[inline(always)]
     fn code(value: u32) -> u8 {
@@ -89,13 +75,6 @@ impl Variant for Codes0124 {
     const DECODE: &'static [[u8; 16]; 256] = &DECODE_0124;
     const ENCODE: &'static [[u8; 16]; 256] = &ENCODE_0124;
     const LIMITS: [u32; 3] = [0, 0xff, 0xffff];
-    const KEEP: &'static [u16; 256] = &KEEP_0124;
-
-    #[inline(always)]
-    fn lens_bytes(codes: u64) -> u64 {
-        // 0, 1, 2, 3 -> 0, 1, 2, 4: add 1 where both bits are set.
-        codes + (codes >> 1 & codes & BYTE_ONES)
-    }
 
     #[inline(always)]
     fn code(value: u32) -> u8 {
@@ -129,29 +108,13 @@ pub(crate) static ENCODE: [[u8; 16]; 256] = build_encode(LENS_1234);
 /// Encoding masks, "0124" variant.
 pub(crate) static ENCODE_0124: [[u8; 16]; 256] = build_encode(LENS_0124);
 
-/// Stored-byte masks per control byte, standard format.
-pub(crate) static KEEP: [u16; 256] = build_keep(LENS_1234);
-/// Stored-byte masks per control byte, "0124" variant.
-pub(crate) static KEEP_0124: [u16; 256] = build_keep(LENS_0124);
-
-const fn build_keep(lens: [usize; 4]) -> [u16; 256] {
-    let mut table = [0u16; 256];
-    let mut key = 0;
-    while key < 256 {
-        let mut i = 0;
-        while i < 4 {
-            table[key] |= ((1u16 << len_of(lens, key, i)) - 1) << (4 * i);
-            i += 1;
-        }
-        key += 1;
-    }
-    table
-}
-
 /// `SPREAD[x]` has bit `2i` set for each bit `i` of the 4-bit `x`: it
 /// interleaves the low and high bits of four codes into a control byte.
+/// (The SSE4.1 encoder's; Neon sums its codes instead.)
+#[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
 pub(crate) static SPREAD: [u8; 16] = build_spread();
 
+#[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
 const fn build_spread() -> [u8; 16] {
     let mut table = [0u8; 16];
     let mut x = 0;
@@ -282,19 +245,6 @@ mod tests {
                 let c = V::code(v) as usize;
                 assert!(lens[c] <= l[i], "code of {v:#x}");
             }
-        }
-        for key in 0..256usize {
-            for b in 0..16 {
-                let kept = V::KEEP[key] >> b & 1 == 1;
-                assert_eq!(kept, V::DECODE[key][b] != 0xff, "keep {key} byte {b}");
-            }
-        }
-        for codes in 0..256u64 {
-            let c: u64 = (0..8).map(|i| (codes >> (i % 4 * 2) & 3) << (8 * i)).sum();
-            let want: u64 = (0..8)
-                .map(|i| (lens[(c >> (8 * i) & 3) as usize] as u64) << (8 * i))
-                .sum();
-            assert_eq!(V::lens_bytes(c), want, "lens of {c:#x}");
         }
         let mut x = 0x9e37_79b9_7f4a_7c15u64;
         for _ in 0..1000 {

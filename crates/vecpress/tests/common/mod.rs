@@ -1,6 +1,8 @@
 //! Generators shared by the cross-ISA tests.
 #![allow(dead_code)]
 
+use vecpress::lz4::frame::{BlockSize, FrameInfo};
+
 /// A small deterministic generator (xorshift64*), so failures name a seed.
 pub struct Rng(u64);
 
@@ -210,4 +212,43 @@ pub fn corpus_files(max_len: usize) -> Vec<(String, Vec<u8>)> {
         }
     }
     files
+}
+
+/// Every combination of the LZ4 frame header's options, for one block size
+/// (a content size, when set, is a placeholder the one-shot encoders fill).
+pub fn infos(size: BlockSize) -> impl Iterator<Item = FrameInfo> {
+    (0..16u32).map(move |bits| {
+        FrameInfo::new()
+            .block_size(size)
+            .independent_blocks(bits & 1 != 0)
+            .block_checksums(bits & 2 != 0)
+            .content_checksum(bits & 4 != 0)
+            .content_size((bits & 8 != 0).then_some(0))
+    })
+}
+
+/// [`infos`] for every block size.
+pub fn all_infos() -> impl Iterator<Item = FrameInfo> {
+    BlockSize::ALL.into_iter().flat_map(infos)
+}
+
+/// Text-like, random and repetitive bytes, `n` of each.
+pub fn kinds(n: usize, seed: u64) -> [(&'static str, Vec<u8>); 3] {
+    [
+        ("text", text_like(n, seed)),
+        ("random", random_bytes(n, seed)),
+        ("repetitive", repetitive(n, seed)),
+    ]
+}
+
+/// A legacy LZ4 frame (magic 0x184C2102) whose blocks are LZ4 blocks of
+/// `data`, 8 MiB each.
+pub fn legacy_frame(data: &[u8]) -> Vec<u8> {
+    let mut out = 0x184C_2102u32.to_le_bytes().to_vec();
+    for chunk in data.chunks(8 << 20) {
+        let block = vecpress::lz4::block::compress(chunk);
+        out.extend((block.len() as u32).to_le_bytes());
+        out.extend(block);
+    }
+    out
 }

@@ -26,20 +26,27 @@ const SKIP_TRIGGER: u32 = 6;
 /// (`LZ4_ACCELERATION_MAX`).
 pub(super) const ACCELERATION_MAX: u32 = 65537;
 
+#[inline(always)]
 fn read_u32(data: &[u8], at: usize) -> u32 {
-    u32::from_le_bytes([data[at], data[at + 1], data[at + 2], data[at + 3]])
+    let bytes: &[u8; 4] = data[at..at + 4].try_into().expect("4 bytes");
+    u32::from_le_bytes(*bytes)
 }
 
+#[inline(always)]
 fn read_u64(data: &[u8], at: usize) -> u64 {
-    let mut b = [0u8; 8];
-    b.copy_from_slice(&data[at..at + 8]);
-    u64::from_le_bytes(b)
+    let bytes: &[u8; 8] = data[at..at + 8].try_into().expect("8 bytes");
+    u64::from_le_bytes(*bytes)
 }
 
 /// A hash table of positions.
 trait Table {
+    /// The table slot of the bytes `seq` (8 bytes read little-endian).
+    fn slot(seq: u64) -> usize;
     /// The table slot of the bytes at `at`.
-    fn hash(data: &[u8], at: usize) -> usize;
+    #[inline(always)]
+    fn hash(data: &[u8], at: usize) -> usize {
+        Self::slot(read_u64(data, at))
+    }
     fn get(&self, h: usize) -> usize;
     fn put(&mut self, h: usize, at: usize);
 }
@@ -49,8 +56,8 @@ struct Small([u16; 1 << (HASH_LOG + 1)]);
 
 impl Table for Small {
     #[inline(always)]
-    fn hash(data: &[u8], at: usize) -> usize {
-        (read_u32(data, at).wrapping_mul(2_654_435_761) >> (32 - (HASH_LOG + 1))) as usize
+    fn slot(seq: u64) -> usize {
+        ((seq as u32).wrapping_mul(2_654_435_761) >> (32 - (HASH_LOG + 1))) as usize
     }
     #[inline(always)]
     fn get(&self, h: usize) -> usize {
@@ -67,9 +74,9 @@ struct Large([u32; 1 << HASH_LOG]);
 
 impl Table for Large {
     #[inline(always)]
-    fn hash(data: &[u8], at: usize) -> usize {
+    fn slot(seq: u64) -> usize {
         const PRIME_5_BYTES: u64 = 889_523_592_379;
-        ((read_u64(data, at) << 24).wrapping_mul(PRIME_5_BYTES) >> (64 - HASH_LOG)) as usize
+        ((seq << 24).wrapping_mul(PRIME_5_BYTES) >> (64 - HASH_LOG)) as usize
     }
     #[inline(always)]
     fn get(&self, h: usize) -> usize {
@@ -106,10 +113,11 @@ pub(super) fn compress(
     Ok(out.pos)
 }
 
-/// Whether the candidate `m` for position `ip` is a match (4 equal bytes).
+/// Whether the candidate `m` for position `ip`, whose first 4 bytes are
+/// `seq`, is a match: 1 to [`MAX_DISTANCE`] back, with 4 equal bytes.
 #[inline(always)]
-fn is_match(data: &[u8], m: usize, ip: usize) -> bool {
-    m < ip && ip - m <= MAX_DISTANCE && read_u32(data, m) == read_u32(data, ip)
+fn is_match(data: &[u8], m: usize, ip: usize, seq: u32) -> bool {
+    ip.wrapping_sub(m).wrapping_sub(1) < MAX_DISTANCE && read_u32(data, m) == seq
 }
 
 /// The greedy parse; writes every sequence, the last literals included.
@@ -123,7 +131,7 @@ fn parse<T: Table>(
     let len = data.len();
     let mut anchor = start;
     if len - start < MFLIMIT + 1 {
-        return out.last_literals(&data[anchor..]);
+        return out.last_literals(data, anchor);
     }
     // Positions past this start no match (MFLIMIT before the end).
     let mflimit_plus_one = len - MFLIMIT + 1;
@@ -135,14 +143,16 @@ fn parse<T: Table>(
     let mut ip = start;
     table.put(T::hash(data, ip), ip);
     ip += 1;
-    let mut forward_h = T::hash(data, ip);
+    // The 8 bytes at the next position to probe, and their slot.
+    let mut forward_seq = read_u64(data, ip);
+    let mut forward_h = T::slot(forward_seq);
     'sequences: loop {
         // Find a match, accelerating over input that has none.
         let mut m;
         let mut forward_ip = ip;
         let mut search = acceleration << SKIP_TRIGGER;
         loop {
-            let h = forward_h;
+            let (h, seq) = (forward_h, forward_seq as u32);
             ip = forward_ip;
             forward_ip = ip + (search >> SKIP_TRIGGER) as usize;
             search += 1;
@@ -150,9 +160,10 @@ fn parse<T: Table>(
                 break 'sequences;
             }
             m = table.get(h);
-            forward_h = T::hash(data, forward_ip);
+            forward_seq = read_u64(data, forward_ip);
+            forward_h = T::slot(forward_seq);
             table.put(h, ip);
-            if is_match(data, m, ip) {
+            if is_match(data, m, ip, seq) {
                 break;
             }
         }
@@ -161,7 +172,7 @@ fn parse<T: Table>(
             ip -= 1;
             m -= 1;
         }
-        let mut token_at = out.literals(&data[anchor..ip])?;
+        let mut token_at = out.literals(data, anchor, ip)?;
         loop {
             let match_len = count(data, ip + MINMATCH, m + MINMATCH, match_limit);
             out.matched(token_at, ip - m, match_len)?;
@@ -172,37 +183,44 @@ fn parse<T: Table>(
             }
             table.put(T::hash(data, ip - 2), ip - 2);
             // A match right away needs no literals.
-            let h = T::hash(data, ip);
+            let seq = read_u64(data, ip);
+            let h = T::slot(seq);
             m = table.get(h);
             table.put(h, ip);
-            if !is_match(data, m, ip) {
+            if !is_match(data, m, ip, seq as u32) {
                 break;
             }
-            token_at = out.literals(&[])?;
+            token_at = out.literals(data, ip, ip)?;
         }
         ip += 1;
-        forward_h = T::hash(data, ip);
+        forward_seq = read_u64(data, ip);
+        forward_h = T::slot(forward_seq);
     }
-    out.last_literals(&data[anchor..])
+    out.last_literals(data, anchor)
 }
 
-/// How many bytes from `p` equal those from `m`, stopping at `limit`.
+/// How many bytes from `p` equal those from `m` (`m < p`), stopping at
+/// `limit`: 8 bytes at a time, the first difference found by its lowest set
+/// bit.
 #[inline(always)]
-fn count(data: &[u8], mut p: usize, mut m: usize, limit: usize) -> usize {
-    let start = p;
-    while p + 8 <= limit {
-        let diff = read_u64(data, p) ^ read_u64(data, m);
+fn count(data: &[u8], p: usize, m: usize, limit: usize) -> usize {
+    let a = &data[p..limit];
+    let b = &data[m..m + a.len()];
+    let mut n = 0;
+    for (x, y) in a.chunks_exact(8).zip(b.chunks_exact(8)) {
+        let x = u64::from_le_bytes(x.try_into().expect("8 bytes"));
+        let y = u64::from_le_bytes(y.try_into().expect("8 bytes"));
+        let diff = x ^ y;
         if diff != 0 {
-            return p - start + (diff.trailing_zeros() / 8) as usize;
+            return n + (diff.trailing_zeros() / 8) as usize;
         }
-        p += 8;
-        m += 8;
+        n += 8;
     }
-    while p < limit && data[p] == data[m] {
-        p += 1;
-        m += 1;
-    }
-    p - start
+    n + a[n..]
+        .iter()
+        .zip(&b[n..])
+        .take_while(|(x, y)| x == y)
+        .count()
 }
 
 /// Bytes of the extension of a nibble-coded length `n`.
@@ -247,13 +265,13 @@ impl Out<'_> {
         self.pos += 1;
     }
 
-    /// Starts a sequence: its token (literal nibble set) and its literals.
-    /// Returns where the token is. Room is checked exactly, so any output
-    /// that can hold the block will do.
+    /// Starts a sequence: its token (literal nibble set) and its literals
+    /// `data[from..to]`. Returns where the token is. Room is checked
+    /// exactly, so any output that can hold the block will do.
     #[inline(always)]
-    fn literals(&mut self, lits: &[u8]) -> Result<usize, Error> {
-        self.room(1 + extension_len(lits.len()) + lits.len())?;
-        Ok(self.put_literals(lits))
+    fn literals(&mut self, data: &[u8], from: usize, to: usize) -> Result<usize, Error> {
+        self.room(1 + extension_len(to - from) + to - from)?;
+        Ok(self.put_literals(data, from, to))
     }
 
     /// Ends the sequence begun at `token_at` with a match (`len` counts the
@@ -272,19 +290,22 @@ impl Out<'_> {
         Ok(())
     }
 
-    /// The last sequence: literals only.
-    fn last_literals(&mut self, lits: &[u8]) -> Result<(), Error> {
-        self.room(1 + extension_len(lits.len()) + lits.len())?;
-        self.put_literals(lits);
+    /// The last sequence: literals only, `data[from..]`.
+    fn last_literals(&mut self, data: &[u8], from: usize) -> Result<(), Error> {
+        let n = data.len() - from;
+        self.room(1 + extension_len(n) + n)?;
+        self.put_literals(data, from, data.len());
         Ok(())
     }
 
     /// Writes a token with the literal nibble set, the literal length's
-    /// extension and the literals (room checked by the caller); returns
-    /// where the token is.
+    /// extension and the literals `data[from..to]` (room checked by the
+    /// caller); returns where the token is. A short run is copied as 16
+    /// bytes when both slices have them: the bytes past the run are
+    /// overwritten by what follows, or lie past the block's end.
     #[inline(always)]
-    fn put_literals(&mut self, lits: &[u8]) -> usize {
-        let n = lits.len();
+    fn put_literals(&mut self, data: &[u8], from: usize, to: usize) -> usize {
+        let n = to - from;
         let token_at = self.pos;
         self.pos += 1;
         self.dst[token_at] = if n >= 15 {
@@ -293,7 +314,11 @@ impl Out<'_> {
         } else {
             (n as u8) << 4
         };
-        self.dst[self.pos..self.pos + n].copy_from_slice(lits);
+        if n <= 16 && data.len() - from >= 16 && self.dst.len() - self.pos >= 16 {
+            self.dst[self.pos..self.pos + 16].copy_from_slice(&data[from..from + 16]);
+        } else {
+            self.dst[self.pos..self.pos + n].copy_from_slice(&data[from..to]);
+        }
         self.pos += n;
         token_at
     }

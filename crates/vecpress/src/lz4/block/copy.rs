@@ -2,12 +2,11 @@
 //! wild copies and how it starts an overlapping match), and the two portable
 //! copiers, [`Copy8`] and [`Copy16`].
 //!
-//! The loop decodes whole sequences while the input holds a token and
-//! `LIT_COPY` bytes after it and the output has `LIT_COPY` bytes of room:
+//! The loop decodes whole sequences while the input holds a token and 16
+//! bytes after it and the output has room for a sequence of short runs:
 //!
-//! - literals: a run of up to 14 is copied as one `LIT_COPY`-byte chunk
-//!   (16, or the copier's width if wider); a longer run in chunks, if the
-//!   run plus one chunk fits both slices;
+//! - literals: a run of up to 14 is copied as 16 bytes; a longer run in
+//!   the copier's chunks, if the run plus 32 bytes fits both slices;
 //! - match: if its offset is zero or reaches before the output, or the match
 //!   plus one chunk does not fit the output, the loop stops;
 //! - a match whose offset is at least the chunk width is copied in chunks;
@@ -171,9 +170,9 @@ unsafe fn copy_match<C: Copier>(out: *mut u8, op: usize, offset: usize, len: usi
 }
 
 /// Copies a match of at most [`SHORT_MATCH`] bytes at offset `offset` to
-/// `out + op`, writing at most [`SHORT_WRITE`] bytes: two 16-byte copies
-/// when the offset allows (and the copier is that wide), else three 8-byte
-/// copies, else the copier's start of an overlapping match.
+/// `out + op`, writing at most [`SHORT_WRITE`] bytes: three 8-byte copies
+/// when the offset is at least 8 (as liblz4 does), else the copier's start
+/// of an overlapping match.
 ///
 /// # Safety
 /// `1 <= offset <= op`, `len <= SHORT_MATCH`; `out .. out + op +
@@ -182,15 +181,12 @@ unsafe fn copy_match<C: Copier>(out: *mut u8, op: usize, offset: usize, len: usi
 #[inline(always)]
 unsafe fn copy_short_match<C: Copier>(out: *mut u8, op: usize, offset: usize, len: usize) {
     debug_assert!(len <= SHORT_MATCH);
-    // SAFETY: as in `copy_match`; writes end by op + 32 (16 + 16, 3 * 8, or
+    // SAFETY: as in `copy_match`; writes end by op + 32 (3 * 8, or
     // an overlap start of W <= 32 bytes then chunks while k < len <= 18,
     // which for W = 8 ends at 24 and for W = 16 at 32).
     unsafe {
         let dst = out.add(op);
-        if C::W >= 16 && offset >= 16 {
-            ptr::copy_nonoverlapping(dst.sub(offset), dst, 16);
-            ptr::copy_nonoverlapping(dst.add(16).sub(offset), dst.add(16), 16);
-        } else if offset >= 8 {
+        if offset >= 8 {
             ptr::copy_nonoverlapping(dst.sub(offset), dst, 8);
             ptr::copy_nonoverlapping(dst.add(8).sub(offset), dst.add(8), 8);
             ptr::copy_nonoverlapping(dst.add(16).sub(offset), dst.add(16), 8);
@@ -207,6 +203,8 @@ unsafe fn copy_short_match<C: Copier>(out: *mut u8, op: usize, offset: usize, le
 
 /// The longest match a token codes without extension: 14 + MINMATCH.
 const SHORT_MATCH: usize = 14 + MINMATCH;
+/// Bytes copied for a run of at most 14 literals.
+const SHORT_LITERALS: usize = 16;
 /// The most bytes [`copy_short_match`] writes.
 const SHORT_WRITE: usize = 32;
 
@@ -232,7 +230,7 @@ fn extension(src: &[u8], ip: &mut usize, mut len: usize, cap: usize) -> Option<u
 /// sequence it did not decode. Matches may reach back into `dst[..op]`.
 ///
 /// At the top of the loop the output has room for a whole sequence of
-/// short literals (up to 14, copied as `lit_copy` bytes) and a short match
+/// short literals (up to 14, copied as 16 bytes) and a short match
 /// (up to 18, [`SHORT_WRITE`] bytes written); only longer runs check again.
 ///
 /// # Safety
@@ -244,8 +242,8 @@ pub(super) unsafe fn fast_loop<C: Copier>(
     dst: &mut [u8],
     mut op: usize,
 ) -> (usize, usize) {
-    let lit_copy = if C::W > 16 { C::W } else { 16 };
-    let out_margin = 14 + SHORT_WRITE.max(lit_copy - 14);
+    let lit_copy = SHORT_LITERALS;
+    let out_margin = 14 + SHORT_WRITE;
     let (in_len, out_len) = (src.len(), dst.len());
     if ip > in_len || op > out_len {
         return (ip, op);
@@ -266,7 +264,7 @@ pub(super) unsafe fn fast_loop<C: Copier>(
         if lit != 15 {
             // SAFETY: ip + lit_copy <= in_len and op + lit_copy <= out_len
             // (the loop condition); input and output are distinct slices.
-            unsafe { wild::<C>(out.add(op), inp.add(ip), lit_copy) };
+            unsafe { ptr::copy_nonoverlapping(inp.add(ip), out.add(op), SHORT_LITERALS) };
         } else {
             let Some(n) = extension(src, &mut ip, lit, in_len) else {
                 return (seq_ip, seq_op);

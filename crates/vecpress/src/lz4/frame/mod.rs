@@ -34,6 +34,11 @@
 //! number). [`FrameDecoder`] reads all three; [`FrameEncoder`] writes LZ4
 //! frames.
 //!
+//! Dictionaries are not supported: a dictionary id in a header is read and
+//! reported ([`FrameInfo::get_dict_id`]), and the frame is decoded without a
+//! dictionary, so a block whose matches reach into one fails with
+//! [`Error::Corrupt`](crate::Error::Corrupt).
+//!
 //! The decoder takes untrusted input: a bad magic number, reserved bits, a
 //! failed checksum, a block larger than the declared maximum, truncation, or
 //! a content size that does not match give an [`Error`](crate::Error) with the
@@ -62,6 +67,7 @@
 //! # Ok::<(), vecpress::Error>(())
 //! ```
 
+mod decode;
 mod header;
 mod read;
 mod slice;

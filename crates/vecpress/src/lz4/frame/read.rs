@@ -6,6 +6,8 @@ use std::io::{self, BufRead, Read};
 
 use xxhash_rust::xxh32::{xxh32, Xxh32};
 
+pub(super) use super::decode::Target;
+use super::decode::{decode_stored, max_output, Block};
 use super::header::{
     descriptor_len, is_skippable, parse_descriptor, FrameInfo, LEGACY_BLOCK_SIZE, LEGACY_MAGIC,
     MAGIC, MAX_DESCRIPTOR_LEN, UNCOMPRESSED_BIT, WINDOW_SIZE,
@@ -395,14 +397,18 @@ impl<R: Read> FrameDecoder<R> {
         let history = block.history;
         let n = match target {
             Target::Own => {
+                let cap = block.max.min(max_output(self.cbuf.len(), block.raw));
                 let linked_room = if block.linked { WINDOW_SIZE } else { 0 };
-                if self.buf.len() < linked_room + block.max {
-                    self.buf.resize(linked_room + block.max, 0);
+                if self.buf.len() < linked_room + cap {
+                    // Sized for the first block (short frames stay small),
+                    // then for the largest block at once.
+                    let grow = if self.buf.is_empty() { cap } else { block.max };
+                    self.buf.resize(linked_room + grow, 0);
                 }
                 // The window is the end of what the last block left.
                 self.buf
                     .copy_within(self.out_end - history..self.out_end, 0);
-                let out = &mut self.buf[..history + block.max];
+                let out = &mut self.buf[..history + cap];
                 let n = decode_stored(&self.cbuf, out, block)?;
                 self.out_pos = history;
                 self.out_end = history + n;
@@ -500,67 +506,6 @@ impl<R: Read> FrameDecoder<R> {
             max: LEGACY_BLOCK_SIZE,
         };
         self.emit(target, block).map(Some)
-    }
-}
-
-/// Where a decoded block goes.
-pub(super) enum Target<'a> {
-    /// The decoder's buffer, for its reader.
-    Own,
-    /// The caller's slice, at this offset.
-    Slice(&'a mut [u8], usize),
-}
-
-/// How to decode one stored block.
-#[derive(Clone, Copy)]
-struct Block {
-    /// Stored as it is (else an LZ4 block).
-    raw: bool,
-    /// Input offset of its first byte.
-    data_at: usize,
-    /// Whether it belongs to a frame of linked blocks.
-    linked: bool,
-    /// Bytes of output before it that its matches may reach.
-    history: usize,
-    /// The most it may decode to.
-    max: usize,
-}
-
-/// Decodes `stored` into `out[block.history..]`, after the history; returns
-/// the bytes written.
-fn decode_stored(stored: &[u8], out: &mut [u8], block: Block) -> Result<usize, Error> {
-    let room = out.len() - block.history;
-    if block.raw {
-        if stored.len() > room {
-            return Err(Error::OutputTooSmall {
-                needed: stored.len(),
-                actual: room,
-            });
-        }
-        out[block.history..block.history + stored.len()].copy_from_slice(stored);
-        return Ok(stored.len());
-    }
-    let res = if block.history == 0 {
-        block::decompress_into(stored, out)
-    } else {
-        block::decompress_with_prefix(stored, out, block.history)
-    };
-    res.map_err(|e| block_error(e, block.data_at))
-}
-
-/// A block decoder's error, its offsets moved from the block, which starts at
-/// `data_at`, to the input.
-fn block_error(err: Error, data_at: usize) -> Error {
-    match err {
-        Error::Corrupt { offset, what } => Error::Corrupt {
-            offset: data_at + offset,
-            what,
-        },
-        Error::Truncated { offset, needed } => Error::Truncated {
-            offset: data_at + offset,
-            needed,
-        },
-        other => other,
     }
 }
 

@@ -13,8 +13,8 @@
 //!     store 4 LANES values; key += LANES; pos += sum of LENGTH[c_i]
 //! block: 8 control bytes read as one u64 (8 / LANES steps), while 128 bytes
 //!     of data remain (the most 8 steps read); a zero u64 (32 values of the
-//!     shortest code, common in posting lists) takes the same steps with
-//!     constant lengths and masks
+//!     shortest code, common in posting lists) needs no table: its bytes are
+//!     zero-extended (pmovzxbd), or, in the 0124 variant, its values are 0
 //! then steps while 16 LANES bytes remain (no step reads further)
 //! then steps on a copy of the last bytes in a zeroed buffer, while the
 //!     data of the step's values is all there
@@ -65,12 +65,24 @@ pub(super) unsafe fn decode_groups<W: Vector, V: Variant, const DELTA: bool>(
         word.copy_from_slice(&control[key..key + 8]);
         let c = u64::from_le_bytes(word);
         if c == 0 {
-            // 32 values of the shortest code (posting lists): the same steps
-            // with the lengths and masks known, so no table is read.
+            // 32 values of the shortest code (posting lists): one byte each,
+            // zero-extended with no table; or, in the 0124 variant, zeros.
             for _ in 0..8 / lanes {
-                // SAFETY: as below.
-                pos +=
-                    unsafe { step::<W, V, DELTA>(0, data.as_ptr(), pos, out_ptr, key, &mut acc) };
+                // SAFETY: `4 lanes` bytes at `pos` are inside the 128 that
+                // remain; key + lanes <= keys; the CPU supports W.
+                unsafe {
+                    let mut values = if V::LENGTH[0] == 0 {
+                        W::splat_u32(0)
+                    } else {
+                        W::widen_u8(data.as_ptr().add(pos))
+                    };
+                    if DELTA {
+                        values = values.prefix_sum_u32().add_u32(acc);
+                        acc = values.splat_last_u32();
+                    }
+                    values.store(out_ptr.add(16 * key));
+                }
+                pos += lanes * V::LENGTH[0] as usize;
                 key += lanes;
             }
             continue;
@@ -102,7 +114,7 @@ pub(super) unsafe fn decode_groups<W: Vector, V: Variant, const DELTA: bool>(
     // The last bytes, copied to a zeroed buffer with room for any load.
     if key + lanes <= keys && end - pos < 16 * lanes {
         let rest = end - pos;
-        let mut buf = [0u8; 64];
+        let mut buf = [0u8; 128];
         buf[..rest].copy_from_slice(&data[pos..]);
         let mut at = 0;
         while key + lanes <= keys {
@@ -111,7 +123,7 @@ pub(super) unsafe fn decode_groups<W: Vector, V: Variant, const DELTA: bool>(
                 .map(|i| V::LENGTH[(c >> (8 * i)) as u8 as usize] as usize)
                 .sum();
             // Every load starts at or before `at + need <= rest < 16 lanes`
-            // and ends within 32 lanes <= 64 bytes.
+            // and ends within 32 lanes <= 128 bytes.
             if at + need > rest {
                 break;
             }

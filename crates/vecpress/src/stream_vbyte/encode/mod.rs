@@ -1,6 +1,8 @@
 //! Stream VByte encoding: the portable encoder (the reference for the
 //! kernels, and the path that finishes what they leave) and the dispatch.
 
+#[cfg(target_arch = "aarch64")]
+mod neon;
 #[cfg(target_arch = "x86_64")]
 mod sse41;
 
@@ -25,6 +27,9 @@ pub(super) fn bulk<V: Variant, const DELTA: bool>(
         Isa::Sse41 | Isa::Avx2 | Isa::Avx512 => unsafe {
             sse41::encode::<V, DELTA>(values, control, data, prev)
         },
+        #[cfg(target_arch = "aarch64")]
+        // SAFETY: as above, the CPU has Neon.
+        Isa::Neon => unsafe { neon::encode::<V, DELTA>(values, control, data, prev) },
         _ => {
             let _ = (values, control, data, prev);
             (0, 0)
