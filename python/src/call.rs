@@ -4,28 +4,49 @@
 use numpy::{Element, PyUntypedArray};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
+use pyo3::types::PyBytes;
 
 use crate::buffers::{output, readonly, to_array, Bytes};
 use crate::errors::to_py;
 
-/// A buffer of `len` bytes written by `f`, with the length `f` used.
-pub fn worst_case(len: usize, f: impl FnOnce(&mut [u8]) -> usize) -> (Vec<u8>, usize) {
-    let mut buf = vec![0u8; len];
-    let n = f(&mut buf);
-    (buf, n)
+/// Output buffers up to this size are reused per thread (an encoder's
+/// worst case for about 3M values); larger ones are allocated per call.
+const SCRATCH_MAX: usize = 16 << 20;
+
+thread_local! {
+    /// The reused worst-case output buffer: fresh pages on every call cost
+    /// more than the encoding of small and medium arrays.
+    static SCRATCH: std::cell::RefCell<Vec<u8>> = const { std::cell::RefCell::new(Vec::new()) };
 }
 
-/// Runs `f` over the array's values with the GIL released.
-pub fn encode<T: Element + Sync, R: Send>(
+/// Encodes the array's values with `f` into a buffer of `max_len(n)` bytes
+/// (the codec's worst case), the GIL released; returns the bytes `f` wrote.
+pub fn encode<T: Element + Sync>(
     py: Python<'_>,
     arr: &Bound<'_, PyUntypedArray>,
-    f: impl FnOnce(&[T]) -> R + Send,
-) -> PyResult<R> {
+    max_len: impl FnOnce(usize) -> usize,
+    f: impl FnOnce(&[T], &mut [u8]) -> usize + Send,
+) -> PyResult<Py<PyBytes>> {
     let ro = readonly::<T>(arr)?;
     let values = ro
         .as_slice()
         .map_err(|e| PyValueError::new_err(e.to_string()))?;
-    Ok(py.detach(|| f(values)))
+    let len = max_len(values.len());
+    if len > SCRATCH_MAX {
+        let mut buf = vec![0u8; len];
+        let n = py.detach(|| f(values, &mut buf));
+        return Ok(PyBytes::new(py, &buf[..n]).unbind());
+    }
+    SCRATCH.with_borrow_mut(|buf| {
+        if buf.len() < len {
+            buf.resize(len, 0);
+        }
+        let out = &mut buf[..len];
+        // No Python code runs on this thread while the GIL is released, so
+        // nothing else borrows the scratch buffer meanwhile.
+        let n = py.detach(|| f(values, out));
+        Ok(PyBytes::new(py, &buf[..n]).unbind())
+    })
 }
 
 /// Decodes `count` values of `data` into `out` (with `into`) or a new array

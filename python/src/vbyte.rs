@@ -7,7 +7,7 @@ use pyo3::types::PyBytes;
 use vecpress::vbyte;
 
 use crate::buffers::input_array;
-use crate::call::{decode, encode, worst_case};
+use crate::call::{decode, encode};
 
 const DTYPES: &[&str] = &["<u4", "<u8", "<i4", "<i8"];
 
@@ -22,32 +22,15 @@ pub fn vbyte_encode(
     if delta && dtype != "<u4" {
         return Err(no_delta(&dtype));
     }
-    // Into a worst-case buffer (zeroed lazily by the allocator), then the
-    // used part copied out: cheaper than measuring the exact length first.
-    let (buf, n) = match dtype.as_str() {
-        "<u4" if delta => encode(py, &arr, |v| {
-            worst_case(vbyte::max_encoded_len(v.len()), |o| {
-                vbyte::encode_delta(v, 0, o)
-            })
-        })?,
-        "<u4" => encode(py, &arr, |v| {
-            worst_case(vbyte::max_encoded_len(v.len()), |o| vbyte::encode(v, o))
-        })?,
-        "<u8" => encode(py, &arr, |v| {
-            worst_case(vbyte::max_encoded_len_u64(v.len()), |o| {
-                vbyte::encode_u64(v, o)
-            })
-        })?,
-        "<i4" => encode(py, &arr, |v| {
-            worst_case(vbyte::max_encoded_len(v.len()), |o| vbyte::encode_i32(v, o))
-        })?,
-        _ => encode(py, &arr, |v| {
-            worst_case(vbyte::max_encoded_len_u64(v.len()), |o| {
-                vbyte::encode_i64(v, o)
-            })
-        })?,
-    };
-    Ok(PyBytes::new(py, &buf[..n]).unbind())
+    match dtype.as_str() {
+        "<u4" if delta => encode(py, &arr, vbyte::max_encoded_len, |v, o| {
+            vbyte::encode_delta(v, 0, o)
+        }),
+        "<u4" => encode(py, &arr, vbyte::max_encoded_len, vbyte::encode),
+        "<u8" => encode(py, &arr, vbyte::max_encoded_len_u64, vbyte::encode_u64),
+        "<i4" => encode(py, &arr, vbyte::max_encoded_len, vbyte::encode_i32),
+        _ => encode(py, &arr, vbyte::max_encoded_len_u64, vbyte::encode_i64),
+    }
 }
 
 /// Decodes `count` values; see `vecpress.vbyte.decode`.
