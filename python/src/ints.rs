@@ -8,7 +8,7 @@ use pyo3::types::PyBytes;
 use vecpress::{group_varint, stream_vbyte, Error};
 
 use crate::buffers::input_array;
-use crate::vbyte::{decode, encode, worst_case};
+use crate::call::{decode, encode};
 
 type Decode = fn(&[u8], &mut [u32]) -> Result<usize, Error>;
 type DecodeDelta = fn(&[u8], &mut [u32], u32) -> Result<usize, Error>;
@@ -93,19 +93,14 @@ pub fn u32_encode(
 ) -> PyResult<Py<PyBytes>> {
     let c = codec(name)?;
     let (arr, _) = input_array(array, &["<u4"])?;
-    // Encoding into a worst-case buffer (zeroed lazily by the allocator) and
-    // copying the used part out beats measuring the exact length first.
-    let (max_len, enc, enc_delta) = (c.max_len, c.encode, c.encode_delta);
-    let (buf, n) = encode(py, &arr, move |v: &[u32]| {
-        worst_case(max_len(v.len()), |o| {
-            if delta {
-                enc_delta(v, 0, o)
-            } else {
-                enc(v, o)
-            }
-        })
-    })?;
-    Ok(PyBytes::new(py, &buf[..n]).unbind())
+    let (enc, enc_delta) = (c.encode, c.encode_delta);
+    encode(py, &arr, c.max_len, move |v: &[u32], o: &mut [u8]| {
+        if delta {
+            enc_delta(v, 0, o)
+        } else {
+            enc(v, o)
+        }
+    })
 }
 
 /// Decodes `count` uint32 values with the codec `name`.

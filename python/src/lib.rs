@@ -5,6 +5,7 @@
 
 mod buffers;
 mod bytes;
+mod call;
 mod errors;
 mod ints;
 mod lz4;

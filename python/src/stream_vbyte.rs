@@ -8,7 +8,7 @@ use pyo3::types::PyBytes;
 use vecpress::stream_vbyte as sv;
 
 use crate::buffers::{input_array, names};
-use crate::vbyte::{decode, encode, worst_case};
+use crate::call::{decode, encode};
 
 const DTYPES: &[&str] = &["<u8", "<i4", "<u2"];
 
@@ -20,31 +20,24 @@ pub fn stream_vbyte_encode_wide(
     delta: bool,
 ) -> PyResult<Py<PyBytes>> {
     let (arr, dtype) = input_array(array, DTYPES)?;
-    let (buf, n) = match dtype.as_str() {
-        "<u8" => encode(py, &arr, |v: &[u64]| {
-            worst_case(sv::u64::max_encoded_len(v.len()), |o| {
-                if delta {
-                    sv::u64::encode_delta(v, 0, o)
-                } else {
-                    sv::u64::encode(v, o)
-                }
-            })
-        })?,
-        "<i4" => encode(py, &arr, |v: &[i32]| {
-            worst_case(sv::max_encoded_len(v.len()), |o| {
-                if delta {
-                    sv::encode_zigzag_delta(v, 0, o)
-                } else {
-                    sv::encode_i32(v, o)
-                }
-            })
-        })?,
-        _ if delta => return Err(no_delta()),
-        _ => encode(py, &arr, |v: &[u16]| {
-            worst_case(sv::max_encoded_len(v.len()), |o| sv::encode_u16(v, o))
-        })?,
-    };
-    Ok(PyBytes::new(py, &buf[..n]).unbind())
+    match dtype.as_str() {
+        "<u8" => encode(py, &arr, sv::u64::max_encoded_len, |v: &[u64], o| {
+            if delta {
+                sv::u64::encode_delta(v, 0, o)
+            } else {
+                sv::u64::encode(v, o)
+            }
+        }),
+        "<i4" => encode(py, &arr, sv::max_encoded_len, |v: &[i32], o| {
+            if delta {
+                sv::encode_zigzag_delta(v, 0, o)
+            } else {
+                sv::encode_i32(v, o)
+            }
+        }),
+        _ if delta => Err(no_delta()),
+        _ => encode(py, &arr, sv::max_encoded_len, sv::encode_u16),
+    }
 }
 
 /// Decodes `count` uint64, int32 or uint16 values.

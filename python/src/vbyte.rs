@@ -1,14 +1,13 @@
 //! `vecpress.vbyte`: VByte (LEB128) varints of uint32/uint64, zigzag for
 //! int32/int64, delta coding for uint32.
 
-use numpy::Element;
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;
 use vecpress::vbyte;
 
-use crate::buffers::{input_array, output, readonly, to_array, Bytes};
-use crate::errors::to_py;
+use crate::buffers::input_array;
+use crate::call::{decode, encode};
 
 const DTYPES: &[&str] = &["<u4", "<u8", "<i4", "<i8"];
 
@@ -23,32 +22,15 @@ pub fn vbyte_encode(
     if delta && dtype != "<u4" {
         return Err(no_delta(&dtype));
     }
-    // Into a worst-case buffer (zeroed lazily by the allocator), then the
-    // used part copied out: cheaper than measuring the exact length first.
-    let (buf, n) = match dtype.as_str() {
-        "<u4" if delta => encode(py, &arr, |v| {
-            worst_case(vbyte::max_encoded_len(v.len()), |o| {
-                vbyte::encode_delta(v, 0, o)
-            })
-        })?,
-        "<u4" => encode(py, &arr, |v| {
-            worst_case(vbyte::max_encoded_len(v.len()), |o| vbyte::encode(v, o))
-        })?,
-        "<u8" => encode(py, &arr, |v| {
-            worst_case(vbyte::max_encoded_len_u64(v.len()), |o| {
-                vbyte::encode_u64(v, o)
-            })
-        })?,
-        "<i4" => encode(py, &arr, |v| {
-            worst_case(vbyte::max_encoded_len(v.len()), |o| vbyte::encode_i32(v, o))
-        })?,
-        _ => encode(py, &arr, |v| {
-            worst_case(vbyte::max_encoded_len_u64(v.len()), |o| {
-                vbyte::encode_i64(v, o)
-            })
-        })?,
-    };
-    Ok(PyBytes::new(py, &buf[..n]).unbind())
+    match dtype.as_str() {
+        "<u4" if delta => encode(py, &arr, vbyte::max_encoded_len, |v, o| {
+            vbyte::encode_delta(v, 0, o)
+        }),
+        "<u4" => encode(py, &arr, vbyte::max_encoded_len, vbyte::encode),
+        "<u8" => encode(py, &arr, vbyte::max_encoded_len_u64, vbyte::encode_u64),
+        "<i4" => encode(py, &arr, vbyte::max_encoded_len, vbyte::encode_i32),
+        _ => encode(py, &arr, vbyte::max_encoded_len_u64, vbyte::encode_i64),
+    }
 }
 
 /// Decodes `count` values; see `vecpress.vbyte.decode`.
@@ -98,13 +80,6 @@ pub fn vbyte_decode(
     }
 }
 
-/// A buffer of `len` bytes written by `f`, with the length `f` used.
-pub fn worst_case(len: usize, f: impl FnOnce(&mut [u8]) -> usize) -> (Vec<u8>, usize) {
-    let mut buf = vec![0u8; len];
-    let n = f(&mut buf);
-    (buf, n)
-}
-
 fn no_delta(dtype: &str) -> PyErr {
     PyValueError::new_err(format!(
         "delta coding is for uint32 only in vbyte (got {})",
@@ -128,48 +103,4 @@ fn to_vec<T: Copy + Default>(
         });
     }
     Ok(out)
-}
-
-/// Runs `f` over the array's values with the GIL released.
-pub fn encode<T: Element + Sync, R: Send>(
-    py: Python<'_>,
-    arr: &Bound<'_, numpy::PyUntypedArray>,
-    f: impl FnOnce(&[T]) -> R + Send,
-) -> PyResult<R> {
-    let ro = readonly::<T>(arr)?;
-    let values = ro
-        .as_slice()
-        .map_err(|e| PyValueError::new_err(e.to_string()))?;
-    Ok(py.detach(|| f(values)))
-}
-
-/// Decodes `count` values of `data` into `out` (with `into`) or a new array
-/// (with `to_vec`), the GIL released; returns the array.
-pub fn decode<T: Element + Send>(
-    py: Python<'_>,
-    data: &Bound<'_, PyAny>,
-    count: usize,
-    out: Option<&Bound<'_, PyAny>>,
-    into: impl FnOnce(&[u8], &mut [T]) -> Result<usize, vecpress::Error> + Send,
-    to_vec: impl FnOnce(&[u8], usize) -> Result<Vec<T>, vecpress::Error> + Send,
-) -> PyResult<Py<PyAny>> {
-    let bytes = Bytes::get(data)?;
-    let input = bytes.as_slice();
-    match out {
-        Some(out) => {
-            let mut rw = output::<T>(out, count)?;
-            let slice = rw
-                .as_slice_mut()
-                .map_err(|e| PyValueError::new_err(e.to_string()))?;
-            let slice = &mut slice[..count];
-            py.detach(|| into(input, slice)).map_err(|e| to_py(py, e))?;
-            Ok(out.clone().unbind())
-        }
-        None => {
-            let v = py
-                .detach(|| to_vec(input, count))
-                .map_err(|e| to_py(py, e))?;
-            Ok(to_array(py, v))
-        }
-    }
 }
