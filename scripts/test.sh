@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
 # The project's whole test suite: formatting, lints, every crate's tests (each
 # SIMD kernel against the scalar reference, on every ISA level this CPU has),
-# the ISA cap, and the Neon kernels under qemu (scripts/test-aarch64.sh).
+# the ISA cap, the Python package, the Neon kernels under qemu
+# (scripts/test-aarch64.sh) and a fuzz smoke run.
 #
 #   scripts/test.sh            everything
 #   SKIP_AARCH64=1 scripts/test.sh   without the aarch64 cross run
+#   SKIP_PYTHON=1 / SKIP_FUZZ=1      without the Python package / the fuzz smoke run
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -15,6 +17,8 @@ cargo fmt --all -- --check
 
 step "cargo clippy (all targets, -D warnings)"
 cargo clippy --workspace --all-targets -- -D warnings
+step "cargo clippy without default features (no Varint-G8IU)"
+cargo clippy -p vecpress --no-default-features --all-targets -- -D warnings
 
 step "tests (release: the property tests decode millions of values per kernel)"
 cargo test --workspace --release
@@ -23,8 +27,15 @@ cargo test --workspace --release
 # level; the same suite must pass at each level this CPU has.
 for cap in scalar sse41 avx2; do
     step "vecpress tests under VECPRESS_ISA=$cap"
-    VECPRESS_ISA=$cap cargo test --release -p vecpress --test vbyte --test isa_cap
+    VECPRESS_ISA=$cap cargo test --release -p vecpress --tests
 done
+
+if [[ -n "${SKIP_PYTHON:-}" ]]; then
+    step "Python package tests skipped: SKIP_PYTHON is set"
+else
+    step "Python package: build with maturin, pytest (numpy, numcodecs, zarr, Dask)"
+    scripts/test-python.sh -q
+fi
 
 if [[ -n "${SKIP_AARCH64:-}" ]]; then
     step "aarch64 (Neon) tests skipped: SKIP_AARCH64 is set"
@@ -36,8 +47,8 @@ fi
 if [[ -n "${SKIP_FUZZ:-}" ]]; then
     step "fuzz smoke run skipped: SKIP_FUZZ is set"
 elif rustup toolchain list 2>/dev/null | grep -q '^nightly'; then
-    step "fuzz smoke run (every target, ${FUZZ_SECONDS:-30} s each)"
-    scripts/fuzz.sh all "${FUZZ_SECONDS:-30}"
+    step "fuzz smoke run (every target, ${FUZZ_SECONDS:-20} s each)"
+    scripts/fuzz.sh all "${FUZZ_SECONDS:-20}"
 else
     step "fuzz smoke run skipped: no nightly toolchain"
 fi

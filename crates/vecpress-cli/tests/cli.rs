@@ -67,7 +67,13 @@ fn rows(lines: &[Value]) -> Vec<&Value> {
         let values = row["values"].as_f64().unwrap();
         let compressed = row["compressed_bytes"].as_f64().unwrap();
         assert!(values > 0.0 && compressed > 0.0, "{row}");
-        assert_eq!(row["input_bytes"].as_f64().unwrap(), values * 4.0);
+        let width = match row["type"].as_str().unwrap() {
+            "bytes" => 1.0,
+            "u16" | "i16" => 2.0,
+            "u32" | "i32" | "f32" => 4.0,
+            _ => 8.0,
+        };
+        assert_eq!(row["input_bytes"].as_f64().unwrap(), values * width);
         let bits = row["bits_per_value"].as_f64().unwrap();
         assert!((bits - compressed * 8.0 / values).abs() < 1e-9, "{row}");
         assert!(row["decode_mis"].as_f64().unwrap() > 0.0, "{row}");
