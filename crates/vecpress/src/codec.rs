@@ -272,6 +272,16 @@ static BYTE_CODECS: &[&dyn ByteCodec] = &[
         decode: |isa, input, _, out| lz4::decompress_with(isa, input, out),
         kernels: lz4::kernels,
     },
+    // Byte stream split, then one LZ4 block of the streams.
+    &Bytes {
+        id: 18,
+        name: "byte-split-lz4",
+        needs_width: true,
+        max_encoded_len: byte_split::max_compressed_len_lz4,
+        encode: byte_split::compress_lz4,
+        decode: byte_split::decompress_lz4_with,
+        kernels: byte_split::kernels,
+    },
 ];
 
 /// Every byte codec, in id order.

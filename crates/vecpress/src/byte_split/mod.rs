@@ -54,6 +54,7 @@
 //! # Ok::<(), vecpress::Error>(())
 //! ```
 
+mod lz4;
 mod scalar;
 mod typed;
 
@@ -67,6 +68,9 @@ mod neon;
 #[cfg(target_arch = "x86_64")]
 mod x86;
 
+pub use lz4::{
+    compress_lz4, compress_lz4_to_vec, decompress_lz4, decompress_lz4_with, max_compressed_len_lz4,
+};
 pub use typed::{
     decode_f32, decode_f64, decode_u16, decode_u32, decode_u64, encode_f32, encode_f64, encode_u16,
     encode_u32, encode_u64,
