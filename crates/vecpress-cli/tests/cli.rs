@@ -348,6 +348,7 @@ fn plot_draws_every_codec_and_memcpy() {
         "decoding speed (billions of integers/s)",
         "extra bits per integer vs. VByte",
         "vbyte (scalar)",
+        "vbyte (fastest kernel)",
         "memcpy of the decoded bytes",
     ] {
         assert!(text.contains(label), "missing {label}");

@@ -149,7 +149,7 @@ mod tests {
     /// encodes, plain and as gaps, at lengths that end mid-group.
     #[test]
     fn present_peers_round_trip() {
-        for n in [4usize, 299, 300] {
+        for n in [1usize, 3, 4, 299, 300] {
             let values: Vec<u32> = (0..n as u32)
                 .map(|i| i.wrapping_mul(2_654_435_761) >> (i % 32))
                 .collect();

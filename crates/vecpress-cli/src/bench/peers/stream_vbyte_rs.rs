@@ -22,6 +22,9 @@ pub fn peer() -> Slot {
 }
 
 #[cfg(feature = "peers")]
+use stream_vbyte::scalar::Scalar;
+
+#[cfg(feature = "peers")]
 struct StreamVByteRs;
 
 #[cfg(feature = "peers")]
@@ -35,13 +38,20 @@ impl super::Peer for StreamVByteRs {
     }
 
     fn decode(&self, input: &[u8], out: &mut [u32]) -> Option<usize> {
-        // It asserts (panics) on a short output and reads past a short input:
-        // give it a whole group of output and the padded input.
-        if out.len() < 4 || input.len() < super::min_input_len(out.len()) {
+        // It asserts (panics) on an output shorter than a group, and reads
+        // past a short input: give it the padded input, and a whole group of
+        // output for a block of fewer than 4 values.
+        if input.len() < super::min_input_len(out.len()) {
             return None;
         }
         let n = out.len();
-        Some(stream_vbyte::decode::decode::<stream_vbyte::scalar::Scalar>(input, n, out))
+        if n < 4 {
+            let mut group = [0u32; 4];
+            let used = stream_vbyte::decode::decode::<Scalar>(input, n, &mut group);
+            out.copy_from_slice(&group[..n]);
+            return Some(used);
+        }
+        Some(stream_vbyte::decode::decode::<Scalar>(input, n, out))
     }
 
     fn note(&self) -> Option<String> {
