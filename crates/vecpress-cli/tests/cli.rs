@@ -71,6 +71,7 @@ fn rows(lines: &[Value]) -> Vec<&Value> {
             "bytes" => 1.0,
             "u16" | "i16" => 2.0,
             "u32" | "i32" | "f32" => 4.0,
+            t if t.starts_with('w') => t[1..].parse().unwrap(),
             _ => 8.0,
         };
         assert_eq!(row["input_bytes"].as_f64().unwrap(), values * width);
@@ -371,4 +372,52 @@ fn plot_draws_every_codec_and_memcpy() {
     ]);
     assert!(out.status.success(), "{}", stderr(&out));
     std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn bench_fixed_width_values_generated_and_from_files() {
+    // Generated: decimals of an odd width, one kernel per level.
+    let lines = bench_json(&[
+        "--type",
+        "w12",
+        "--codecs",
+        "byte-split",
+        "--values",
+        "3000",
+    ]);
+    let measured = rows(&lines);
+    assert!(!measured.is_empty());
+    for row in &measured {
+        assert_eq!(row["type"], "w12", "{row}");
+        assert_eq!(row["input"], "decimal-w12", "{row}");
+        assert_eq!(row["input_bytes"], 36_000, "{row}");
+    }
+    // A file named by its extension; a size that is no multiple is refused.
+    let dir = temp_dir("fixed-width");
+    let good = dir.join("vals.w5");
+    std::fs::write(
+        &good,
+        (0..5000u32).map(|i| (i * 31) as u8).collect::<Vec<u8>>(),
+    )
+    .unwrap();
+    let lines = bench_json(&["--codecs", "byte-split", good.to_str().unwrap()]);
+    assert!(rows(&lines)
+        .iter()
+        .all(|r| r["type"] == "w5" && r["values"] == 1000));
+    let bad = dir.join("vals.w7");
+    std::fs::write(&bad, [0u8; 20]).unwrap();
+    let (out, _) = run_json(&["--codecs", "byte-split", bad.to_str().unwrap()]);
+    assert!(!out.status.success());
+    assert!(
+        stderr(&out).contains("not a multiple of 7"),
+        "{}",
+        stderr(&out)
+    );
+    let (out, _) = run_json(&["--type", "w0"]);
+    assert!(!out.status.success());
+    assert!(
+        stderr(&out).contains("wN for values of N bytes"),
+        "{}",
+        stderr(&out)
+    );
 }

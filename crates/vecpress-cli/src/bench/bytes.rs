@@ -60,9 +60,30 @@ impl Elem {
         Elem { name, width }
     }
 
-    /// The type of that name.
+    /// Widest value `wN` accepts.
+    pub const MAX_FIXED: usize = 256;
+
+    /// The type of that name: one of [`Elem::ALL`], or `wN` for opaque
+    /// values of N bytes (1..=256), as Parquet's FIXED_LEN_BYTE_ARRAY(N).
     pub fn parse(name: &str) -> Option<Elem> {
-        Elem::ALL.into_iter().find(|e| e.name == name)
+        if let Some(e) = Elem::ALL.into_iter().find(|e| e.name == name) {
+            return Some(e);
+        }
+        let width: usize = name.strip_prefix('w')?.parse().ok()?;
+        (1..=Elem::MAX_FIXED)
+            .contains(&width)
+            .then(|| Elem::fixed(width))
+    }
+
+    /// Opaque values of `width` bytes, named `w{width}`. The name is leaked:
+    /// this runs once per `--type`, for the life of the process.
+    pub fn fixed(width: usize) -> Elem {
+        Elem::new(Box::leak(format!("w{width}").into_boxed_str()), width)
+    }
+
+    /// Whether this is a `wN` type.
+    pub fn is_fixed(&self) -> bool {
+        self.name.starts_with('w')
     }
 }
 
@@ -82,7 +103,7 @@ impl ByteInput {
     /// A generated input of `n` values.
     pub fn generated(generator: ByteGenerator, n: usize, block: usize) -> ByteInput {
         let elem = generator.elem();
-        ByteInput::new(generator.name().into(), elem, generator.generate(n), block)
+        ByteInput::new(generator.name(), elem, generator.generate(n), block)
     }
 
     /// Loads a file of `elem` values (little-endian).

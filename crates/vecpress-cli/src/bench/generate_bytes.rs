@@ -5,6 +5,10 @@
 //!   readings and prices are: the sign, exponent and high mantissa bytes
 //!   repeat, the low bytes do not; what byte stream split is for.
 //! - `f64-uniform`: doubles uniform in [0, 1): the hard case, little to gain.
+//! - `decimal-wN` (with `--type wN`): N-byte big-endian two's complement
+//!   integers, as Parquet stores DECIMAL in FIXED_LEN_BYTE_ARRAY(N): a walk
+//!   of prices in cents, so the high bytes repeat (sign extension) and the
+//!   low ones do not.
 //! - `text`: words drawn from a small vocabulary with Zipf-like frequencies,
 //!   spaces and line breaks: repetitive like natural text, for LZ4.
 #![forbid(unsafe_code)]
@@ -22,6 +26,8 @@ pub enum ByteGenerator {
     F64Uniform,
     /// Zipf-like words.
     Text,
+    /// Big-endian decimals of the element's width (only with `--type wN`).
+    Decimal(Elem),
 }
 
 impl ByteGenerator {
@@ -36,12 +42,13 @@ impl ByteGenerator {
     }
 
     /// The input's name in the table and in JSON.
-    pub fn name(&self) -> &'static str {
+    pub fn name(&self) -> String {
         match self {
-            ByteGenerator::F64Walk => "f64-walk",
-            ByteGenerator::F32Walk => "f32-walk",
-            ByteGenerator::F64Uniform => "f64-uniform",
-            ByteGenerator::Text => "text",
+            ByteGenerator::F64Walk => "f64-walk".into(),
+            ByteGenerator::F32Walk => "f32-walk".into(),
+            ByteGenerator::F64Uniform => "f64-uniform".into(),
+            ByteGenerator::Text => "text".into(),
+            ByteGenerator::Decimal(e) => format!("decimal-w{}", e.width),
         }
     }
 
@@ -51,12 +58,13 @@ impl ByteGenerator {
             ByteGenerator::F64Walk | ByteGenerator::F64Uniform => Elem::F64,
             ByteGenerator::F32Walk => Elem::F32,
             ByteGenerator::Text => Elem::BYTES,
+            ByteGenerator::Decimal(e) => *e,
         }
     }
 
     /// `n` values (bytes for `text`), little-endian.
     pub fn generate(&self, n: usize) -> Vec<u8> {
-        let mut rng = Rng::new(self.name());
+        let mut rng = Rng::new(&self.name());
         match self {
             ByteGenerator::F64Walk => walk(&mut rng, n).flat_map(|v| v.to_le_bytes()).collect(),
             ByteGenerator::F32Walk => walk(&mut rng, n)
@@ -66,8 +74,32 @@ impl ByteGenerator {
                 .flat_map(|_| ((rng.next() >> 11) as f64 / (1u64 << 53) as f64).to_le_bytes())
                 .collect(),
             ByteGenerator::Text => text(&mut rng, n),
+            ByteGenerator::Decimal(e) => decimals(&mut rng, n, e.width),
         }
     }
+}
+
+/// `n` big-endian two's complement integers of `width` bytes: a walk of
+/// cents from 10000.00 in steps of -5.00..5.00, wrapped into the width's
+/// range when it is narrower than the walk.
+fn decimals(rng: &mut Rng, n: usize, width: usize) -> Vec<u8> {
+    let bits = 8 * width.min(16) as u32;
+    let mut x: i128 = 1_000_000;
+    let mut out = Vec::with_capacity(n * width);
+    for _ in 0..n {
+        x += (rng.next() % 1001) as i128 - 500;
+        // Keep the low `bits` bits, sign-extended (a no-op where the value fits).
+        let v = if bits >= 128 {
+            x
+        } else {
+            (x << (128 - bits)) >> (128 - bits)
+        };
+        let be = v.to_be_bytes();
+        let sign = if v < 0 { 0xff } else { 0 };
+        out.extend(std::iter::repeat_n(sign, width.saturating_sub(16)));
+        out.extend_from_slice(&be[16 - width.min(16)..]);
+    }
+    out
 }
 
 /// A walk from 20.0 in steps of -0.5..0.5, rounded to hundredths.
@@ -148,5 +180,25 @@ mod tests {
         let walk = ByteGenerator::F64Walk.generate(100);
         let first = f64::from_le_bytes(walk[..8].try_into().unwrap());
         assert!((19.0..=21.0).contains(&first));
+    }
+
+    #[test]
+    fn decimals_are_big_endian_and_sign_extended() {
+        for width in [1, 3, 5, 8, 12, 16, 20] {
+            let g = ByteGenerator::Decimal(Elem::fixed(width));
+            let a = g.generate(500);
+            assert_eq!(a.len(), 500 * width, "{width}");
+            assert_eq!(a, g.generate(500));
+            if width >= 4 {
+                // The walk stays near 1_000_000 cents: positive, and it fits
+                // in 4 bytes, so every higher byte is a zero sign byte.
+                for v in a.chunks(width) {
+                    let (high, low) = v.split_at(width - 4);
+                    assert!(high.iter().all(|&b| b == 0), "{width}: {v:?}");
+                    let x = u32::from_be_bytes(low.try_into().unwrap());
+                    assert!((500_000..1_500_000).contains(&x), "{width}: {x}");
+                }
+            }
+        }
     }
 }

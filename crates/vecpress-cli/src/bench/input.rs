@@ -36,8 +36,9 @@ impl Kind {
         Elem::parse(name).map(Kind::Values).with_context(|| {
             let names: Vec<&str> = Elem::ALL.iter().map(|e| e.name).collect();
             format!(
-                "unknown type '{name}' (known: postings, {})",
-                names.join(", ")
+                "unknown type '{name}' (known: postings, {}, or wN for values of N bytes, 1..={})",
+                names.join(", "),
+                Elem::MAX_FIXED
             )
         })
     }
@@ -71,7 +72,7 @@ impl Source {
     fn name(&self) -> String {
         match self {
             Source::Generated(g) => g.name(),
-            Source::GeneratedBytes(g) => g.name().into(),
+            Source::GeneratedBytes(g) => g.name(),
             Source::Docs(input) => input.name.clone(),
             Source::File(_, name, _) => name.clone(),
         }
@@ -92,6 +93,9 @@ impl Source {
             match kind {
                 None => ints.chain(bytes).collect(),
                 Some(Kind::Postings) => ints.collect(),
+                Some(Kind::Values(e)) if e.is_fixed() => {
+                    vec![Source::GeneratedBytes(ByteGenerator::Decimal(e))]
+                }
                 Some(Kind::Values(e)) => bytes
                     .filter(|s| matches!(s, Source::GeneratedBytes(g) if g.elem() == e))
                     .collect(),

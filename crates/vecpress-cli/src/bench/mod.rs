@@ -35,14 +35,17 @@ pub struct BenchOpt {
     /// Input files or directories (every file in them). What a file holds
     /// comes from --type, or else its extension: `.docs` is ds2i posting lists
     /// (`[n: u32 LE][n x u32 LE]...`) for the integer codecs; `.f32`, `.f64`,
-    /// `.u16`, `.i64`, ... are little-endian values, and anything else raw
-    /// bytes, for the byte codecs. Without paths, the built-in generators run:
-    /// uniform gaps of each bit width 1..32 and ClusterData-like sorted lists;
-    /// random walks of f64 and f32, uniform f64 and text.
+    /// `.u16`, `.i64`, ... are little-endian values, `.w12` values of 12
+    /// bytes, and anything else raw bytes, for the byte codecs. Without
+    /// paths, the built-in generators run: uniform gaps of each bit width
+    /// 1..32 and ClusterData-like sorted lists; random walks of f64 and f32,
+    /// uniform f64 and text (with `--type wN`: N-byte big-endian decimals).
     pub paths: Vec<PathBuf>,
 
     /// What the inputs hold: postings, bytes, u16, i16, u32, i32, f32, u64,
-    /// i64 or f64 (default: by extension; without paths, every generator).
+    /// i64, f64, or wN for opaque values of N bytes (1..=256, as Parquet's
+    /// FIXED_LEN_BYTE_ARRAY) (default: by extension; without paths, every
+    /// generator).
     #[arg(long = "type", value_name = "TYPE", value_parser = input::Kind::parse)]
     pub kind: Option<input::Kind>,
 
