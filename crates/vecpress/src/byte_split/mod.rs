@@ -97,19 +97,7 @@ pub const fn max_encoded_len(len: usize) -> usize {
 /// assert_eq!(out, [1, 3, 5, 2, 4, 6]);
 /// ```
 pub fn encode(input: &[u8], width: usize, out: &mut [u8]) -> Result<usize, Error> {
-    encode_impl(encode_level(width), input, width, out)
-}
-
-/// The level whose encoder is fastest for `width` among those this process
-/// may use. AVX2 encodes widths 2, 3, 4 and 16 slower than SSE4.1 (measured
-/// 0.5-0.8x on 64 KiB): its stores to the stream buffers are twice as wide
-/// for the same transposition work, and at width 16 the 16 ymm registers
-/// of a tile spill. The explicit [`encode_with`] still runs every kernel.
-fn encode_level(width: usize) -> Isa {
-    match Isa::best() {
-        Isa::Avx2 | Isa::Avx512 if matches!(width, 2..=4 | 16) => Isa::Sse41,
-        best => best,
-    }
+    encode_impl(Isa::best(), input, width, out)
 }
 
 /// [`encode`] with the kernel of `isa`; `Err(Unsupported)` if the CPU lacks it.
@@ -198,7 +186,7 @@ pub fn encode_streams(
         room(n, s.len())?;
     }
     let mut sink = Separate { streams, n };
-    encode_into(encode_level(width), input, width, &mut sink);
+    encode_into(Isa::best(), input, width, &mut sink);
     Ok(n)
 }
 
@@ -369,6 +357,34 @@ fn decode_impl(isa: Isa, input: &[u8], width: usize, out: &mut [u8]) -> Result<u
     Ok(input.len())
 }
 
+/// Widths where the Avx2 level runs the 16-byte kernels, measured faster
+/// there by `vecpress bench` (64 KiB blocks, 0.6-0.8x for the 32-byte ones):
+/// at widths 2 to 4 a 32-byte register holds two 16-value problems loaded
+/// and stored a lane at a time, which costs more than it saves; at width 16
+/// the encoder's tile of 16 ymm registers spills.
+#[cfg(target_arch = "x86_64")]
+const SSE_AT_AVX2: NarrowWidths = NarrowWidths {
+    encode: &[2, 3, 4, 16],
+    decode: &[2, 4],
+};
+
+/// Widths, per direction, where a level runs a narrower level's kernel.
+#[cfg(target_arch = "x86_64")]
+struct NarrowWidths {
+    encode: &'static [usize],
+    decode: &'static [usize],
+}
+
+#[cfg(target_arch = "x86_64")]
+impl NarrowWidths {
+    fn encode(&self, width: usize) -> bool {
+        self.encode.contains(&width)
+    }
+    fn decode(&self, width: usize) -> bool {
+        self.decode.contains(&width)
+    }
+}
+
 /// The one map from ISA level to encoding kernel. `input` holds a whole
 /// number of values and every stream of `out` room for them. The kernel
 /// splits a prefix of the values; the scalar code does the rest.
@@ -382,6 +398,12 @@ fn encode_into(isa: Isa, input: &[u8], width: usize, out: &mut impl Sink) {
         // SAFETY: `isa` came from `Isa::best()` or `Isa::check()`, so the CPU has SSE4.1;
         // the callers checked the lengths the kernel relies on.
         Isa::Sse41 => unsafe { x86::sse41::encode(input, width, out) },
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: as above, the CPU has SSE4.1 (the Avx2 level implies it). See
+        // `SSE_AT_AVX2`.
+        Isa::Avx2 | Isa::Avx512 if SSE_AT_AVX2.encode(width) => unsafe {
+            x86::sse41::encode(input, width, out)
+        },
         #[cfg(target_arch = "x86_64")]
         // SAFETY: as above, the CPU has every feature of the Avx2 level (Avx512
         // implies them; 512-bit registers measured no faster, see `x86.rs`).
@@ -406,6 +428,12 @@ fn decode_from(isa: Isa, src: &impl Source, width: usize, out: &mut [u8]) {
         // SAFETY: `isa` came from `Isa::best()` or `Isa::check()`, so the CPU has SSE4.1;
         // every stream of `src` holds `out.len() / width` bytes.
         Isa::Sse41 => unsafe { x86::sse41::decode(src, width, out) },
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: as above, the CPU has SSE4.1 (the Avx2 level implies it). See
+        // `SSE_AT_AVX2`.
+        Isa::Avx2 | Isa::Avx512 if SSE_AT_AVX2.decode(width) => unsafe {
+            x86::sse41::decode(src, width, out)
+        },
         #[cfg(target_arch = "x86_64")]
         // SAFETY: as above, the CPU has every feature of the Avx2 level (Avx512 implies them).
         Isa::Avx2 | Isa::Avx512 => unsafe { x86::avx2::decode(src, width, out) },
