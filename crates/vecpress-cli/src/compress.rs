@@ -6,7 +6,6 @@
 use std::path::{Path, PathBuf};
 
 use anyhow::{bail, Context, Result};
-use rayon::prelude::*;
 use vecpress::container::{Element, Header, Writer, MAX_BLOCK_BYTES};
 
 use crate::elements::{self, Block, BlockSource};
@@ -197,55 +196,41 @@ pub fn run(opt: &CompressOpt) -> Result<()> {
     let write_err = || format!("{out_name}: write failed");
     let mut writer = Writer::new(output, header).with_context(write_err)?;
 
-    let pool = pool(opt.threads)?;
-    let threads = pool.current_num_threads();
-    let batch_len = if threads == 1 { 1 } else { threads * 2 };
-    // The first block, read already, opens the first batch.
-    let mut cur: Vec<Block> = vec![first];
-    let mut cur_len = usize::from(more);
-    if more {
-        cur_len += fill(&mut source, &mut writer, &mut cur, 1, batch_len)?;
-    }
-    let mut next: Vec<Block> = Vec::new();
-    let (mut blocks, mut stored) = (0u64, 0u64);
+    let threads = match opt.threads {
+        0 => std::thread::available_parallelism().map_or(1, |n| n.get()),
+        n => n,
+    };
     let encode = |s: &mut Scratch, b: &mut Block| -> Result<()> {
         engine.encode(element, &b.raw, &mut b.payload, s)?;
         b.stored = b.payload.len() >= b.raw.len();
         Ok(())
     };
-    while cur_len > 0 {
-        // Encode this batch on the pool while this thread reads the next.
-        let (encoded, next_len) = if threads == 1 {
-            let r = cur[..cur_len]
-                .iter_mut()
-                .try_for_each(|b| encode(&mut Scratch::default(), b));
-            (r, fill(&mut source, &mut writer, &mut next, 0, batch_len))
-        } else {
-            let batch = &mut cur[..cur_len];
-            pool.install(|| {
-                rayon::join(
-                    || {
-                        batch
-                            .par_iter_mut()
-                            .try_for_each_init(Scratch::default, encode)
-                    },
-                    || fill(&mut source, &mut writer, &mut next, 0, batch_len),
-                )
-            })
-        };
-        encoded?;
-        for b in &cur[..cur_len] {
-            let payload = if b.stored { &b.raw } else { &b.payload };
-            writer
-                .write_block(b.count as u32, payload, b.stored)
-                .with_context(write_err)?;
-            blocks += 1;
-            stored += u64::from(b.stored);
+    let mut blocks = Blocks {
+        source: &mut source,
+        first: more.then_some(first),
+        bar: &bar,
+    };
+    let (mut count, mut stored) = (0u64, 0u64);
+    let mut put = |writer: &mut Writer<_>, b: &Block| -> Result<()> {
+        let payload = if b.stored { &b.raw } else { &b.payload };
+        writer
+            .write_block(b.count as u32, payload, b.stored)
+            .with_context(write_err)?;
+        count += 1;
+        stored += u64::from(b.stored);
+        Ok(())
+    };
+    if threads == 1 {
+        let mut scratch = Scratch::default();
+        let mut b = Block::default();
+        while blocks.next(&mut writer, &mut b)? {
+            encode(&mut scratch, &mut b)?;
+            put(&mut writer, &b)?;
         }
-        bar.set_position(source.consumed);
-        std::mem::swap(&mut cur, &mut next);
-        cur_len = next_len?;
+    } else {
+        pipeline(threads, &mut blocks, &mut writer, encode, &mut put)?;
     }
+    let blocks = count;
     let elements = writer.total();
     let output = writer.finish().with_context(write_err)?;
     bar.finish_and_clear();
@@ -263,28 +248,113 @@ pub fn run(opt: &CompressOpt) -> Result<()> {
     Ok(())
 }
 
-/// Reads up to `batch_len - from` blocks into `batch[from..]`, then feeds
-/// the content of `batch[..]` up to the last block read to the checksum, in
-/// order, and turns posting lists into gaps (the blocks before `from` were
-/// read but not yet fed); returns how many it read.
-fn fill<W: std::io::Write>(
-    source: &mut BlockSource,
+/// The blocks of the input in order, each fed to the content checksum and
+/// (posting lists) turned into gaps as it is taken; the first one was read
+/// before the codec was chosen.
+struct Blocks<'a> {
+    source: &'a mut BlockSource,
+    first: Option<Block>,
+    bar: &'a indicatif::ProgressBar,
+}
+
+impl Blocks<'_> {
+    /// Fills `block` with the next block; `false` at the end.
+    fn next<W: std::io::Write>(
+        &mut self,
+        writer: &mut Writer<W>,
+        block: &mut Block,
+    ) -> Result<bool> {
+        match self.first.take() {
+            Some(first) => *block = first,
+            None => {
+                if !self.source.next(block)? {
+                    return Ok(false);
+                }
+            }
+        }
+        writer.hash_content(block.content(self.source.element()));
+        self.source.make_gaps(block);
+        self.bar.set_position(self.source.consumed);
+        Ok(true)
+    }
+}
+
+/// Encodes the blocks on `threads` worker threads while this thread reads
+/// the input and writes the encoded blocks in order: no batch waits for its
+/// slowest block, and at most `2 * threads` blocks are in flight (their
+/// buffers are reused).
+fn pipeline<W, E, P>(
+    threads: usize,
+    blocks: &mut Blocks<'_>,
     writer: &mut Writer<W>,
-    batch: &mut Vec<Block>,
-    from: usize,
-    batch_len: usize,
-) -> Result<usize> {
-    batch.resize_with(batch_len.max(batch.len()), Block::default);
-    let element = source.element();
-    let mut filled = from;
-    while filled < batch_len && source.next(&mut batch[filled])? {
-        filled += 1;
-    }
-    for b in &mut batch[..filled] {
-        writer.hash_content(b.content(element));
-        source.make_gaps(b);
-    }
-    Ok(filled - from)
+    encode: E,
+    put: &mut P,
+) -> Result<()>
+where
+    W: std::io::Write,
+    E: Fn(&mut Scratch, &mut Block) -> Result<()> + Sync,
+    P: FnMut(&mut Writer<W>, &Block) -> Result<()>,
+{
+    use std::collections::BTreeMap;
+    use std::sync::mpsc;
+    use std::sync::Mutex;
+
+    let in_flight = 2 * threads;
+    let (job_tx, job_rx) = mpsc::sync_channel::<(u64, Block)>(in_flight);
+    let job_rx = Mutex::new(job_rx);
+    let (done_tx, done_rx) = mpsc::channel::<(u64, Block, Result<()>)>();
+    std::thread::scope(|scope| -> Result<()> {
+        for _ in 0..threads {
+            let (job_rx, done_tx, encode) = (&job_rx, done_tx.clone(), &encode);
+            scope.spawn(move || {
+                let mut scratch = Scratch::default();
+                loop {
+                    // A poisoned lock means another worker panicked: stop.
+                    let job = match job_rx.lock() {
+                        Ok(rx) => rx.recv(),
+                        Err(_) => return,
+                    };
+                    let Ok((i, mut block)) = job else { return };
+                    let r = encode(&mut scratch, &mut block);
+                    if done_tx.send((i, block, r)).is_err() {
+                        return;
+                    }
+                }
+            });
+        }
+        drop(done_tx);
+        // Dropping `job_tx` on any return ends the workers.
+        let job_tx = job_tx;
+        let (mut read, mut written, mut end) = (0u64, 0u64, false);
+        let mut pending: BTreeMap<u64, Block> = BTreeMap::new();
+        let mut free: Vec<Block> = Vec::new();
+        loop {
+            while !end && read - written < in_flight as u64 {
+                let mut block = free.pop().unwrap_or_default();
+                if !blocks.next(writer, &mut block)? {
+                    end = true;
+                    break;
+                }
+                if job_tx.send((read, block)).is_err() {
+                    bail!("a worker thread stopped");
+                }
+                read += 1;
+            }
+            if end && written == read {
+                return Ok(());
+            }
+            let Ok((i, block, r)) = done_rx.recv() else {
+                bail!("a worker thread stopped");
+            };
+            r?;
+            pending.insert(i, block);
+            while let Some(block) = pending.remove(&written) {
+                put(writer, &block)?;
+                free.push(block);
+                written += 1;
+            }
+        }
+    })
 }
 
 /// Writes the input as one LZ4 frame (4 MiB blocks, content size and

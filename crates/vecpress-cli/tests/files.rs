@@ -218,6 +218,32 @@ fn stdin_to_stdout_and_threads_agree() {
         &data,
     ));
     assert_eq!(one.stdout, two.stdout, "threads change the file");
+    // More workers than cores, and posting lists, whose gaps run on across
+    // blocks: the blocks still come out in order.
+    let postings: Vec<u8> = (0..60_000u32)
+        .flat_map(|i| (i * 3 + i % 7).to_le_bytes())
+        .collect();
+    let packed: Vec<Vec<u8>> = ["1", "5"]
+        .iter()
+        .map(|t| {
+            let args = [
+                "compress",
+                "--type",
+                "postings",
+                "--codec",
+                "stream-vbyte-delta",
+                "--block",
+                "4K",
+                "-T",
+                t,
+                "-",
+            ];
+            ok(vecpress_stdin(&args, &postings)).stdout
+        })
+        .collect();
+    assert_eq!(packed[0], packed[1], "threads change the file");
+    let back = ok(vecpress_stdin(&["decompress", "-"], &packed[1]));
+    assert_eq!(back.stdout, postings);
     for threads in ["1", "2", "0"] {
         let back = ok(vecpress_stdin(
             &["decompress", "-T", threads, "-"],
