@@ -56,3 +56,4 @@
 pub mod adaptive;
 pub mod block;
 pub mod frame;
+pub mod hc;
