@@ -31,8 +31,20 @@ fn all_options() -> Vec<HcOptions> {
 
 fn text(r: &mut Rng, n: usize) -> Vec<u8> {
     const WORDS: [&str; 14] = [
-        "the ", "quick ", "brown ", "fox ", "jumps ", "over ", "lazy ", "dog ", "and ", "a ",
-        "cat, ", "sleeps. ", "Whereupon ", "\n",
+        "the ",
+        "quick ",
+        "brown ",
+        "fox ",
+        "jumps ",
+        "over ",
+        "lazy ",
+        "dog ",
+        "and ",
+        "a ",
+        "cat, ",
+        "sleeps. ",
+        "Whereupon ",
+        "\n",
     ];
     let mut v = Vec::with_capacity(n + 12);
     while v.len() < n {
@@ -49,7 +61,11 @@ fn random(r: &mut Rng, n: usize) -> Vec<u8> {
 fn runs(r: &mut Rng, n: usize) -> Vec<u8> {
     let mut v = Vec::with_capacity(n);
     while v.len() < n {
-        let b = if r.below(2) == 0 { 0 } else { r.next_u64() as u8 };
+        let b = if r.below(2) == 0 {
+            0
+        } else {
+            r.next_u64() as u8
+        };
         let len = 1 + r.below(400) as usize;
         v.extend(std::iter::repeat_n(b, len.min(n - v.len())));
     }
@@ -89,7 +105,9 @@ fn inputs() -> Vec<(String, Vec<u8>)> {
     ];
     let mut v = Vec::new();
     for (name, make) in kinds {
-        for n in [0, 1, 5, 12, 13, 19, 20, 100, 1000, 65_535, 65_536, 65_537, 200_000] {
+        for n in [
+            0, 1, 5, 12, 13, 19, 20, 100, 1000, 65_535, 65_536, 65_537, 200_000,
+        ] {
             v.push((format!("{name} {n}"), make(&mut Rng::new(n as u64 + 1), n)));
         }
     }
@@ -134,8 +152,14 @@ fn check_end_rules(packed: &[u8], what: &str) -> usize {
         op += ml;
     };
     if let Some(start) = last_match_start {
-        assert!(op - start >= MFLIMIT, "{what}: last match at {start} of {op}");
-        assert!(last_lits >= LASTLITERALS, "{what}: {last_lits} last literals");
+        assert!(
+            op - start >= MFLIMIT,
+            "{what}: last match at {start} of {op}"
+        );
+        assert!(
+            last_lits >= LASTLITERALS,
+            "{what}: {last_lits} last literals"
+        );
     }
     op
 }
@@ -154,10 +178,17 @@ fn every_level_round_trips_and_keeps_the_end_rules() {
         for (name, data) in &inputs {
             let what = format!("{opts:?} {name}");
             let packed = hc_block(data, &opts);
-            assert!(packed.len() <= block::max_compressed_len(data.len()), "{what}");
+            assert!(
+                packed.len() <= block::max_compressed_len(data.len()),
+                "{what}"
+            );
             assert_eq!(check_end_rules(&packed, &what), data.len(), "{what}");
             let mut out = vec![0u8; data.len()];
-            assert_eq!(block::decompress_into(&packed, &mut out), Ok(data.len()), "{what}");
+            assert_eq!(
+                block::decompress_into(&packed, &mut out),
+                Ok(data.len()),
+                "{what}"
+            );
             assert!(out == *data, "{what}");
         }
     }
@@ -178,7 +209,10 @@ fn output_too_small_is_an_error() {
             );
         }
         let mut dst = vec![0u8; full.len()];
-        assert_eq!(hc::compress_into_with(&data, &mut dst, &opts), Ok(full.len()));
+        assert_eq!(
+            hc::compress_into_with(&data, &mut dst, &opts),
+            Ok(full.len())
+        );
     }
 }
 
@@ -190,7 +224,10 @@ fn higher_levels_compress_better() {
     let l9 = hc::compress(&data, 9).len();
     let l12 = hc::compress(&data, 12).len();
     let l4 = hc::compress(&data, 4).len();
-    assert!(l12 <= l9 && l9 <= l4 && l4 < fast, "12: {l12}, 9: {l9}, 4: {l4}, fast: {fast}");
+    assert!(
+        l12 <= l9 && l9 <= l4 && l4 < fast,
+        "12: {l12}, 9: {l9}, 4: {l4}, fast: {fast}"
+    );
 }
 
 #[test]
@@ -256,7 +293,11 @@ fn frames_at_hc_levels_round_trip() {
             assert!(out == data, "{level}");
             sizes.push(packed.len());
         }
-        assert!(sizes[2] <= sizes[1] && sizes[1] < fast.len(), "{sizes:?} {}", fast.len());
+        assert!(
+            sizes[2] <= sizes[1] && sizes[1] < fast.len(),
+            "{sizes:?} {}",
+            fast.len()
+        );
     }
 }
 
@@ -367,11 +408,19 @@ mod liblz4 {
     #[test]
     fn close_to_liblz4_on_generated_data() {
         let mut r = Rng::new(41);
-        let data = [text(&mut r, 200_000), mixed(&mut r, 200_000), runs(&mut r, 50_000)].concat();
+        let data = [
+            text(&mut r, 200_000),
+            mixed(&mut r, 200_000),
+            runs(&mut r, 50_000),
+        ]
+        .concat();
         for level in [4, 9, 11, 12] {
             let ours = hc::compress(&data, level).len() as f64;
             let theirs = their_hc(&data, level as i32).len() as f64;
-            assert!(ours <= theirs * 1.005, "level {level}: ours {ours}, liblz4 {theirs}");
+            assert!(
+                ours <= theirs * 1.005,
+                "level {level}: ours {ours}, liblz4 {theirs}"
+            );
         }
     }
 
@@ -385,7 +434,10 @@ mod liblz4 {
                 assert!(back.as_deref() == Some(&data[..]), "{name} {level}");
                 let theirs = their_hc(&data, level as i32);
                 let (a, b) = (ours.len() as f64, theirs.len() as f64);
-                eprintln!("{name} level {level}: ours {a}, liblz4 {b}, {:+.3}%", (a / b - 1.0) * 100.0);
+                eprintln!(
+                    "{name} level {level}: ours {a}, liblz4 {b}, {:+.3}%",
+                    (a / b - 1.0) * 100.0
+                );
                 assert!(a <= b * 1.005, "{name} level {level}: ours {a}, liblz4 {b}");
             }
         }

@@ -204,8 +204,7 @@ pub(super) fn compress(
                 } else {
                     (0, base.price + sequence_price(0, ml as u32))
                 };
-                if pos > last_pos + TRAILING_LITERALS
-                    || price + u32::from(favor) <= opt[pos].price
+                if pos > last_pos + TRAILING_LITERALS || price + u32::from(favor) <= opt[pos].price
                 {
                     if ml == m.len && last_pos < pos {
                         last_pos = pos;

@@ -121,7 +121,11 @@ fn run_forward(data: &[u8], p: usize, limit: usize, byte: u8) -> usize {
 /// most to `low`.
 #[inline(always)]
 fn run_backward(data: &[u8], p: usize, low: usize, byte: u8) -> usize {
-    data[low..p].iter().rev().take_while(|&&x| x == byte).count()
+    data[low..p]
+        .iter()
+        .rev()
+        .take_while(|&&x| x == byte)
+        .count()
 }
 
 /// What the search at one position does besides walking the chain.
