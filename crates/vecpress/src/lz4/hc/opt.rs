@@ -128,8 +128,13 @@ pub(super) fn compress(
                 litlen: llen + r as u32,
             };
         }
-        for mlen in MINMATCH..=first.len {
-            opt[mlen] = Node {
+        for (mlen, node) in opt
+            .iter_mut()
+            .enumerate()
+            .take(first.len + 1)
+            .skip(MINMATCH)
+        {
+            *node = Node {
                 price: sequence_price(llen, mlen as u32),
                 off: first.off as u32,
                 mlen: mlen as u32,
