@@ -36,6 +36,20 @@ pub(super) fn compress(
     out: &mut Out<'_>,
     attempts: u32,
 ) -> Result<(), Error> {
+    if attempts > 128 {
+        parse::<true>(data, start, out, attempts)
+    } else {
+        parse::<false>(data, start, out, attempts)
+    }
+}
+
+/// The parse, with pattern analysis when `PATTERN`.
+fn parse<const PATTERN: bool>(
+    data: &[u8],
+    start: usize,
+    out: &mut Out<'_>,
+    attempts: u32,
+) -> Result<(), Error> {
     let len = data.len();
     let mut anchor = start;
     if len - start < MFLIMIT + 1 {
@@ -45,8 +59,6 @@ pub(super) fn compress(
     let match_limit = len - LASTLITERALS;
     let search = Search {
         attempts,
-        pattern_analysis: attempts > 128,
-        chain_swap: false,
         favor_decompression_speed: false,
     };
     let mut finder = MatchFinder::new(data, 0);
@@ -58,7 +70,8 @@ pub(super) fn compress(
     };
 
     'main: while ip <= mflimit {
-        let mut m1 = finder.wider_match(ip, ip, match_limit, MINMATCH - 1, search);
+        let mut m1 =
+            finder.wider_match::<PATTERN, false>(ip, ip, match_limit, MINMATCH - 1, search);
         if m1.len < MINMATCH {
             ip += 1;
             continue;
@@ -69,7 +82,7 @@ pub(super) fn compress(
             let (mut start2, mut m2);
             if ip + m1.len <= mflimit {
                 start2 = ip + m1.len - 2;
-                m2 = finder.wider_match(start2, ip, match_limit, m1.len, search);
+                m2 = finder.wider_match::<PATTERN, false>(start2, ip, match_limit, m1.len, search);
                 start2 -= m2.back;
             } else {
                 (start2, m2) = (0, none);
@@ -104,7 +117,13 @@ pub(super) fn compress(
                 let (mut start3, m3);
                 if start2 + m2.len <= mflimit {
                     start3 = start2 + m2.len - 3;
-                    m3 = finder.wider_match(start3, start2, match_limit, m2.len, search);
+                    m3 = finder.wider_match::<PATTERN, false>(
+                        start3,
+                        start2,
+                        match_limit,
+                        m2.len,
+                        search,
+                    );
                     start3 -= m3.back;
                 } else {
                     (start3, m3) = (0, none);

@@ -87,14 +87,12 @@ pub(super) fn compress(
     let favor = params.favor_decompression_speed;
     let search = Search {
         attempts: params.attempts,
-        pattern_analysis: true,
-        chain_swap: true,
         favor_decompression_speed: favor,
     };
     let mut finder = MatchFinder::new(data, 0);
     // A match longer than `min_len` at `at`, or `None`.
     let mut longer = |at: usize, min_len: usize| -> Option<Match> {
-        let mut m = finder.wider_match(at, at, match_limit, min_len, search);
+        let mut m = finder.wider_match::<true, true>(at, at, match_limit, min_len, search);
         if m.len <= min_len {
             return None;
         }

@@ -128,15 +128,11 @@ fn run_backward(data: &[u8], p: usize, low: usize, byte: u8) -> usize {
         .count()
 }
 
-/// What the search at one position does besides walking the chain.
+/// How deep the search at one position goes, and what it skips.
 #[derive(Debug, Clone, Copy)]
 pub(super) struct Search {
     /// Candidates to try at most.
     pub attempts: u32,
-    /// Jump over runs of one repeated byte.
-    pub pattern_analysis: bool,
-    /// Follow the furthest-reaching chain inside a found match.
-    pub chain_swap: bool,
     /// Skip matches less than 8 bytes back (they decode slowly).
     pub favor_decompression_speed: bool,
 }
@@ -154,8 +150,10 @@ enum Repeat {
 /// like every other position, when a search needs them.
 pub(super) struct MatchFinder<'a> {
     data: &'a [u8],
-    hash: Vec<u32>,
-    chain: Vec<u16>,
+    /// Fixed sizes, so that masked and shifted indices need no bounds
+    /// check.
+    hash: Box<[u32; 1 << HASH_LOG]>,
+    chain: Box<[u16; CHAIN_SIZE]>,
     /// The next position to insert.
     next: usize,
 }
@@ -166,8 +164,14 @@ impl<'a> MatchFinder<'a> {
     pub(super) fn new(data: &'a [u8], window_start: usize) -> MatchFinder<'a> {
         MatchFinder {
             data,
-            hash: vec![0; 1 << HASH_LOG],
-            chain: vec![u16::MAX; CHAIN_SIZE],
+            hash: vec![0; 1 << HASH_LOG]
+                .into_boxed_slice()
+                .try_into()
+                .expect("the hash table's size"),
+            chain: vec![u16::MAX; CHAIN_SIZE]
+                .into_boxed_slice()
+                .try_into()
+                .expect("the chain table's size"),
             next: window_start,
         }
     }
@@ -200,10 +204,14 @@ impl<'a> MatchFinder<'a> {
     /// the match's real start. Returns `len == longest` (and no offset)
     /// when nothing longer was found.
     ///
+    /// `PATTERN` turns pattern analysis on (jumps over runs of one repeated
+    /// byte), `SWAP` chain swapping (the walk follows the furthest-reaching
+    /// chain inside a found match; only with `low_limit == ip`).
+    ///
     /// `ip` lies at least [`MINMATCH`] bytes before the end of the data, and
     /// `low_limit + longest < high_limit`.
     #[inline(always)]
-    pub(super) fn wider_match(
+    pub(super) fn wider_match<const PATTERN: bool, const SWAP: bool>(
         &mut self,
         ip: usize,
         low_limit: usize,
@@ -262,7 +270,7 @@ impl<'a> MatchFinder<'a> {
                 }
             }
 
-            if search.chain_swap && match_len == longest && m + longest <= ip {
+            if SWAP && match_len == longest && m + longest <= ip {
                 // Follow the chain, among those inside the match, that jumps
                 // furthest back.
                 const TRIGGER: u32 = 4;
@@ -288,7 +296,7 @@ impl<'a> MatchFinder<'a> {
             }
 
             let next = self.delta(mi);
-            if search.pattern_analysis && next == 1 && chain_pos == 0 {
+            if PATTERN && next == 1 && chain_pos == 0 {
                 let cand = mi - 1;
                 let byte = pattern as u8;
                 if repeat == Repeat::Untested {
