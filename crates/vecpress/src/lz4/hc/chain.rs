@@ -1,4 +1,4 @@
-//! The hash-chain parser of levels 2 to 9 (liblz4's `lz4hc` strategy).
+//! The hash-chain parser of levels 3 to 9 (liblz4's `lz4hc` strategy).
 //!
 //! At each position it searches the longest match `M1`; then, before
 //! emitting it, it searches near the end of `M1` (at `M1.end - 2`) for a

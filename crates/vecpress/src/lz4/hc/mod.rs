@@ -16,25 +16,24 @@
 //! | level | parser | candidates per search | taken at once from |
 //! |---|---|---|---|
 //! | 0, 1 | the fast compressor ([`block::compress_into`]) | 1 | - |
-//! | 2 | hash chain, shallow | 2 | - |
+//! | 2 | "mid": two hash tables, no chains | 2 | - |
 //! | 3 ..= 8 | hash chain | 4, 8, 16, 32, 64, 128 | - |
 //! | 9 (default) | hash chain, pattern analysis | 256 | - |
 //! | 10 | optimal | 96 | 64 bytes |
 //! | 11 | optimal | 512 | 128 bytes |
 //! | 12 | optimal, full update | 16384 | 4096 bytes |
 //!
-//! Levels above 12 act as 12. liblz4 1.10 runs level 2 with a third
-//! strategy of its own (two hash tables, no chains); here level 2 is the
-//! hash-chain parser with chains of two candidates, between level 1 and
-//! level 3 in both speed and ratio.
+//! Levels above 12 act as 12. Level 2 is liblz4 1.10's "mid" strategy
+//! (`mid.rs`): a long and a short hash table, a few positions of each
+//! match recorded, between level 1 and level 3 in both speed and ratio.
 //!
-//! The *hash-chain* parser (levels 2 to 9, `chain.rs`) looks for each match
+//! The *hash-chain* parser (levels 3 to 9, `chain.rs`) looks for each match
 //! a little ahead for a longer one that may start earlier, and trims
 //! overlaps; the *optimal* parser (levels 10 to 12, `opt.rs`) prices every
 //! path through the next positions in output bytes and takes the cheapest.
-//! Both use one match finder (`search.rs`): a 32 Ki-entry hash table and a
-//! 64 KiB chain table, 256 KiB with the optimal parser's prices, allocated
-//! per call.
+//! Both use one match finder (`search.rs`): a hash table of 32 Ki
+//! positions and a chain table of 64 Ki distances (256 KiB), plus 64 KiB of
+//! prices for the optimal parser, allocated per call.
 //!
 //! [`HcOptions::favor_decompression_speed`] (levels 10 to 12, as liblz4's
 //! `LZ4_favorDecompressionSpeed`) avoids matches that decode slowly, for a
@@ -56,6 +55,7 @@
 #![forbid(unsafe_code)]
 
 mod chain;
+mod mid;
 mod opt;
 mod search;
 
@@ -321,7 +321,7 @@ fn compress_window(
     let level = opts.level.min(MAX_LEVEL);
     let favor = opts.favor_decompression_speed;
     match level {
-        0..=2 => chain::compress(data, start, &mut out, 2)?,
+        0..=2 => mid::compress(data, start, &mut out)?,
         3..=9 => chain::compress(data, start, &mut out, 1 << (level - 1))?,
         10 => opt::compress(data, start, &mut out, opt_params(96, 64, false, favor))?,
         11 => opt::compress(data, start, &mut out, opt_params(512, 128, false, favor))?,
