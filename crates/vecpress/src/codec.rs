@@ -21,6 +21,7 @@
 use crate::group_varint::g8iu;
 use crate::group_varint::gb;
 use crate::lz4::block as lz4;
+use crate::lz4::hc;
 use crate::{byte_split, stream_vbyte as svb, vbyte, Error, Isa};
 
 /// A codec for slices of u32 whose count is kept by the caller.
@@ -281,6 +282,17 @@ static BYTE_CODECS: &[&dyn ByteCodec] = &[
         encode: byte_split::compress_lz4,
         decode: byte_split::decompress_lz4_with,
         kernels: byte_split::kernels,
+    },
+    // An LZ4 block written by the high-compression parser at its default
+    // level (9); it decodes as `lz4` does.
+    &Bytes {
+        id: 19,
+        name: "lz4-hc",
+        needs_width: false,
+        max_encoded_len: lz4::max_compressed_len,
+        encode: |input, _, out| hc::compress_into(input, out, hc::DEFAULT_LEVEL),
+        decode: |isa, input, _, out| lz4::decompress_with(isa, input, out),
+        kernels: lz4::kernels,
     },
 ];
 

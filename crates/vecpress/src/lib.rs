@@ -15,7 +15,8 @@
 //!   transposition of values of any width into byte streams and back.
 //! - [`lz4`]: the LZ4 block format, with safe decoders that copy in wide
 //!   chunks (`pshufb` patterns for close matches) and an adaptive choice
-//!   among them (Thompson sampling).
+//!   among them (Thompson sampling); [`lz4::hc`]: its high-compression
+//!   levels (hash chains, optimal parsing).
 //! - [`lz4::frame`]: the LZ4 frame format (`.lz4` files, liblz4's LZ4F), as
 //!   `io::Read`/`io::Write` adaptors with checksums, linked blocks, legacy
 //!   and skippable frames, and output limits against decompression bombs.

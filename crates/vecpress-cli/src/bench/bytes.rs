@@ -149,6 +149,10 @@ pub struct ByteJob<'a> {
     pub isas: &'a [Isa],
     pub peers: &'a [&'a dyn BytePeer],
     pub reps: u32,
+    /// The compression level, for a codec with levels (`lz4-hc`): its
+    /// blocks are compressed at this level instead of the registry's
+    /// default.
+    pub level: Option<u32>,
 }
 
 impl ByteJob<'_> {
@@ -168,9 +172,13 @@ impl ByteJob<'_> {
         };
         let max_block = input.max_block();
         let mut scratch = vec![0u8; self.codec.max_encoded_len(max_block)];
+        let compress = |block: &[u8], out: &mut [u8]| match self.level {
+            Some(level) => lz4::hc::compress_into(block, out, level),
+            None => self.codec.encode(block, width, out),
+        };
         let mut encode_error = None;
         let encoded = Encoded::blocks(&input.bytes, blocks, 0, |block| {
-            match self.codec.encode(block, width, &mut scratch) {
+            match compress(block, &mut scratch) {
                 Ok(n) => Some(scratch[..n].to_vec()),
                 Err(e) => {
                     encode_error = Some(e);
@@ -185,7 +193,7 @@ impl ByteJob<'_> {
         let encode_time = race::median(self.reps, || {
             for b in blocks {
                 let block = black_box(&input.bytes[b.clone()]);
-                black_box(self.codec.encode(block, width, &mut scratch).ok());
+                black_box(compress(block, &mut scratch).ok());
             }
         });
         let mut buf = vec![0u8; max_block];
@@ -274,8 +282,16 @@ impl ByteJob<'_> {
 
         let bytes = input.bytes.len() as f64;
         let values = bytes / width as f64;
+        let level_of = |codec: &str| {
+            if codec == name {
+                return self.level;
+            }
+            let peer = self.peers.iter().find(|p| p.name() == codec);
+            peer.and_then(|p| p.level())
+        };
         let row = |t: Timed, decode: Duration| {
             Line::Row(Row {
+                level: level_of(&t.codec),
                 codec: t.codec,
                 isa: t.isa.into(),
                 input: input.name.clone(),

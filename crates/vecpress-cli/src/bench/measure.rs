@@ -155,6 +155,7 @@ impl Job<'_> {
                 block: self.block as u64,
                 reps: self.reps,
                 note: t.note,
+                level: None,
             })
         };
         let mut lines: Vec<Line> = race::race(contestants, &mut buf, self.reps)

@@ -85,6 +85,13 @@ pub struct BenchOpt {
           value_parser = clap::value_parser!(u32).range(1..=(1 << 26)))]
     pub block: Option<u32>,
 
+    /// Compression level of `lz4-hc` and of its peer `peer:lz4-c-hc`
+    /// (liblz4's `LZ4_compress_HC`): 2 to 12 as liblz4 counts them, 0 and 1
+    /// the fast compressor.
+    #[arg(long, default_value_t = 9, value_name = "N",
+          value_parser = clap::value_parser!(u32).range(0..=12))]
+    pub level: u32,
+
     /// Values in each generated input (ignored with paths).
     #[arg(long, default_value_t = 1 << 20, value_name = "N",
           value_parser = clap::value_parser!(u32).range(1..=(1 << 28)))]
@@ -110,7 +117,7 @@ pub fn run(opt: &BenchOpt) -> Result<()> {
     let sources = Source::select(&opt.paths, opt.kind, opt.inputs.as_deref(), int_block)?;
 
     let (present, absent) = split_slots(opt.peers.then(peers::all));
-    let (byte_present, byte_absent) = split_slots(opt.peers.then(peers::all_bytes));
+    let (byte_present, byte_absent) = split_slots(opt.peers.then(|| peers::all_bytes(opt.level)));
     let mut absent_lines: Vec<AbsentLine> = Vec::new();
     for c in &int_codecs {
         for a in absent
@@ -244,6 +251,7 @@ pub fn run(opt: &BenchOpt) -> Result<()> {
                         isas: &own_isas,
                         peers: &own_peers,
                         reps: opt.reps,
+                        level: (codec.name() == "lz4-hc").then_some(opt.level),
                     };
                     emit(job.run(), &mut stdout)?;
                 }

@@ -51,6 +51,10 @@ pub struct Row {
     /// How a peer was built, where that matters for its numbers.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub note: Option<String>,
+    /// The compression level, for codecs and peers that have levels
+    /// (`lz4-hc`, `peer:lz4-c-hc`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub level: Option<u32>,
 }
 
 /// A decoder that failed its round trip (or failed while timed): no figures.
@@ -136,7 +140,10 @@ pub fn print_table(
                 format!("FAILED: {}", f.error),
             ],
             Line::Row(r) => vec![
-                r.codec.clone(),
+                match r.level {
+                    Some(level) => format!("{} -{level}", r.codec),
+                    None => r.codec.clone(),
+                },
                 r.isa.clone(),
                 r.input.clone(),
                 r.elem.clone(),

@@ -32,6 +32,13 @@
 //! not rely on them: they accept any block whose sequences stay inside the
 //! input and the output.
 //!
+//! # Compressors
+//!
+//! [`block::compress_into`] is LZ4's fast greedy parse
+//! (`LZ4_compress_fast`); [`hc`] holds the high-compression levels 2 to 12
+//! (`LZ4_compress_HC`: a hash-chain parser, and an optimal parser from
+//! level 10), which write the same format, smaller and slower.
+//!
 //! # Decoders
 //!
 //! [`block::decompress_into`] runs the fastest loop for this CPU; every loop
@@ -56,3 +63,4 @@
 pub mod adaptive;
 pub mod block;
 pub mod frame;
+pub mod hc;

@@ -96,14 +96,25 @@ pub trait BytePeer {
     fn note(&self) -> Option<String> {
         None
     }
+
+    /// The compression level it runs at, for a peer that has levels.
+    fn level(&self) -> Option<u32> {
+        None
+    }
 }
 
 /// A byte peer, or why it is absent.
 pub type ByteSlot = Result<Box<dyn BytePeer>, Absent>;
 
-/// Every byte peer, present or absent, in table order.
-pub fn all_bytes() -> Vec<ByteSlot> {
-    vec![lz4_c::peer(), lz4_flex::peer(), naive_split::peer()]
+/// Every byte peer, present or absent, in table order; those with levels at
+/// `level` (the bench's `--level`).
+pub fn all_bytes(level: u32) -> Vec<ByteSlot> {
+    vec![
+        lz4_c::peer(),
+        lz4_c::peer_hc(level),
+        lz4_flex::peer(),
+        naive_split::peer(),
+    ]
 }
 
 /// A peer that is not in this build, and why.

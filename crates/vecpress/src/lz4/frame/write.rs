@@ -7,7 +7,7 @@ use std::io::{self, Write};
 use xxhash_rust::xxh32::{xxh32, Xxh32};
 
 use super::header::{FrameInfo, MAX_DESCRIPTOR_LEN, UNCOMPRESSED_BIT, WINDOW_SIZE};
-use crate::lz4::block;
+use crate::lz4::{block, hc};
 
 /// Writes an LZ4 frame to `W`: an [`io::Write`] adaptor.
 ///
@@ -41,6 +41,8 @@ pub struct FrameEncoder<W: Write> {
     writer: W,
     info: FrameInfo,
     acceleration: u32,
+    /// High-compression options, for levels from [`hc::MIN_LEVEL`] up.
+    hc: Option<hc::HcOptions>,
     /// `[history | pending input]`: the history (linked blocks only) is the
     /// last 64 KiB of the content before the pending block.
     src: Vec<u8>,
@@ -59,6 +61,7 @@ impl<W: Write + std::fmt::Debug> std::fmt::Debug for FrameEncoder<W> {
             .field("writer", &self.writer)
             .field("info", &self.info)
             .field("acceleration", &self.acceleration)
+            .field("hc", &self.hc)
             .field("content_len", &self.content_len)
             .finish_non_exhaustive()
     }
@@ -97,6 +100,7 @@ impl<W: Write> FrameEncoder<W> {
             writer,
             info,
             acceleration: 1,
+            hc: None,
             src: Vec::new(),
             start: 0,
             dst: Vec::new(),
@@ -123,6 +127,49 @@ impl<W: Write> FrameEncoder<W> {
     /// ```
     pub fn with_acceleration(mut self, acceleration: u32) -> FrameEncoder<W> {
         self.acceleration = acceleration.max(1);
+        self
+    }
+
+    /// Compresses blocks at a level of [`hc`], as `lz4 -9` or liblz4's
+    /// `LZ4F_preferences_t.compressionLevel`: levels from 2 up use the
+    /// high-compression parsers (12 is the highest), levels 0 and 1 the fast
+    /// compressor (at the [acceleration](FrameEncoder::with_acceleration)
+    /// set). Linked blocks reach back into the 64 KiB before them at every
+    /// level. The level is not stored in the frame.
+    ///
+    /// ```
+    /// use std::io::Write;
+    /// use vecpress::lz4::frame::FrameEncoder;
+    ///
+    /// let text = b"a line of text, repeated with small changes: 1\n".repeat(500);
+    /// let mut fast = FrameEncoder::new(Vec::new());
+    /// fast.write_all(&text)?;
+    /// let mut best = FrameEncoder::new(Vec::new()).with_level(12);
+    /// best.write_all(&text)?;
+    /// let (fast, best) = (fast.finish()?, best.finish()?);
+    /// assert!(best.len() <= fast.len());
+    /// assert_eq!(vecpress::lz4::frame::decompress(&best)?, text);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn with_level(self, level: u32) -> FrameEncoder<W> {
+        self.with_hc_options(hc::HcOptions::new().level(level))
+    }
+
+    /// Like [`with_level`](FrameEncoder::with_level), with all the options
+    /// of the high-compression parsers.
+    ///
+    /// ```
+    /// use std::io::Write;
+    /// use vecpress::lz4::{frame::FrameEncoder, hc::HcOptions};
+    ///
+    /// let opts = HcOptions::new().level(11).favor_decompression_speed(true);
+    /// let mut enc = FrameEncoder::new(Vec::new()).with_hc_options(opts);
+    /// enc.write_all(&[3u8; 5000])?;
+    /// assert_eq!(vecpress::lz4::frame::decompress(&enc.finish()?)?, vec![3u8; 5000]);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn with_hc_options(mut self, opts: hc::HcOptions) -> FrameEncoder<W> {
+        self.hc = (opts.get_level() >= hc::MIN_LEVEL).then_some(opts);
         self
     }
 
@@ -196,10 +243,10 @@ impl<W: Write> FrameEncoder<W> {
         if self.dst.len() < bound {
             self.dst.resize(bound, 0);
         }
-        let compressed = if self.start == 0 {
-            block::compress_into_with(data, &mut self.dst, self.acceleration)
-        } else {
-            block::compress_with_prefix(&self.src, self.start, &mut self.dst)
+        let compressed = match (&self.hc, self.start) {
+            (Some(opts), _) => hc::compress_with_prefix(&self.src, self.start, &mut self.dst, opts),
+            (None, 0) => block::compress_into_with(data, &mut self.dst, self.acceleration),
+            (None, _) => block::compress_with_prefix(&self.src, self.start, &mut self.dst),
         }
         .map_err(io::Error::from)?;
         // A block that does not shrink is stored as it is.
