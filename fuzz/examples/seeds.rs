@@ -42,13 +42,19 @@ fn hex(s: &str) -> Vec<u8> {
 }
 
 fn list<T: std::str::FromStr>(s: &str) -> Vec<T> {
-    s.split(',').filter(|v| !v.is_empty()).filter_map(|v| v.parse().ok()).collect()
+    s.split(',')
+        .filter(|v| !v.is_empty())
+        .filter_map(|v| v.parse().ok())
+        .collect()
 }
 
 fn golden(root: &Path, src: &mut Sources) {
     let dir = root.join("crates/vecpress/tests/golden");
     let read = |p: &str| fs::read_to_string(dir.join(p)).unwrap_or_default();
-    for line in read("vbyte/vectors.txt").lines().filter(|l| !l.starts_with('#')) {
+    for line in read("vbyte/vectors.txt")
+        .lines()
+        .filter(|l| !l.starts_with('#'))
+    {
         let f: Vec<&str> = line.split_whitespace().collect();
         if let [value, stream] = f[..] {
             let v: u64 = value.parse().expect("value");
@@ -59,7 +65,10 @@ fn golden(root: &Path, src: &mut Sources) {
             }
         }
     }
-    for line in read("group_varint/vectors.txt").lines().filter(|l| !l.starts_with('#')) {
+    for line in read("group_varint/vectors.txt")
+        .lines()
+        .filter(|l| !l.starts_with('#'))
+    {
         let f: Vec<&str> = line.split_whitespace().collect();
         if let [name, values, stream] = f[..] {
             let values: Vec<u32> = list(values);
@@ -68,14 +77,21 @@ fn golden(root: &Path, src: &mut Sources) {
             src.values.push(values);
         }
     }
-    for line in read("stream_vbyte/vectors_0124.txt").lines().filter(|l| !l.starts_with('#')) {
+    for line in read("stream_vbyte/vectors_0124.txt")
+        .lines()
+        .filter(|l| !l.starts_with('#'))
+    {
         let f: Vec<&str> = line.split_whitespace().collect();
         let (name, values, stream) = match f[..] {
             [name, values, stream] => (name, list(values), hex(stream)),
             [name] => (name, Vec::new(), Vec::new()),
             _ => continue,
         };
-        let name = if name == "plain" { "svb0124" } else { "svb0124delta" };
+        let name = if name == "plain" {
+            "svb0124"
+        } else {
+            "svb0124delta"
+        };
         src.golden.push((name, values.len(), stream));
         src.values.push(values);
     }
@@ -90,12 +106,19 @@ fn head(path: &Path, n: usize) -> Option<Vec<u8>> {
 
 fn real(data: &Path, src: &mut Sources) {
     // Postings: the first short lists of a few collections.
-    for name in ["uscensus2000", "wikileaks-noquotes", "clueweb09_1k", "clueweb09_1k_positions"] {
+    for name in [
+        "uscensus2000",
+        "wikileaks-noquotes",
+        "clueweb09_1k",
+        "clueweb09_1k_positions",
+    ] {
         let Some(bytes) = head(&data.join(format!("postings/{name}.docs")), 1 << 16) else {
             continue;
         };
-        let words: Vec<u32> =
-            bytes.chunks_exact(4).map(|c| u32::from_le_bytes(c.try_into().unwrap())).collect();
+        let words: Vec<u32> = bytes
+            .chunks_exact(4)
+            .map(|c| u32::from_le_bytes(c.try_into().unwrap()))
+            .collect();
         let (mut at, mut kept) = (0, 0);
         while at < words.len() && kept < 6 {
             let n = words[at] as usize;
@@ -108,19 +131,31 @@ fn real(data: &Path, src: &mut Sources) {
         }
     }
     // Integer columns: small, repetitive values.
-    for name in ["nycflights13_flights_distance", "nycflights13_flights_sched_dep_time"] {
+    for name in [
+        "nycflights13_flights_distance",
+        "nycflights13_flights_sched_dep_time",
+    ] {
         if let Some(bytes) = head(&data.join(format!("ints/{name}.i64")), 8 * 300) {
-            let wide: Vec<u64> =
-                bytes.chunks_exact(8).map(|c| u64::from_le_bytes(c.try_into().unwrap())).collect();
+            let wide: Vec<u64> = bytes
+                .chunks_exact(8)
+                .map(|c| u64::from_le_bytes(c.try_into().unwrap()))
+                .collect();
             src.values.push(wide.iter().map(|&v| v as u32).collect());
             src.wide.push(wide);
         }
     }
     // Float columns for byte stream split.
-    for (name, width) in [("elf_city_temp.f32", 4), ("elf_air_pressure.f64", 8), ("alp_food_prices_tw.f64", 8)] {
+    for (name, width) in [
+        ("elf_city_temp.f32", 4),
+        ("elf_air_pressure.f64", 8),
+        ("alp_food_prices_tw.f64", 8),
+    ] {
         if let Some(bytes) = head(&data.join(format!("floats/{name}")), 2048) {
             if let Some(wide) = (width == 8).then(|| {
-                bytes.chunks_exact(8).map(|c| u64::from_le_bytes(c.try_into().unwrap())).take(64)
+                bytes
+                    .chunks_exact(8)
+                    .map(|c| u64::from_le_bytes(c.try_into().unwrap()))
+                    .take(64)
             }) {
                 src.wide.push(wide.collect());
             }
@@ -147,10 +182,20 @@ fn synthetic(src: &mut Sources) {
     src.values.push(Vec::new());
     src.values.push((0..100).collect());
     src.values.push((0..64).map(|i| 1u32 << (i % 32)).collect());
-    src.values.push((0..40).map(|i| (i * 2_654_435_761u32) >> (i % 32)).collect());
+    src.values.push(
+        (0..40)
+            .map(|i| (i * 2_654_435_761u32) >> (i % 32))
+            .collect(),
+    );
     src.wide.push((0..40).map(|i| 1u64 << (i % 64)).collect());
-    src.bytes.push((1, b"abcabcabcabcabcabcabcabc0123456789abcabcabc".repeat(8)));
-    src.bytes.push((4, (0..256u32).flat_map(|i| (i as f32 * 0.25).to_le_bytes()).collect()));
+    src.bytes
+        .push((1, b"abcabcabcabcabcabcabcabc0123456789abcabcabc".repeat(8)));
+    src.bytes.push((
+        4,
+        (0..256u32)
+            .flat_map(|i| (i as f32 * 0.25).to_le_bytes())
+            .collect(),
+    ));
 }
 
 fn le32(values: &[u32]) -> Vec<u8> {
@@ -178,7 +223,10 @@ fn seeds(target: &str, src: &Sources) -> Vec<Vec<u8>> {
             for v in &src.values {
                 let c = count(v.len());
                 out.push(cat(&[c[0], c[1], 0, 0, 0, 0], &vbyte::encode_to_vec(v)));
-                out.push(cat(&[c[0], c[1], 0, 0, 0, 0], &vbyte::encode_delta_to_vec(v, 0)));
+                out.push(cat(
+                    &[c[0], c[1], 0, 0, 0, 0],
+                    &vbyte::encode_delta_to_vec(v, 0),
+                ));
             }
         }
         "decode_varint_gb" | "decode_varint_g8iu" => {
@@ -247,7 +295,10 @@ fn seeds(target: &str, src: &Sources) -> Vec<Vec<u8>> {
                 let half = bytes.len() / 2;
                 let k = block::compress_with_prefix(bytes, half, &mut packed).expect("compress");
                 out.push(cat(&[0, 0, half.min(255) as u8], &packed[..k]));
-                out.push(cat(&[0, 0, 0], &vecpress::lz4::block::compress_size_prepended(bytes)));
+                out.push(cat(
+                    &[0, 0, 0],
+                    &vecpress::lz4::block::compress_size_prepended(bytes),
+                ));
             }
         }
         "decode_lz4_frame" => {
@@ -299,7 +350,10 @@ fn seeds(target: &str, src: &Sources) -> Vec<Vec<u8>> {
         }
         "roundtrip_lz4_block" => {
             for (_, bytes) in &src.bytes {
-                out.push(cat(&[1, (bytes.len() / 2) as u8, (bytes.len() / 512) as u8], bytes));
+                out.push(cat(
+                    &[1, (bytes.len() / 2) as u8, (bytes.len() / 512) as u8],
+                    bytes,
+                ));
             }
         }
         "roundtrip_lz4_frame" => {
@@ -380,9 +434,19 @@ fn main() {
     synthetic(&mut src);
     let all: Vec<String> = fs::read_dir(root.join("fuzz/fuzz_targets"))
         .expect("fuzz_targets")
-        .filter_map(|e| e.ok()?.file_name().to_str()?.strip_suffix(".rs").map(String::from))
+        .filter_map(|e| {
+            e.ok()?
+                .file_name()
+                .to_str()?
+                .strip_suffix(".rs")
+                .map(String::from)
+        })
         .collect();
-    let targets = if targets.is_empty() { &all[..] } else { targets };
+    let targets = if targets.is_empty() {
+        &all[..]
+    } else {
+        targets
+    };
     for target in targets {
         let dir = corpus.join(target);
         fs::create_dir_all(&dir).expect("corpus directory");

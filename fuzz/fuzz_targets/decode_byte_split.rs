@@ -40,9 +40,15 @@ fuzz_target!(|data: &[u8]| {
         let n = len / width;
         let streams: Vec<&[u8]> = (0..width).map(|j| &bytes[j * n..(j + 1) * n]).collect();
         let mut joined = vec![0u8; len];
-        assert_eq!(byte_split::decode_streams(&streams, width, &mut joined), Ok(n));
+        assert_eq!(
+            byte_split::decode_streams(&streams, width, &mut joined),
+            Ok(n)
+        );
         assert_eq!(joined, &want[..len]);
-        assert_eq!(byte_split::decode_to_vec(bytes, width).unwrap(), &want[..len]);
+        assert_eq!(
+            byte_split::decode_to_vec(bytes, width).unwrap(),
+            &want[..len]
+        );
     }
     let mut f32s = vec![0f32; out_len / 4];
     if let Ok(n) = byte_split::decode_f32(bytes, &mut f32s) {

@@ -47,7 +47,12 @@ fuzz_target!(|bytes: &[u8]| {
                 }
             }
             if want_res.is_ok() {
-                r.hash_content(&want.iter().flat_map(|v| v.to_le_bytes()).collect::<Vec<u8>>());
+                r.hash_content(
+                    &want
+                        .iter()
+                        .flat_map(|v| v.to_le_bytes())
+                        .collect::<Vec<u8>>(),
+                );
             }
         } else if let Some(c) = byte {
             let mut want = vec![0u8; n * width];

@@ -37,7 +37,10 @@ fuzz_target!(|data: &[u8]| {
             }
         }
     }
-    for isa in block::kernels().into_iter().chain(Isa::available().iter().copied()) {
+    for isa in block::kernels()
+        .into_iter()
+        .chain(Isa::available().iter().copied())
+    {
         let mut got = vec![0xEEu8; n];
         let res = block::decompress_with(isa, bytes, &mut got);
         assert_eq!(res, want_res, "{isa}");

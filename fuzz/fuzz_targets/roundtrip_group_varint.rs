@@ -11,7 +11,9 @@ use vecpress::group_varint::{g8iu, gb};
 use vecpress::Isa;
 
 fn values(opts: u8, bytes: &[u8]) -> Vec<u32> {
-    let raw = bytes.chunks_exact(4).map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]));
+    let raw = bytes
+        .chunks_exact(4)
+        .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]));
     if opts & 1 != 0 {
         raw.map(|v| v >> (v & 31)).collect()
     } else {
@@ -34,13 +36,27 @@ fuzz_target!(|data: &[u8]| {
     assert!(g8_bytes.len() <= g8iu::max_encoded_len(n));
     for &isa in Isa::available() {
         let mut out = vec![0u32; n];
-        assert_eq!(gb::decode_with(isa, &gb_bytes, &mut out), Ok(gb_bytes.len()), "{isa}");
+        assert_eq!(
+            gb::decode_with(isa, &gb_bytes, &mut out),
+            Ok(gb_bytes.len()),
+            "{isa}"
+        );
         assert_eq!(out, values, "gb {isa}");
-        assert_eq!(gb::decode_delta_with(isa, &gb_gaps, &mut out, prev), Ok(gb_gaps.len()));
+        assert_eq!(
+            gb::decode_delta_with(isa, &gb_gaps, &mut out, prev),
+            Ok(gb_gaps.len())
+        );
         assert_eq!(out, values, "gb {isa} delta");
-        assert_eq!(g8iu::decode_with(isa, &g8_bytes, &mut out), Ok(g8_bytes.len()), "{isa}");
+        assert_eq!(
+            g8iu::decode_with(isa, &g8_bytes, &mut out),
+            Ok(g8_bytes.len()),
+            "{isa}"
+        );
         assert_eq!(out, values, "g8iu {isa}");
-        assert_eq!(g8iu::decode_delta_with(isa, &g8_gaps, &mut out, prev), Ok(g8_gaps.len()));
+        assert_eq!(
+            g8iu::decode_delta_with(isa, &g8_gaps, &mut out, prev),
+            Ok(g8_gaps.len())
+        );
         assert_eq!(out, values, "g8iu {isa} delta");
     }
     assert_eq!(gb::decode_to_vec(&gb_bytes, n), Ok(values.clone()));

@@ -18,12 +18,20 @@ fuzz_target!(|input: &[u8]| {
     assert_eq!(block::validate(&packed[..k]), Ok(data.len()));
     for v in block::variants() {
         let mut out = vec![0xEEu8; data.len()];
-        assert_eq!(block::decompress_into_variant(v, &packed[..k], &mut out), Ok(data.len()), "{v}");
+        assert_eq!(
+            block::decompress_into_variant(v, &packed[..k], &mut out),
+            Ok(data.len()),
+            "{v}"
+        );
         assert_eq!(out, data, "{v}");
     }
     for &isa in Isa::available() {
         let mut out = vec![0xEEu8; data.len()];
-        assert_eq!(block::decompress_with(isa, &packed[..k], &mut out), Ok(data.len()), "{isa}");
+        assert_eq!(
+            block::decompress_with(isa, &packed[..k], &mut out),
+            Ok(data.len()),
+            "{isa}"
+        );
         assert_eq!(out, data, "{isa}");
     }
     // The tail after `split` compressed against the head as history.
@@ -31,15 +39,24 @@ fuzz_target!(|input: &[u8]| {
     let (hist, tail) = data.split_at(split);
     let k = block::compress_with_dict(tail, hist, &mut packed).unwrap();
     let mut out = vec![0u8; tail.len()];
-    assert_eq!(block::decompress_with_dict(&packed[..k], hist, &mut out), Ok(tail.len()));
+    assert_eq!(
+        block::decompress_with_dict(&packed[..k], hist, &mut out),
+        Ok(tail.len())
+    );
     assert_eq!(out, tail);
     let mut buf = data.to_vec();
     buf[split..].fill(0xEE);
-    assert_eq!(block::decompress_with_prefix(&packed[..k], &mut buf, split), Ok(tail.len()));
+    assert_eq!(
+        block::decompress_with_prefix(&packed[..k], &mut buf, split),
+        Ok(tail.len())
+    );
     assert_eq!(buf, data);
     let k = block::compress_with_prefix(data, split, &mut packed).unwrap();
     let mut buf = data.to_vec();
     buf[split..].fill(0);
-    assert_eq!(block::decompress_with_prefix(&packed[..k], &mut buf, split), Ok(tail.len()));
+    assert_eq!(
+        block::decompress_with_prefix(&packed[..k], &mut buf, split),
+        Ok(tail.len())
+    );
     assert_eq!(buf, data);
 });

@@ -51,17 +51,30 @@ fuzz_target!(|data: &[u8]| {
     let enc_d = sv64::encode_delta_to_vec(&wide, u64::from(prev));
     for &isa in Isa::available() {
         let mut out = vec![0u64; wide.len()];
-        assert_eq!(sv64::decode_with(isa, &enc, &mut out), Ok(enc.len()), "{isa}");
+        assert_eq!(
+            sv64::decode_with(isa, &enc, &mut out),
+            Ok(enc.len()),
+            "{isa}"
+        );
         assert_eq!(out, wide, "{isa}");
-        assert_eq!(sv64::decode_delta_with(isa, &enc_d, &mut out, u64::from(prev)), Ok(enc_d.len()));
+        assert_eq!(
+            sv64::decode_delta_with(isa, &enc_d, &mut out, u64::from(prev)),
+            Ok(enc_d.len())
+        );
         assert_eq!(out, wide, "{isa} delta");
     }
 
     // Zigzag and u16.
     let z = sv::encode_zigzag_delta_to_vec(&signed, prev as i32);
-    assert_eq!(sv::decode_zigzag_delta_to_vec(&z, signed.len(), prev as i32), Ok(signed.clone()));
+    assert_eq!(
+        sv::decode_zigzag_delta_to_vec(&z, signed.len(), prev as i32),
+        Ok(signed.clone())
+    );
     let short: Vec<u16> = values.iter().map(|&v| v as u16).collect();
-    assert_eq!(sv::decode_u16_to_vec(&sv::encode_u16_to_vec(&short), short.len()), Ok(short));
+    assert_eq!(
+        sv::decode_u16_to_vec(&sv::encode_u16_to_vec(&short), short.len()),
+        Ok(short)
+    );
 
     // select / seek against the values (sorted for seek).
     let n = values.len();
@@ -74,7 +87,10 @@ fuzz_target!(|data: &[u8]| {
         assert_eq!(sv::select(&plain, n, i), Ok(values[i]));
         assert_eq!(sv::select_delta(&delta, n, i, 0), Ok(sorted[i]));
     }
-    let want = sorted.iter().position(|&v| v >= target).map(|i| (i, sorted[i]));
+    let want = sorted
+        .iter()
+        .position(|&v| v >= target)
+        .map(|i| (i, sorted[i]));
     assert_eq!(sv::seek_delta(&delta, n, target, 0), Ok(want));
 
     // Writers: two batches, reopened in between, equal one-shot encodes.

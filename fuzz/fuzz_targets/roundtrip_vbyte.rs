@@ -10,7 +10,9 @@ use libfuzzer_sys::fuzz_target;
 use vecpress::{vbyte, Isa};
 
 fn values(opts: u8, bytes: &[u8]) -> Vec<u32> {
-    let raw = bytes.chunks_exact(4).map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]));
+    let raw = bytes
+        .chunks_exact(4)
+        .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]));
     if opts & 1 != 0 {
         raw.map(|v| v >> (v & 31)).collect()
     } else {
@@ -28,11 +30,25 @@ fuzz_target!(|data: &[u8]| {
     let gaps = vbyte::encode_delta_to_vec(&values, prev);
     for &isa in Isa::available() {
         let mut out = vec![0u32; values.len()];
-        assert_eq!(vbyte::decode_with(isa, &bytes, &mut out), Ok(bytes.len()), "{isa}");
+        assert_eq!(
+            vbyte::decode_with(isa, &bytes, &mut out),
+            Ok(bytes.len()),
+            "{isa}"
+        );
         assert_eq!(out, values, "{isa}");
-        assert_eq!(vbyte::decode_delta_with(isa, &gaps, &mut out, prev), Ok(gaps.len()), "{isa}");
+        assert_eq!(
+            vbyte::decode_delta_with(isa, &gaps, &mut out, prev),
+            Ok(gaps.len()),
+            "{isa}"
+        );
         assert_eq!(out, values, "{isa} delta");
     }
-    assert_eq!(vbyte::decode_to_vec(&bytes, values.len()), Ok(values.clone()));
-    assert_eq!(vbyte::decode_delta_to_vec(&gaps, values.len(), prev), Ok(values));
+    assert_eq!(
+        vbyte::decode_to_vec(&bytes, values.len()),
+        Ok(values.clone())
+    );
+    assert_eq!(
+        vbyte::decode_delta_to_vec(&gaps, values.len(), prev),
+        Ok(values)
+    );
 });
