@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # Runs one fuzz target, or every target, for a while with cargo-fuzz on the
-# nightly toolchain (installing cargo-fuzz if it is missing).
+# nightly toolchain (installing cargo-fuzz if it is missing). A target whose
+# corpus directory is empty first gets seeds (scripts/fuzz-seeds.sh).
 #
 #   scripts/fuzz.sh TARGET SECONDS
 #   scripts/fuzz.sh all SECONDS
+#   FUZZ_MAX_LEN=N FUZZ_RSS_MB=N  input length and memory limits (4096, 2048)
 set -euo pipefail
 cd "$(dirname "$0")/../fuzz"
 target=${1:?usage: scripts/fuzz.sh TARGET|all SECONDS}
@@ -24,7 +26,11 @@ else
     targets=$target
 fi
 for t in $targets; do
-    echo "fuzz: $t for ${seconds}s"
     mkdir -p "corpus/$t"
-    cargo +nightly fuzz run "$t" "corpus/$t" -- -max_total_time="$seconds" -max_len=4096 2>&1 | tail -n 3
+    if [[ -z "$(ls -A "corpus/$t")" ]]; then
+        ../scripts/fuzz-seeds.sh "$t"
+    fi
+    echo "fuzz: $t for ${seconds}s"
+    cargo +nightly fuzz run "$t" "corpus/$t" -- -max_total_time="$seconds" \
+        -max_len="${FUZZ_MAX_LEN:-4096}" -rss_limit_mb="${FUZZ_RSS_MB:-2048}" 2>&1 | tail -n 3
 done

@@ -50,7 +50,9 @@ fi
 if [[ -n "${SKIP_FUZZ:-}" ]]; then
     step "fuzz smoke run skipped: SKIP_FUZZ is set"
 elif rustup toolchain list 2>/dev/null | grep -q '^nightly'; then
-    step "fuzz smoke run (every target, ${FUZZ_SECONDS:-20} s each)"
+    step "fuzz targets: cargo +nightly fmt --check"
+    (cd fuzz && cargo +nightly fmt --check)
+    step "fuzz smoke run (every target, ${FUZZ_SECONDS:-20} s each, seeded when the corpus is empty)"
     scripts/fuzz.sh all "${FUZZ_SECONDS:-20}"
 else
     step "fuzz smoke run skipped: no nightly toolchain"

@@ -1,6 +1,8 @@
 //! Arbitrary bytes read as a vecpress file, every block decoded by the codec
-//! the header names: errors are fine, panics and reads out of bounds are not,
-//! and no allocation may follow a count the input did not back.
+//! the header names with every kernel it has: errors are fine, panics and
+//! reads out of bounds are not, every kernel must return what the scalar one
+//! returns (the same values, or the same error), and no allocation may
+//! follow a count the input did not back.
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
@@ -34,14 +36,37 @@ fuzz_target!(|bytes: &[u8]| {
         if block.stored {
             r.hash_content(&payload);
         } else if let Some(c) = int {
-            let mut out = vec![0u32; n];
-            for &isa in c.kernels().iter().chain([Isa::Scalar].iter()) {
-                let _ = c.decode(isa, &payload, &mut out);
+            let mut want = vec![0u32; n];
+            let want_res = c.decode(Isa::Scalar, &payload, &mut want);
+            for isa in c.kernels() {
+                let mut got = vec![0u32; n];
+                let res = c.decode(isa, &payload, &mut got);
+                assert_eq!(res, want_res, "{} {isa}", c.name());
+                if res.is_ok() {
+                    assert_eq!(got, want, "{} {isa}", c.name());
+                }
+            }
+            if want_res.is_ok() {
+                r.hash_content(
+                    &want
+                        .iter()
+                        .flat_map(|v| v.to_le_bytes())
+                        .collect::<Vec<u8>>(),
+                );
             }
         } else if let Some(c) = byte {
-            let mut out = vec![0u8; n * width];
-            for &isa in c.kernels().iter().chain([Isa::Scalar].iter()) {
-                let _ = c.decode(isa, &payload, width, &mut out);
+            let mut want = vec![0u8; n * width];
+            let want_res = c.decode(Isa::Scalar, &payload, width, &mut want);
+            for isa in c.kernels() {
+                let mut got = vec![0u8; n * width];
+                let res = c.decode(isa, &payload, width, &mut got);
+                assert_eq!(res, want_res, "{} {isa}", c.name());
+                if res.is_ok() {
+                    assert_eq!(got, want, "{} {isa}", c.name());
+                }
+            }
+            if want_res.is_ok() {
+                r.hash_content(&want);
             }
         }
     }

@@ -2,18 +2,24 @@
 //! the variant an input byte chooses (standard, delta, 0124, 0124 delta):
 //! each must return what the scalar reference returns (the same values and
 //! length, or the same error), and none may panic or read out of bounds.
+//! `validate` and the `_to_vec` entries must agree.
+//!
+//! Input: one byte for the variant, two for the count (little endian: with
+//! the top bit clear it is taken modulo the stream length plus one, so that
+//! it fits the stream; with the top bit set the low 15 bits are used as they
+//! are), four for the previous value of the delta forms, then the stream.
 #![no_main]
 
-use arbitrary::Arbitrary;
 use libfuzzer_sys::fuzz_target;
 use vecpress::{stream_vbyte as svb, Error, Isa};
 
-#[derive(Arbitrary, Debug)]
-struct Input {
-    variant: u8,
-    count: u16,
-    prev: u32,
-    bytes: Vec<u8>,
+fn count(c: [u8; 2], len: usize) -> usize {
+    let c = u16::from_le_bytes(c);
+    if c & 0x8000 != 0 {
+        usize::from(c & 0x7fff)
+    } else {
+        usize::from(c) % (len + 1)
+    }
 }
 
 fn decode(variant: u8, isa: Isa, bytes: &[u8], out: &mut [u32], prev: u32) -> Result<usize, Error> {
@@ -25,25 +31,43 @@ fn decode(variant: u8, isa: Isa, bytes: &[u8], out: &mut [u32], prev: u32) -> Re
     }
 }
 
-fuzz_target!(|input: Input| {
-    let n = input.count as usize;
+fn decode_to_vec(variant: u8, bytes: &[u8], n: usize, prev: u32) -> Result<Vec<u32>, Error> {
+    match variant % 4 {
+        0 => svb::decode_to_vec(bytes, n),
+        1 => svb::decode_delta_to_vec(bytes, n, prev),
+        2 => svb::decode_0124_to_vec(bytes, n),
+        _ => svb::decode_delta_0124_to_vec(bytes, n, prev),
+    }
+}
+
+fuzz_target!(|data: &[u8]| {
+    let Some((head, bytes)) = data.split_first_chunk::<7>() else {
+        return;
+    };
+    let variant = head[0];
+    let n = count([head[1], head[2]], bytes.len());
+    let prev = u32::from_le_bytes([head[3], head[4], head[5], head[6]]);
+
     let mut want = vec![0u32; n];
-    let want_res = decode(input.variant, Isa::Scalar, &input.bytes, &mut want, input.prev);
+    let want_res = decode(variant, Isa::Scalar, bytes, &mut want, prev);
     for &isa in Isa::available() {
         let mut got = vec![0u32; n];
-        let res = decode(input.variant, isa, &input.bytes, &mut got, input.prev);
+        let res = decode(variant, isa, bytes, &mut got, prev);
         assert_eq!(res, want_res, "{isa}");
         if res.is_ok() {
             assert_eq!(got, want, "{isa}");
         }
     }
-    let valid = if input.variant % 4 < 2 {
-        svb::validate(&input.bytes, n)
+    let valid = if variant % 4 < 2 {
+        svb::validate(bytes, n)
     } else {
-        svb::validate_0124(&input.bytes, n)
+        svb::validate_0124(bytes, n)
     };
     if valid {
-        assert_eq!(want_res, Ok(input.bytes.len()));
+        assert_eq!(want_res, Ok(bytes.len()));
     }
-    let _ = svb::decode_to_vec(&input.bytes, n);
+    match decode_to_vec(variant, bytes, n, prev) {
+        Ok(v) => assert_eq!(v, want),
+        Err(_) => assert!(want_res.is_err()),
+    }
 });

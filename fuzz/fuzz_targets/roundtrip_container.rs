@@ -1,34 +1,39 @@
 //! Arbitrary values written as a vecpress file in arbitrary blocks (VByte or
 //! stored) read back the same, with every check passing.
+//!
+//! Input: one byte for the block length (at least 1), one whose bit 0 says
+//! whether the header records the total, then the values as little-endian
+//! `u32`s (each `v` taken as `v >> (v & 31)`, for a mix of lengths).
 #![no_main]
 
-use arbitrary::Arbitrary;
 use libfuzzer_sys::fuzz_target;
 use vecpress::container::{Element, Header, Reader, Writer};
 use vecpress::vbyte;
 
-#[derive(Arbitrary, Debug)]
-struct Input {
-    block_len: u8,
-    known_total: bool,
-    values: Vec<u32>,
-}
-
-fuzz_target!(|input: Input| {
-    let block_len = usize::from(input.block_len.max(1));
-    let raw: Vec<u8> = input.values.iter().flat_map(|v| v.to_le_bytes()).collect();
+fuzz_target!(|data: &[u8]| {
+    let Some((head, rest)) = data.split_first_chunk::<2>() else {
+        return;
+    };
+    let block_len = usize::from(head[0].max(1));
+    let known_total = head[1] & 1 != 0;
+    let values: Vec<u32> = rest
+        .chunks_exact(4)
+        .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+        .map(|v| v >> (v & 31))
+        .collect();
+    let raw: Vec<u8> = values.iter().flat_map(|v| v.to_le_bytes()).collect();
     let header = Header {
         codec: 1,
         element: Element::U32,
         block_len: block_len as u32,
-        total: input.known_total.then_some(input.values.len() as u64),
+        total: known_total.then_some(values.len() as u64),
     };
     let mut w = Writer::new(Vec::new(), header).unwrap();
-    for (values, bytes) in input.values.chunks(block_len).zip(raw.chunks(block_len * 4)) {
-        let enc = vbyte::encode_to_vec(values);
+    for (block, bytes) in values.chunks(block_len).zip(raw.chunks(block_len * 4)) {
+        let enc = vbyte::encode_to_vec(block);
         let stored = enc.len() >= bytes.len();
         let payload = if stored { bytes } else { &enc[..] };
-        w.write_block(values.len() as u32, payload, stored).unwrap();
+        w.write_block(block.len() as u32, payload, stored).unwrap();
         w.hash_content(bytes);
     }
     let file = w.finish().unwrap();

@@ -35,7 +35,10 @@ fuzz_target!(|input: &[u8]| {
     assert_eq!(frame::decompress(&bytes).unwrap(), data);
 
     let one = frame::compress_with(data, info);
-    assert_eq!(frame::decompress_with_limit(&one, data.len()).unwrap(), data);
+    assert_eq!(
+        frame::decompress_with_limit(&one, data.len()).unwrap(),
+        data
+    );
     let mut out = vec![0u8; data.len()];
     assert_eq!(frame::decompress_into(&one, &mut out), Ok(data.len()));
     assert_eq!(out, data);

@@ -1,18 +1,54 @@
-//! Arbitrary values -> encode -> decode with every kernel == values.
+//! Arbitrary values -> encode -> decode with every kernel == values, plain
+//! and delta-coded.
+//!
+//! Input: one byte of options, four for the previous value of the delta
+//! form, then the values as little-endian `u32`s (with option bit 0 set,
+//! each value `v` becomes `v >> (v & 31)`, for a mix of lengths).
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
 use vecpress::{vbyte, Isa};
 
-fuzz_target!(|input: (Vec<u32>, u32)| {
-    let (values, prev) = input;
+fn values(opts: u8, bytes: &[u8]) -> Vec<u32> {
+    let raw = bytes
+        .chunks_exact(4)
+        .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]));
+    if opts & 1 != 0 {
+        raw.map(|v| v >> (v & 31)).collect()
+    } else {
+        raw.collect()
+    }
+}
+
+fuzz_target!(|data: &[u8]| {
+    let Some((head, rest)) = data.split_first_chunk::<5>() else {
+        return;
+    };
+    let values = values(head[0], rest);
+    let prev = u32::from_le_bytes([head[1], head[2], head[3], head[4]]);
     let bytes = vbyte::encode_to_vec(&values);
     let gaps = vbyte::encode_delta_to_vec(&values, prev);
     for &isa in Isa::available() {
         let mut out = vec![0u32; values.len()];
-        assert_eq!(vbyte::decode_with(isa, &bytes, &mut out), Ok(bytes.len()), "{isa}");
+        assert_eq!(
+            vbyte::decode_with(isa, &bytes, &mut out),
+            Ok(bytes.len()),
+            "{isa}"
+        );
         assert_eq!(out, values, "{isa}");
-        assert_eq!(vbyte::decode_delta_with(isa, &gaps, &mut out, prev), Ok(gaps.len()), "{isa}");
+        assert_eq!(
+            vbyte::decode_delta_with(isa, &gaps, &mut out, prev),
+            Ok(gaps.len()),
+            "{isa}"
+        );
         assert_eq!(out, values, "{isa} delta");
     }
+    assert_eq!(
+        vbyte::decode_to_vec(&bytes, values.len()),
+        Ok(values.clone())
+    );
+    assert_eq!(
+        vbyte::decode_delta_to_vec(&gaps, values.len(), prev),
+        Ok(values)
+    );
 });

@@ -209,8 +209,15 @@ fn limits_refuse_bombs() {
     assert!(
         matches!(err, Error::LimitExceeded { requested, limit: 1_048_576, .. } if requested == 1 << 60)
     );
-    // Without a limit it fails on the missing content, not on allocation.
+    // `decompress` holds to its default limit; without any limit the frame
+    // fails on the missing content, not on allocation.
     let err = frame::decompress(&huge).unwrap_err();
+    assert!(
+        matches!(err, Error::LimitExceeded { requested, limit, .. }
+            if requested == 1 << 60 && limit == vecpress::lz4::DEFAULT_MAX_OUTPUT),
+        "{err:?}"
+    );
+    let err = frame::decompress_with_limit(&huge, usize::MAX).unwrap_err();
     assert!(
         matches!(err, Error::Corrupt { .. } | Error::ChecksumMismatch { .. }),
         "{err:?}"

@@ -79,6 +79,23 @@ fn memory_is_bounded_by_the_block_size() {
     let (res, peak) = peak_of(|| drain(&huge, u64::MAX));
     assert!(res.is_err());
     assert!(peak < 64 << 10, "peak {peak}");
+    // The same through `decompress`, which holds to its default limit.
+    let (res, peak) = peak_of(|| frame::decompress(&huge));
+    assert_eq!(
+        res,
+        Err(Error::LimitExceeded {
+            what: "decompressed size",
+            requested: 1 << 60,
+            limit: vecpress::lz4::DEFAULT_MAX_OUTPUT,
+        })
+    );
+    assert!(peak < 64 << 10, "peak {peak}");
+    // A size-prepended block declaring 4 GiB - 1 from 5 bytes.
+    let mut prepended = u32::MAX.to_le_bytes().to_vec();
+    prepended.push(0);
+    let (res, peak) = peak_of(|| vecpress::lz4::block::decompress_size_prepended(&prepended));
+    assert!(matches!(res, Err(Error::LimitExceeded { .. })), "{res:?}");
+    assert!(peak < 4 << 10, "peak {peak}");
 
     // A legacy frame of 100 blocks of 8 MiB of zeros (800 MiB): one block's
     // buffer at a time, and the limit stops it.

@@ -64,3 +64,14 @@ pub mod adaptive;
 pub mod block;
 pub mod frame;
 pub mod hc;
+
+/// The most output, in bytes, that the decoders which return a new vector
+/// without being told a limit ([`frame::decompress`],
+/// [`block::decompress_size_prepended`]) produce: 1 GiB. Above it they fail
+/// with [`Error::LimitExceeded`](crate::Error::LimitExceeded); the
+/// `_with_limit` forms take any other limit.
+///
+/// ```
+/// assert_eq!(vecpress::lz4::DEFAULT_MAX_OUTPUT, 1 << 30);
+/// ```
+pub const DEFAULT_MAX_OUTPUT: usize = 1 << 30;

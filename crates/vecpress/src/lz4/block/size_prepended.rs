@@ -33,8 +33,10 @@ pub fn compress_size_prepended(src: &[u8]) -> Vec<u8> {
 }
 
 /// Decompresses what [`compress_size_prepended`] wrote. The declared size is
-/// checked against what the block could possibly produce (255 bytes per
-/// byte) before allocating, and must equal the size decoded.
+/// checked against [`DEFAULT_MAX_OUTPUT`](crate::lz4::DEFAULT_MAX_OUTPUT)
+/// (1 GiB; [`decompress_size_prepended_with_limit`] takes another limit) and
+/// against what the block could possibly produce (255 bytes per byte) before
+/// allocating, and must equal the size decoded.
 ///
 /// ```
 /// use vecpress::{lz4::block, Error};
@@ -43,7 +45,7 @@ pub fn compress_size_prepended(src: &[u8]) -> Vec<u8> {
 /// assert!(matches!(block::decompress_size_prepended(&hostile), Err(Error::LimitExceeded { .. })));
 /// ```
 pub fn decompress_size_prepended(src: &[u8]) -> Result<Vec<u8>, Error> {
-    decompress_size_prepended_with_limit(src, usize::MAX)
+    decompress_size_prepended_with_limit(src, crate::lz4::DEFAULT_MAX_OUTPUT)
 }
 
 /// Like [`decompress_size_prepended`], refusing with

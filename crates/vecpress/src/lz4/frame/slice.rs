@@ -152,7 +152,14 @@ pub fn decompress_into(src: &[u8], dst: &mut [u8]) -> Result<usize, Error> {
     }
 }
 
-/// Decompresses every frame in `src`.
+/// Decompresses every frame in `src`, producing at most
+/// [`DEFAULT_MAX_OUTPUT`](crate::lz4::DEFAULT_MAX_OUTPUT) bytes (see
+/// [`decompress_with_limit`] for another limit).
+///
+/// # Errors
+/// [`Error::LimitExceeded`] for more output than that (before allocating,
+/// when a frame declares its content size); else as [`FrameDecoder`]
+/// reports bad input.
 ///
 /// ```
 /// use vecpress::lz4::frame;
@@ -163,7 +170,7 @@ pub fn decompress_into(src: &[u8], dst: &mut [u8]) -> Result<usize, Error> {
 /// # Ok::<(), vecpress::Error>(())
 /// ```
 pub fn decompress(src: &[u8]) -> Result<Vec<u8>, Error> {
-    decompress_with_limit(src, usize::MAX)
+    decompress_with_limit(src, crate::lz4::DEFAULT_MAX_OUTPUT)
 }
 
 /// Decompresses every frame in `src`, refusing with
