@@ -55,4 +55,5 @@
 
 pub mod adaptive;
 pub mod block;
+pub mod dict;
 pub mod frame;
