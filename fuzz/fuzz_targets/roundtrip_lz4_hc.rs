@@ -19,9 +19,16 @@ fuzz_target!(|input: &[u8]| {
         .favor_decompression_speed(head[0] & 0x80 != 0);
     let mut packed = vec![0u8; block::max_compressed_len(data.len())];
     let k = hc::compress_into_with(data, &mut packed, &opts).unwrap();
-    assert_eq!(block::validate(&packed[..k]), Ok(data.len()), "level {level}");
+    assert_eq!(
+        block::validate(&packed[..k]),
+        Ok(data.len()),
+        "level {level}"
+    );
     let mut out = vec![0xEEu8; data.len()];
-    assert_eq!(block::decompress_into(&packed[..k], &mut out), Ok(data.len()));
+    assert_eq!(
+        block::decompress_into(&packed[..k], &mut out),
+        Ok(data.len())
+    );
     assert_eq!(out, data, "level {level}");
     // A too-small output buffer is an error, never a panic.
     if k > 0 {
@@ -32,6 +39,9 @@ fuzz_target!(|input: &[u8]| {
     let (hist, tail) = data.split_at(split);
     let k = hc::compress_with_dict(tail, hist, &mut packed, &opts).unwrap();
     let mut out = vec![0u8; tail.len()];
-    assert_eq!(block::decompress_with_dict(&packed[..k], hist, &mut out), Ok(tail.len()));
+    assert_eq!(
+        block::decompress_with_dict(&packed[..k], hist, &mut out),
+        Ok(tail.len())
+    );
     assert_eq!(out, tail, "level {level}, history {split}");
 });

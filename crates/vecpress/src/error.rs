@@ -78,6 +78,14 @@ pub enum Error {
         /// Byte offset in the input where the stored checksum starts.
         offset: usize,
     },
+    /// The data was compressed with a dictionary (LZ4) and names it by its
+    /// id: no dictionary was given, or one with another id.
+    DictionaryMismatch {
+        /// The id the data names.
+        needed: u32,
+        /// The id of the dictionary given, if one was.
+        given: Option<u32>,
+    },
     /// An I/O error from the reader or writer under a streaming adaptor
     /// (such as the LZ4 frame decoder), other than one of this crate's own.
     Io {
@@ -116,6 +124,13 @@ impl fmt::Display for Error {
             Error::ChecksumMismatch { what, offset } => {
                 write!(f, "{what} checksum mismatch at byte {offset}")
             }
+            Error::DictionaryMismatch { needed, given } => match given {
+                None => write!(f, "needs dictionary {needed:#010x}; none was given"),
+                Some(given) => write!(
+                    f,
+                    "needs dictionary {needed:#010x}; the one given is {given:#010x}"
+                ),
+            },
             Error::Io { kind, message } => write!(f, "i/o error ({kind}): {message}"),
         }
     }

@@ -238,11 +238,64 @@ fn dictionary_and_prefix_blocks_round_trip() {
         let got = block::decompress_with_prefix(&packed[..n], &mut buf, dict_len);
         assert_eq!(got, Ok(src.len()), "prefix {dict_len}");
         assert_eq!(buf, whole, "prefix {dict_len}");
-        let p = block::compress_with_prefix(&whole, dict_len, &mut packed).unwrap();
-        assert_eq!(&packed[..p], &packed[..n], "prefix and dict compress alike");
+        let mut by_prefix = vec![0u8; packed.len()];
+        let p = block::compress_with_prefix(&whole, dict_len, &mut by_prefix).unwrap();
+        out.fill(0xAA);
+        let got = block::decompress_with_dict(&by_prefix[..p], dict, &mut out);
+        assert_eq!((got, &out[..]), (Ok(src.len()), src), "prefix {dict_len}");
         // Without the history, a block that uses it must fail.
         if dict_len > 0 && block::decompress_with_dict(&packed[..n], &[], &mut out).is_ok() {
             assert_eq!(out, src);
+        }
+    }
+}
+
+/// A dictionary longer than 64 KiB counts by its last 64 KiB only, on both
+/// sides; inputs around the end-of-block limits and the table's size
+/// threshold round trip with dictionaries of every size class.
+#[test]
+fn dictionaries_use_their_last_64k_and_round_trip_at_the_edges() {
+    let mut r = Rng::new(78);
+    let long = mixed(&mut r, 200_000);
+    let tail = &long[long.len() - 65_535..];
+    for src_len in [
+        0usize, 1, 5, 11, 12, 13, 14, 100, 4096, 65_535, 65_536, 65_547, 65_548, 150_000,
+    ] {
+        // Inputs that copy pieces of the dictionary, and fresh bytes.
+        let mut src = Vec::with_capacity(src_len);
+        while src.len() < src_len {
+            let from = r.below(long.len() as u64 - 300) as usize;
+            let take = (r.below(200) as usize + 1).min(src_len - src.len());
+            src.extend_from_slice(&long[from..from + take]);
+            if src.len() < src_len {
+                src.push(r.below(256) as u8);
+            }
+        }
+        for (name, dict) in [
+            ("long", &long[..]),
+            ("tail", tail),
+            ("empty", &[][..]),
+            ("tiny", &long[..3]),
+        ] {
+            let mut packed = vec![0u8; block::max_compressed_len(src.len())];
+            let n = block::compress_with_dict(&src, dict, &mut packed).unwrap();
+            let mut out = vec![0x55u8; src.len()];
+            let got = block::decompress_with_dict(&packed[..n], dict, &mut out);
+            assert_eq!(got, Ok(src.len()), "{name} {src_len}");
+            assert!(out == src, "{name} {src_len}");
+            if name == "long" {
+                // The tail alone decodes what the long dictionary encoded.
+                out.fill(0x55);
+                let got = block::decompress_with_dict(&packed[..n], tail, &mut out);
+                assert_eq!(got, Ok(src.len()), "tail decodes long {src_len}");
+                assert!(out == src, "tail decodes long {src_len}");
+            }
+            // A short output is an error, never a panic.
+            if !src.is_empty() {
+                let got =
+                    block::decompress_with_dict(&packed[..n], dict, &mut out[..src.len() - 1]);
+                assert!(got.is_err(), "{name} {src_len}: short output");
+            }
         }
     }
 }

@@ -62,6 +62,7 @@
 
 pub mod adaptive;
 pub mod block;
+pub mod dict;
 pub mod frame;
 pub mod hc;
 

@@ -27,7 +27,7 @@ const SKIP_TRIGGER: u32 = 6;
 pub(super) const ACCELERATION_MAX: u32 = 65537;
 
 #[inline(always)]
-fn read_u32(data: &[u8], at: usize) -> u32 {
+pub(super) fn read_u32(data: &[u8], at: usize) -> u32 {
     let bytes: &[u8; 4] = data[at..at + 4].try_into().expect("4 bytes");
     u32::from_le_bytes(*bytes)
 }
@@ -203,7 +203,7 @@ fn parse<T: Table>(
 /// `limit`: 8 bytes at a time, the first difference found by its lowest set
 /// bit.
 #[inline(always)]
-fn count(data: &[u8], p: usize, m: usize, limit: usize) -> usize {
+pub(super) fn count(data: &[u8], p: usize, m: usize, limit: usize) -> usize {
     let a = &data[p..limit];
     let b = &data[m..m + a.len()];
     let mut n = 0;
@@ -234,11 +234,11 @@ fn extension_len(n: usize) -> usize {
 }
 
 /// The output, every write checked against its length first.
-struct Out<'a> {
-    dst: &'a mut [u8],
-    pos: usize,
+pub(super) struct Out<'a> {
+    pub(super) dst: &'a mut [u8],
+    pub(super) pos: usize,
     /// The worst-case size, reported when `dst` is too small.
-    bound: usize,
+    pub(super) bound: usize,
 }
 
 impl Out<'_> {
@@ -269,7 +269,7 @@ impl Out<'_> {
     /// `data[from..to]`. Returns where the token is. Room is checked
     /// exactly, so any output that can hold the block will do.
     #[inline(always)]
-    fn literals(&mut self, data: &[u8], from: usize, to: usize) -> Result<usize, Error> {
+    pub(super) fn literals(&mut self, data: &[u8], from: usize, to: usize) -> Result<usize, Error> {
         self.room(1 + extension_len(to - from) + to - from)?;
         Ok(self.put_literals(data, from, to))
     }
@@ -277,7 +277,12 @@ impl Out<'_> {
     /// Ends the sequence begun at `token_at` with a match (`len` counts the
     /// bytes past the first MINMATCH).
     #[inline(always)]
-    fn matched(&mut self, token_at: usize, offset: usize, len: usize) -> Result<(), Error> {
+    pub(super) fn matched(
+        &mut self,
+        token_at: usize,
+        offset: usize,
+        len: usize,
+    ) -> Result<(), Error> {
         self.room(2 + extension_len(len))?;
         self.dst[self.pos..self.pos + 2].copy_from_slice(&(offset as u16).to_le_bytes());
         self.pos += 2;
@@ -291,7 +296,7 @@ impl Out<'_> {
     }
 
     /// The last sequence: literals only, `data[from..]`.
-    fn last_literals(&mut self, data: &[u8], from: usize) -> Result<(), Error> {
+    pub(super) fn last_literals(&mut self, data: &[u8], from: usize) -> Result<(), Error> {
         let n = data.len() - from;
         self.room(1 + extension_len(n) + n)?;
         self.put_literals(data, from, data.len());

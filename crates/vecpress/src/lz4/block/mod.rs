@@ -29,6 +29,7 @@
 //! # Ok::<(), vecpress::Error>(())
 //! ```
 
+mod chain;
 mod compress;
 mod copy;
 mod decompress;
@@ -141,10 +142,18 @@ pub fn compress(src: &[u8]) -> Vec<u8> {
 }
 
 /// Compresses `src` with matches allowed to reach into the last 64 KiB of
-/// `dict`, the data that came before it (a linked block of a frame, or a
-/// dictionary). Decode with [`decompress_with_dict`] (or
+/// `dict`, the data that came before it (a dictionary, see
+/// [`dict`](super::dict)). Decode with [`decompress_with_dict`] (or
 /// [`decompress_with_prefix`] when the dictionary precedes the output in
 /// one buffer). Copies the dictionary's tail and `src` into one buffer first.
+///
+/// A dictionary is worth a harder search than [`compress_into`]'s single
+/// probe: this parse keeps every position of the dictionary and of `src` in
+/// hash chains, takes the longest of up to 256 candidates, and matches
+/// lazily (see `block/chain.rs`). It is slower than [`compress_into`]: each
+/// call indexes the dictionary's tail (up to 64 KiB), which dominates the
+/// time for small inputs, and it finds markedly more of what the
+/// dictionary holds.
 ///
 /// ```
 /// use vecpress::lz4::block;
@@ -164,7 +173,25 @@ pub fn compress_with_dict(src: &[u8], dict: &[u8], dst: &mut [u8]) -> Result<usi
     let mut joined = Vec::with_capacity(tail.len() + src.len());
     joined.extend_from_slice(tail);
     joined.extend_from_slice(src);
-    compress::compress(&joined, tail.len(), dst, 1)
+    chain::compress(&joined, tail.len(), dst)
+}
+
+/// [`compress_with_prefix`] with the search of [`compress_with_dict`]: for
+/// frames compressed with a dictionary.
+pub(crate) fn compress_with_prefix_searching(
+    buf: &[u8],
+    prefix_len: usize,
+    dst: &mut [u8],
+) -> Result<usize, Error> {
+    if prefix_len > buf.len() {
+        return Err(Error::OutOfRange {
+            index: prefix_len,
+            len: buf.len(),
+        });
+    }
+    check_input_size(buf.len() - prefix_len)?;
+    let start = prefix_len.saturating_sub(MAX_DISTANCE);
+    chain::compress(&buf[start..], prefix_len - start, dst)
 }
 
 /// Compresses `buf[prefix_len..]`, with matches allowed to reach back into
@@ -321,6 +348,24 @@ pub fn decompress_with_prefix(
 pub fn decompress_with_dict(src: &[u8], dict: &[u8], dst: &mut [u8]) -> Result<usize, Error> {
     let dict = &dict[dict.len().saturating_sub(MAX_DISTANCE)..];
     decode(Variant::best(), src, dst, 0, dict)
+}
+
+/// [`decompress_with_prefix`] where the last 64 KiB of `dict` lie before
+/// `buf[..prefix_len]`: the first blocks of a frame with a dictionary.
+pub(crate) fn decompress_with_prefix_and_dict(
+    src: &[u8],
+    buf: &mut [u8],
+    prefix_len: usize,
+    dict: &[u8],
+) -> Result<usize, Error> {
+    if prefix_len > buf.len() {
+        return Err(Error::OutOfRange {
+            index: prefix_len,
+            len: buf.len(),
+        });
+    }
+    let dict = &dict[dict.len().saturating_sub(MAX_DISTANCE)..];
+    decode(Variant::best(), src, buf, prefix_len, dict)
 }
 
 /// Checks the block `src` without writing anything; returns its

@@ -38,9 +38,15 @@ pub(super) fn max_output(len: usize, raw: bool) -> usize {
     }
 }
 
-/// Decodes `stored` into `out[block.history..]`, after the history; returns
-/// the bytes written.
-pub(super) fn decode_stored(stored: &[u8], out: &mut [u8], block: Block) -> Result<usize, Error> {
+/// Decodes `stored` into `out[block.history..]`, after the history (and
+/// before that, logically, the dictionary `dict`, empty when there is none);
+/// returns the bytes written.
+pub(super) fn decode_stored(
+    stored: &[u8],
+    out: &mut [u8],
+    block: Block,
+    dict: &[u8],
+) -> Result<usize, Error> {
     let room = out.len() - block.history;
     if block.raw {
         if stored.len() > room {
@@ -52,7 +58,9 @@ pub(super) fn decode_stored(stored: &[u8], out: &mut [u8], block: Block) -> Resu
         out[block.history..block.history + stored.len()].copy_from_slice(stored);
         return Ok(stored.len());
     }
-    let res = if block.history == 0 {
+    let res = if !dict.is_empty() {
+        block::decompress_with_prefix_and_dict(stored, out, block.history, dict)
+    } else if block.history == 0 {
         block::decompress_into(stored, out)
     } else {
         block::decompress_with_prefix(stored, out, block.history)

@@ -221,8 +221,10 @@ impl FrameInfo {
         self
     }
 
-    /// Stores a dictionary id in the header (the encoder uses no dictionary;
-    /// this is informational for other readers).
+    /// Stores a dictionary id in the header.
+    /// [`FrameEncoder::with_dictionary`](super::FrameEncoder::with_dictionary)
+    /// sets it to its dictionary's id; a decoder refuses a frame naming a
+    /// dictionary it was not given.
     ///
     /// ```
     /// let info = vecpress::lz4::frame::FrameInfo::new().dict_id(Some(7));

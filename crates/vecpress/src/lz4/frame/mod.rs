@@ -34,10 +34,18 @@
 //! number). [`FrameDecoder`] reads all three; [`FrameEncoder`] writes LZ4
 //! frames.
 //!
-//! Dictionaries are not supported: a dictionary id in a header is read and
-//! reported ([`FrameInfo::get_dict_id`]), and the frame is decoded without a
-//! dictionary, so a block whose matches reach into one fails with
-//! [`Error::Corrupt`](crate::Error::Corrupt).
+//! Frames may be compressed with a dictionary ([`super::dict`]), as liblz4's
+//! LZ4F does it: the dictionary is the history before every block of a frame
+//! of independent blocks, and before the first block of a frame of linked
+//! blocks. [`FrameEncoder::with_dictionary`] and [`compress_with_dict`]
+//! record the dictionary's id in the header; [`FrameDecoder::with_dictionary`]
+//! and [`decompress_with_dict`] check it, and a decoder given no dictionary,
+//! or another, fails on such a frame with
+//! [`Error::DictionaryMismatch`](crate::Error::DictionaryMismatch) naming
+//! the id, before decoding any block. (A frame whose header names no
+//! dictionary but whose blocks used one, as the `lz4 -D` command writes
+//! them, decodes with the dictionary; without it, a match that reaches
+//! before the output fails with [`Error::Corrupt`](crate::Error::Corrupt).)
 //!
 //! The decoder takes untrusted input: a bad magic number, reserved bits, a
 //! failed checksum, a block larger than the declared maximum, truncation, or
@@ -76,7 +84,7 @@ mod write;
 pub use header::{BlockSize, FrameInfo};
 pub use read::FrameDecoder;
 pub use slice::{
-    compress, compress_into, compress_into_with, compress_with, decompress, decompress_into,
-    decompress_with_limit, max_compressed_len,
+    compress, compress_into, compress_into_with, compress_with, compress_with_dict, decompress,
+    decompress_into, decompress_with_dict, decompress_with_limit, max_compressed_len,
 };
 pub use write::FrameEncoder;

@@ -61,6 +61,9 @@ pub struct FrameDecoder<R: Read> {
     /// One block as stored.
     cbuf: Vec<u8>,
     failed: Option<Error>,
+    /// The dictionary's last 64 KiB (empty without one), and its id.
+    dict: Vec<u8>,
+    dict_id: Option<u32>,
 }
 
 enum Frame {
@@ -129,7 +132,44 @@ impl<R: Read> FrameDecoder<R> {
             out_end: 0,
             cbuf: Vec::new(),
             failed: None,
+            dict: Vec::new(),
+            dict_id: None,
         }
+    }
+
+    /// A decoder for frames compressed with the dictionary `dict` (its last
+    /// 64 KiB count; see [`dict`](crate::lz4::dict)), as liblz4's
+    /// `LZ4F_decompress_usingDict` reads them: the dictionary comes before
+    /// every block of a frame of independent blocks, and before the first
+    /// block of a frame of linked ones. A frame whose header names a
+    /// dictionary id other than [`dictionary_id`]`(dict)` fails with
+    /// [`Error::DictionaryMismatch`] before any of its blocks is decoded; a
+    /// frame that names none is decoded with `dict`.
+    ///
+    /// A decoder without a dictionary ([`new`](FrameDecoder::new),
+    /// [`with_limit`](FrameDecoder::with_limit)) fails likewise on a frame
+    /// that names one.
+    ///
+    /// [`dictionary_id`]: crate::lz4::dict::dictionary_id
+    ///
+    /// ```
+    /// use std::io::Read;
+    /// use vecpress::{lz4::frame::{self, FrameDecoder}, Error};
+    ///
+    /// let dict = b"{\"user\": \"\", \"action\": \"login\", \"ok\": true}".repeat(3);
+    /// let bytes = frame::compress_with_dict(b"{\"user\": \"ann\", \"action\": \"login\", \"ok\": true}", &dict);
+    /// let mut text = String::new();
+    /// FrameDecoder::with_dictionary(&bytes[..], &dict).read_to_string(&mut text)?;
+    /// assert!(text.starts_with("{\"user\": \"ann\""));
+    /// let err = FrameDecoder::new(&bytes[..]).read_to_end(&mut Vec::new()).unwrap_err();
+    /// assert!(matches!(Error::from(err), Error::DictionaryMismatch { given: None, .. }));
+    /// # Ok::<(), std::io::Error>(())
+    /// ```
+    pub fn with_dictionary(reader: R, dict: &[u8]) -> FrameDecoder<R> {
+        let mut dec = FrameDecoder::new(reader);
+        dec.dict = dict[dict.len().saturating_sub(WINDOW_SIZE)..].to_vec();
+        dec.dict_id = Some(crate::lz4::dict::dictionary_id(dict));
+        dec
     }
 
     /// The header of the LZ4 frame being read, once its header has been
@@ -283,6 +323,14 @@ impl<R: Read> FrameDecoder<R> {
                 return Err(truncated(start, len - 2 - got));
             }
             let info = parse_descriptor(&desc[..len], start + 4)?;
+            if let Some(needed) = info.get_dict_id() {
+                if self.dict_id != Some(needed) {
+                    return Err(Error::DictionaryMismatch {
+                        needed,
+                        given: self.dict_id,
+                    });
+                }
+            }
             if let Some(size) = info.get_content_size() {
                 self.check_limit(size)?;
             }
@@ -395,6 +443,11 @@ impl<R: Read> FrameDecoder<R> {
     /// the limit; returns its length.
     fn emit(&mut self, target: &mut Target<'_>, block: Block) -> Result<usize, Error> {
         let history = block.history;
+        // Legacy frames take no dictionary.
+        let dict: &[u8] = match self.frame {
+            Frame::Lz4 { .. } => &self.dict,
+            _ => &[],
+        };
         let n = match target {
             Target::Own => {
                 let cap = block.max.min(max_output(self.cbuf.len(), block.raw));
@@ -409,14 +462,14 @@ impl<R: Read> FrameDecoder<R> {
                 self.buf
                     .copy_within(self.out_end - history..self.out_end, 0);
                 let out = &mut self.buf[..history + cap];
-                let n = decode_stored(&self.cbuf, out, block)?;
+                let n = decode_stored(&self.cbuf, out, block, dict)?;
                 self.out_pos = history;
                 self.out_end = history + n;
                 n
             }
             Target::Slice(dst, pos) => {
                 let end = dst.len().min(*pos + block.max);
-                match decode_stored(&self.cbuf, &mut dst[*pos - history..end], block) {
+                match decode_stored(&self.cbuf, &mut dst[*pos - history..end], block, dict) {
                     Ok(n) => n,
                     Err(err) if end == *pos + block.max => return Err(err),
                     Err(_) => {
@@ -427,7 +480,7 @@ impl<R: Read> FrameDecoder<R> {
                         }
                         self.buf[..history].copy_from_slice(&dst[*pos - history..*pos]);
                         let out = &mut self.buf[..history + block.max];
-                        let n = decode_stored(&self.cbuf, out, block)?;
+                        let n = decode_stored(&self.cbuf, out, block, dict)?;
                         return Err(Error::OutputTooSmall {
                             needed: *pos + n,
                             actual: dst.len(),

@@ -64,12 +64,24 @@ pub fn compress_into(src: &[u8], dst: &mut [u8]) -> Result<usize, Error> {
 /// assert!(matches!(err, Error::OutputTooSmall { actual: 8, .. }));
 /// ```
 pub fn compress_into_with(src: &[u8], info: FrameInfo, dst: &mut [u8]) -> Result<usize, Error> {
+    compress_into_inner(src, info, None, dst)
+}
+
+fn compress_into_inner(
+    src: &[u8],
+    info: FrameInfo,
+    dict: Option<&[u8]>,
+    dst: &mut [u8],
+) -> Result<usize, Error> {
     let info = match info.get_content_size() {
         Some(_) => info.content_size(Some(src.len() as u64)),
         None => info,
     };
     let capacity = dst.len();
-    let mut enc = FrameEncoder::with_info(&mut *dst, info);
+    let mut enc = match dict {
+        Some(dict) => FrameEncoder::with_dictionary(&mut *dst, info, dict),
+        None => FrameEncoder::with_info(&mut *dst, info),
+    };
     let too_small = |_| Error::OutputTooSmall {
         needed: max_compressed_len(src.len()),
         actual: capacity,
@@ -113,6 +125,59 @@ pub fn compress_with(src: &[u8], info: FrameInfo) -> Vec<u8> {
         .unwrap_or_else(|e| unreachable!("a frame fits its worst case: {e}"));
     out.truncate(len);
     out
+}
+
+/// Compresses `src` into one frame with the default settings, its content
+/// size declared, and the dictionary `dict`, whose id the header records
+/// (see [`FrameEncoder::with_dictionary`]).
+///
+/// ```
+/// use vecpress::lz4::{dict, frame};
+///
+/// let d = b"<item><name></name><price currency=\"EUR\"></price></item>".repeat(4);
+/// let rec = b"<item><name>pen</name><price currency=\"EUR\">2.50</price></item>";
+/// let bytes = frame::compress_with_dict(rec, &d);
+/// assert!(bytes.len() < frame::compress(rec).len());
+/// assert_eq!(frame::decompress_with_dict(&bytes, &d)?, rec);
+/// # Ok::<(), vecpress::Error>(())
+/// ```
+pub fn compress_with_dict(src: &[u8], dict: &[u8]) -> Vec<u8> {
+    let mut out = vec![0u8; max_compressed_len(src.len())];
+    let info = FrameInfo::new().content_size(Some(0));
+    let len = compress_into_inner(src, info, Some(dict), &mut out)
+        .unwrap_or_else(|e| unreachable!("a frame fits its worst case: {e}"));
+    out.truncate(len);
+    out
+}
+
+/// Decompresses every frame in `src` with the dictionary `dict` (see
+/// [`FrameDecoder::with_dictionary`]).
+///
+/// # Errors
+/// [`Error::DictionaryMismatch`] when a frame names a dictionary other than
+/// `dict`; else as [`FrameDecoder`] reports bad input.
+///
+/// ```
+/// use vecpress::{lz4::frame, Error};
+///
+/// let bytes = frame::compress_with_dict(b"abcdefgh abcdefgh", b"abcdefgh ");
+/// assert_eq!(frame::decompress_with_dict(&bytes, b"abcdefgh ")?, b"abcdefgh abcdefgh");
+/// let err = frame::decompress_with_dict(&bytes, b"another").unwrap_err();
+/// assert!(matches!(err, Error::DictionaryMismatch { given: Some(_), .. }));
+/// assert!(matches!(frame::decompress(&bytes), Err(Error::DictionaryMismatch { given: None, .. })));
+/// # Ok::<(), vecpress::Error>(())
+/// ```
+pub fn decompress_with_dict(src: &[u8], dict: &[u8]) -> Result<Vec<u8>, Error> {
+    let mut out = Vec::new();
+    if let Some(size) = first_content_size(src) {
+        let bound = src.len().saturating_mul(255);
+        out.reserve(usize::try_from(size).unwrap_or(usize::MAX).min(bound));
+    }
+    let mut dec = FrameDecoder::with_dictionary(src, dict);
+    while dec.next_block()? {
+        out.extend_from_slice(dec.pending());
+    }
+    Ok(out)
 }
 
 /// Decompresses every frame in `src` into `dst`; returns the bytes written.

@@ -53,6 +53,9 @@ pub struct FrameEncoder<W: Write> {
     content_hash: Xxh32,
     content_len: u64,
     header_written: bool,
+    /// Bytes of dictionary at the start of `src` before the first block
+    /// (0 without one); independent blocks start from it again.
+    dict_len: usize,
 }
 
 impl<W: Write + std::fmt::Debug> std::fmt::Debug for FrameEncoder<W> {
@@ -107,7 +110,47 @@ impl<W: Write> FrameEncoder<W> {
             content_hash: Xxh32::new(0),
             content_len: 0,
             header_written: false,
+            dict_len: 0,
         }
+    }
+
+    /// An encoder writing a frame as `info` describes it, compressed with
+    /// the dictionary `dict` (its last 64 KiB count; see
+    /// [`dict`](crate::lz4::dict)), as liblz4's
+    /// `LZ4F_compressFrame_usingCDict` does: the dictionary comes before
+    /// every block when blocks are independent, before the first when they
+    /// are linked. The header names the dictionary by its
+    /// [`dictionary_id`](crate::lz4::dict::dictionary_id) (whatever `info`
+    /// says), which [`FrameDecoder::with_dictionary`] checks. Blocks are
+    /// compressed with the search of
+    /// [`block::compress_with_dict`](crate::lz4::block::compress_with_dict);
+    /// the acceleration does not apply.
+    ///
+    /// [`FrameDecoder::with_dictionary`]: super::FrameDecoder::with_dictionary
+    ///
+    /// ```
+    /// use std::io::{Read, Write};
+    /// use vecpress::lz4::{dict, frame::{FrameDecoder, FrameEncoder, FrameInfo}};
+    ///
+    /// let d = b"INFO request served in ms; WARN slow request; ERROR timeout; ".repeat(20);
+    /// let mut enc = FrameEncoder::with_dictionary(Vec::new(), FrameInfo::new(), &d);
+    /// enc.write_all(b"WARN slow request: served in 950 ms")?;
+    /// let bytes = enc.finish()?;
+    /// let mut back = Vec::new();
+    /// let mut dec = FrameDecoder::with_dictionary(&bytes[..], &d);
+    /// dec.read_to_end(&mut back)?;
+    /// assert_eq!(back, b"WARN slow request: served in 950 ms");
+    /// assert_eq!(dec.frame_info(), None); // the frame has ended
+    /// # Ok::<(), std::io::Error>(())
+    /// ```
+    pub fn with_dictionary(writer: W, info: FrameInfo, dict: &[u8]) -> FrameEncoder<W> {
+        let info = info.dict_id(Some(crate::lz4::dict::dictionary_id(dict)));
+        let mut enc = FrameEncoder::with_info(writer, info);
+        let tail = &dict[dict.len().saturating_sub(WINDOW_SIZE)..];
+        enc.src.extend_from_slice(tail);
+        enc.start = tail.len();
+        enc.dict_len = tail.len();
+        enc
     }
 
     /// Sets the compression acceleration (1, the default, compresses best;
@@ -246,6 +289,9 @@ impl<W: Write> FrameEncoder<W> {
         let compressed = match (&self.hc, self.start) {
             (Some(opts), _) => hc::compress_with_prefix(&self.src, self.start, &mut self.dst, opts),
             (None, 0) => block::compress_into_with(data, &mut self.dst, self.acceleration),
+            (None, _) if self.dict_len > 0 => {
+                block::compress_with_prefix_searching(&self.src, self.start, &mut self.dst)
+            }
             (None, _) => block::compress_with_prefix(&self.src, self.start, &mut self.dst),
         }
         .map_err(io::Error::from)?;
@@ -261,8 +307,8 @@ impl<W: Write> FrameEncoder<W> {
             self.writer.write_all(&xxh32(stored, 0).to_le_bytes())?;
         }
         if self.info.get_independent_blocks() {
-            self.src.clear();
-            self.start = 0;
+            self.src.truncate(self.dict_len);
+            self.start = self.dict_len;
         } else {
             let keep = self.src.len().min(WINDOW_SIZE);
             let from = self.src.len() - keep;
