@@ -372,6 +372,7 @@ fn int_file(c: &dyn codec::IntCodec, values: &[u32], block_len: usize) -> Vec<u8
         element: Element::U32,
         block_len: block_len as u32,
         total: Some(values.len() as u64),
+        dict_id: None,
     };
     let mut w = Writer::new(Vec::new(), header).expect("header");
     for block in values.chunks(block_len) {
@@ -402,6 +403,7 @@ fn byte_file(c: &dyn codec::ByteCodec, width: usize, bytes: &[u8]) -> Vec<u8> {
         element,
         block_len: block_len as u32,
         total: None,
+        dict_id: None,
     };
     let mut w = Writer::new(Vec::new(), header).expect("header");
     for block in bytes[..n * width].chunks(block_len * width) {

@@ -27,6 +27,7 @@ fuzz_target!(|data: &[u8]| {
         element: Element::U32,
         block_len: block_len as u32,
         total: known_total.then_some(values.len() as u64),
+        dict_id: None,
     };
     let mut w = Writer::new(Vec::new(), header).unwrap();
     for (block, bytes) in values.chunks(block_len).zip(raw.chunks(block_len * 4)) {

@@ -11,6 +11,7 @@ use vecpress::container::{Element, Header, Writer, MAX_BLOCK_BYTES};
 use crate::elements::{self, Block, BlockSource};
 use crate::engine::{Engine, Scratch};
 use crate::files::{self, Input, Output};
+use crate::tuning::{self, Dictionary, Tuned};
 use crate::{trial, Common, UsageError};
 
 /// Options of `vecpress compress`.
@@ -21,7 +22,10 @@ use crate::{trial, Common, UsageError};
   vecpress compress --codec vbyte-delta --type u32 ids.u32 -o ids.vp
   seq 1 1000000 | vecpress compress --type text-u64 - > seq.vp
   vecpress compress --codec lz4 --threads 2 --block 4M big.bin
-  vecpress compress --format lz4 server.log      # server.log.lz4, for the lz4 command")]
+  vecpress compress --codec lz4-hc --level 12 big.bin   # smallest LZ4, slow to write
+  vecpress compress --codec lz4 --dict records.dict rec.json   # decompress with --dict too
+  vecpress compress --format lz4 server.log      # server.log.lz4, for the lz4 command
+  vecpress compress --format lz4 -D app.dict --level 9 a.log   # lz4 -D app.dict -d reads it")]
 pub struct CompressOpt {
     /// Input file, or - for stdin.
     pub input: PathBuf,
@@ -68,6 +72,21 @@ pub struct CompressOpt {
     /// count, which -v prints.
     #[arg(long, value_enum, default_value_t = Format::Vecpress)]
     pub format: Format,
+
+    /// Compression level of the LZ4 codecs, as the lz4 command takes it:
+    /// 1 the fast compressor, 2 to 12 the high-compression parsers (slower,
+    /// smaller; 9 is lz4-hc's default). With --codec lz4-hc 2 to 12; with
+    /// --codec lz4 or --format lz4 1 to 12 (--codec lz4 from 2 up is
+    /// lz4-hc). Other codecs have no levels.
+    #[arg(long, value_name = "N")]
+    pub level: Option<u32>,
+
+    /// Compress with this LZ4 dictionary (its last 64 KiB count; train one
+    /// with vecpress::lz4::dict): --codec lz4 or lz4-hc, or --format lz4.
+    /// The output names it by id; decompressing needs the same file
+    /// (`vecpress decompress --dict FILE`, or `lz4 -D FILE -d` for frames).
+    #[arg(short = 'D', long, value_name = "FILE")]
+    pub dict: Option<PathBuf>,
 
     #[command(flatten)]
     pub common: Common,
@@ -134,9 +153,30 @@ pub fn run(opt: &CompressOpt) -> Result<()> {
     let element = opt
         .element
         .unwrap_or_else(|| elements::by_extension(&opt.input));
+    let dict = opt.dict.as_deref().map(Dictionary::load).transpose()?;
     let engine = match &opt.codec {
-        Some(name) => Some(chosen(name, element)?),
-        None => None,
+        _ if opt.format == Format::Lz4 => {
+            if let Some(level) = opt.level {
+                tuning::check_frame_level(level)?;
+            }
+            None
+        }
+        Some(name) => Some(Tuned::new(
+            chosen(name, element)?,
+            opt.level,
+            dict.as_ref(),
+        )?),
+        None => {
+            for (given, what) in [(opt.level.is_some(), "--level"), (dict.is_some(), "--dict")] {
+                if given {
+                    return Err(UsageError(format!(
+                        "{what} needs --codec lz4 or lz4-hc (or --format lz4)"
+                    ))
+                    .into());
+                }
+            }
+            None
+        }
     };
     let suffix = if opt.format == Format::Lz4 {
         ".lz4"
@@ -157,7 +197,7 @@ pub fn run(opt: &CompressOpt) -> Result<()> {
     }
     let input = Input::open(&opt.input)?;
     if opt.format == Format::Lz4 {
-        return lz4(opt, input, &out_path);
+        return lz4(opt, input, &out_path, dict.as_ref());
     }
     let name = input.name.clone();
     let width = element.width() as u64;
@@ -181,7 +221,7 @@ pub fn run(opt: &CompressOpt) -> Result<()> {
     let more = source.next(&mut first)?;
     let engine = match engine {
         Some(e) => e,
-        None => auto(element, &first, opt.common.verbose)?,
+        None => Tuned::plain(auto(element, &first, opt.common.verbose)?),
     };
     let output = Output::create(&out_path, opt.common.force, input.permissions.clone())?;
     if opt.format == Format::Raw {
@@ -189,10 +229,11 @@ pub fn run(opt: &CompressOpt) -> Result<()> {
     }
     let out_name = output.name.clone();
     let header = Header {
-        codec: engine.id(),
+        codec: engine.engine.id(),
         element,
         block_len: block_len as u32,
         total,
+        dict_id: engine.dict.map(|d| d.id),
     };
     let write_err = || format!("{out_name}: write failed");
     let mut writer = Writer::new(output, header).with_context(write_err)?;
@@ -243,7 +284,7 @@ pub fn run(opt: &CompressOpt) -> Result<()> {
             "{name}: {consumed} bytes -> {written} bytes (ratio {:.3}), {elements} {} elements, codec {}, {blocks} blocks ({stored} stored raw)",
             consumed as f64 / written.max(1) as f64,
             element.name(),
-            engine.name(),
+            describe(&engine),
         );
     }
     Ok(())
@@ -358,9 +399,27 @@ where
     })
 }
 
+/// The codec with its level and dictionary, for -v.
+fn describe(t: &Tuned<'_>) -> String {
+    let mut s = t.engine.name().to_string();
+    if let Some(level) = t.level {
+        s += &format!(" level {level}");
+    }
+    if let Some(d) = t.dict {
+        s += &format!(" with dictionary {:#010x} ({})", d.id, d.name);
+    }
+    s
+}
+
 /// Writes the input as one LZ4 frame (4 MiB blocks, content size and
-/// checksum), streaming.
-fn lz4(opt: &CompressOpt, mut input: Input, out_path: &Path) -> Result<()> {
+/// checksum), streaming; at `--level`, with the dictionary `dict` (whose id
+/// the frame header names).
+fn lz4(
+    opt: &CompressOpt,
+    mut input: Input,
+    out_path: &Path,
+    dict: Option<&Dictionary>,
+) -> Result<()> {
     use vecpress::lz4::frame::{BlockSize, FrameEncoder, FrameInfo};
 
     let name = input.name.clone();
@@ -369,7 +428,14 @@ fn lz4(opt: &CompressOpt, mut input: Input, out_path: &Path) -> Result<()> {
     let info = FrameInfo::new()
         .block_size(BlockSize::Max4MB)
         .content_size(input.size);
-    let mut enc = FrameEncoder::with_info(output, info);
+    let enc = match dict {
+        Some(d) => FrameEncoder::with_dictionary(output, info, &d.bytes),
+        None => FrameEncoder::with_info(output, info),
+    };
+    let mut enc = match opt.level {
+        Some(level) => enc.with_level(level),
+        None => enc,
+    };
     let bar = files::progress(input.size, opt.common.quiet, "compress");
     let mut buf = vec![0u8; 1 << 20];
     let mut consumed = 0u64;
@@ -394,8 +460,15 @@ fn lz4(opt: &CompressOpt, mut input: Input, out_path: &Path) -> Result<()> {
     let written = output.written;
     output.commit()?;
     if opt.common.verbose {
+        let mut how = String::new();
+        if let Some(level) = opt.level {
+            how += &format!(", level {level}");
+        }
+        if let Some(d) = dict {
+            how += &format!(", dictionary {:#010x} ({})", d.id, d.name);
+        }
         eprintln!(
-            "{name}: {consumed} bytes -> {written} bytes (ratio {:.3}), LZ4 frame",
+            "{name}: {consumed} bytes -> {written} bytes (ratio {:.3}), LZ4 frame{how}",
             consumed as f64 / written.max(1) as f64
         );
     }
@@ -405,7 +478,7 @@ fn lz4(opt: &CompressOpt, mut input: Input, out_path: &Path) -> Result<()> {
 /// Writes the whole input as one bare stream of `engine`.
 fn raw(
     opt: &CompressOpt,
-    engine: Engine,
+    engine: Tuned<'_>,
     element: Element,
     source: &mut BlockSource,
     mut block: Block,
@@ -430,7 +503,7 @@ fn raw(
             element.name(),
             all.len(),
             payload.len(),
-            engine.name()
+            describe(&engine)
         );
     }
     Ok(())

@@ -11,12 +11,14 @@ use vecpress::container::{Element, Reader, MAGIC};
 use crate::elements::{self, Block, BlockSource};
 use crate::engine::{self, Engine};
 use crate::files::Input;
+use crate::tuning::{Dictionary, Tuned};
 use crate::{compress, decompress, trial};
 
 /// Options of `vecpress inspect`.
 #[derive(clap::Args, Debug)]
 #[command(after_help = "Examples:
   vecpress inspect data.vp                       # header, blocks, ratio, checksums
+  vecpress inspect --dict records.dict rec.vp    # a file compressed with a dictionary
   vecpress inspect --type postings index.docs    # which codec suits this file")]
 pub struct InspectOpt {
     /// A vecpress file, or a raw file (with --type, or by extension).
@@ -33,6 +35,11 @@ pub struct InspectOpt {
     /// Compare on at most this many bytes from the start of a raw file.
     #[arg(long, value_name = "SIZE", default_value = "64M", value_parser = compress::parse_bytes)]
     pub sample: u64,
+
+    /// The LZ4 dictionary a vecpress file was compressed with, to decode and
+    /// verify its content (without it, only the header and blocks are checked).
+    #[arg(short = 'D', long, value_name = "FILE")]
+    pub dict: Option<PathBuf>,
 }
 
 /// Runs `vecpress inspect`.
@@ -42,7 +49,8 @@ pub fn run(opt: &InspectOpt) -> Result<()> {
     let (magic, got, reader) =
         elements::peek_magic(input.reader).with_context(|| format!("{name}: read failed"))?;
     if got == 4 && magic == MAGIC && opt.element.is_none() {
-        return container(&name, input.size, reader);
+        let dict = opt.dict.as_deref().map(Dictionary::load).transpose()?;
+        return container(&name, input.size, reader, dict.as_ref());
     }
     let element = opt
         .element
@@ -50,7 +58,12 @@ pub fn run(opt: &InspectOpt) -> Result<()> {
     raw(&name, element, reader, opt)
 }
 
-fn container(name: &str, size: Option<u64>, reader: Box<dyn std::io::Read + Send>) -> Result<()> {
+fn container(
+    name: &str,
+    size: Option<u64>,
+    reader: Box<dyn std::io::Read + Send>,
+    dict: Option<&Dictionary>,
+) -> Result<()> {
     let mut reader =
         Reader::new(reader).map_err(|e| anyhow!("{name}: {}", decompress::describe(&e)))?;
     let h = *reader.header();
@@ -71,12 +84,29 @@ fn container(name: &str, size: Option<u64>, reader: Box<dyn std::io::Read + Send
         Some(t) => println!("elements:      {t}"),
         None => println!("elements:      not in the header (written as a stream)"),
     }
+    if let Some(id) = h.dict_id {
+        println!("dictionary:    {id:#010x}");
+    }
     let engine = engine::for_file(h.codec, h.element).with_context(|| name.to_string())?;
-    let result = decompress::verify(&mut reader, engine);
+    // Without the dictionary, check what can be checked and say so.
+    let tuned = match (h.dict_id, dict) {
+        (Some(_), None) => None,
+        _ => Some(Tuned::for_file(engine, h.dict_id, dict).with_context(|| name.to_string())?),
+    };
+    let result = decompress::verify(&mut reader, tuned);
     let file_bytes = size.unwrap_or(reader.offset());
     println!("blocks:        {}", reader.blocks());
-    match result {
-        Ok((stored, content)) => {
+    match (result, h.dict_id) {
+        (Ok((stored, _)), Some(id)) if tuned.is_none() => {
+            println!("stored raw:    {stored} blocks");
+            println!("elements:      {} in the blocks", reader.total());
+            println!("file:          {file_bytes} bytes");
+            println!(
+                "checksums:     header and every block ok; content not decoded (needs dictionary {id:#010x}: pass --dict FILE)"
+            );
+            Ok(())
+        }
+        (Ok((stored, content)), _) => {
             println!("stored raw:    {stored} blocks");
             println!(
                 "content:       {content} bytes in {} elements",
@@ -90,7 +120,7 @@ fn container(name: &str, size: Option<u64>, reader: Box<dyn std::io::Read + Send
             println!("checksums:     ok (header, every block, content)");
             Ok(())
         }
-        Err(e) => {
+        (Err(e), _) => {
             println!("checksums:     FAILED");
             Err(anyhow!("{name}: {e:#}"))
         }

@@ -25,6 +25,7 @@ mod engine;
 mod files;
 mod inspect;
 mod trial;
+mod tuning;
 
 use std::process::ExitCode;
 
@@ -39,6 +40,8 @@ use clap::{CommandFactory, Parser, Subcommand};
     after_help = "Examples:
   vecpress compress --type u32 ids.u32            # writes ids.u32.vp
   vecpress decompress ids.u32.vp -o ids.u32 -f
+  vecpress compress --codec lz4-hc --level 12 big.log    # LZ4 high compression
+  vecpress compress --codec lz4 --dict recs.dict r.json  # decompress with --dict too
   vecpress inspect --type f64 prices.f64          # which codec suits it
   vecpress bench --peers
   vecpress completions bash > /etc/bash_completion.d/vecpress

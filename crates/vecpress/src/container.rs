@@ -4,8 +4,10 @@
 //!
 //! ```text
 //! header  28 bytes  magic 89 'V' 'P' 'R' | version u8 = 1 | element u8 | codec id u16
-//!                   | block length u32 (elements) | flags u32 = 0
+//!                   | block length u32 (elements) | flags u32 (bit 0: dictionary)
 //!                   | total count u64 (u64::MAX: unknown) | xxh32 of the 24 bytes before
+//! dict     8 bytes  (only with flag bit 0) dictionary id u32 (not 0)
+//!                   | xxh32 of the 32 bytes before (header and id)
 //! block   12 bytes  count u32 (1..=block length) | length u32 (bit 31: stored raw)
 //!                   | xxh32 of count, length and payload
 //!         + payload (length & 0x7FFF_FFFF bytes: the codec's encoding of the
@@ -19,8 +21,15 @@
 //! elements is up to the caller, through [`crate::codec`] by the id in the
 //! header (id 0 means no codec: every block is stored raw).
 //!
+//! Blocks compressed by an LZ4 codec with an external dictionary record it
+//! in the header ([`Header::dict_id`], flag [`FLAG_DICTIONARY`]): the
+//! dictionary's [`dictionary_id`](crate::lz4::dict::dictionary_id), for the
+//! caller to compare with the dictionary it has before decoding. The
+//! dictionary itself is not in the file.
+//!
 //! [`Reader`] checks everything before trusting it: the magic, the version,
-//! the header checksum, the block length against [`Limits`] (before
+//! the header checksum (and the dictionary id's, when there is one), the
+//! flags, the block length against [`Limits`] (before
 //! allocating), each block's count and length, each block's checksum, the
 //! end record's total and the content checksum. A violation gives an
 //! [`io::Error`] of kind `InvalidData` wrapping an [`Error`] whose offset is
@@ -36,7 +45,7 @@
 //!
 //! let values = [1u32, 2, 3, 4, 5];
 //! let raw: Vec<u8> = values.iter().flat_map(|v| v.to_le_bytes()).collect();
-//! let header = Header { codec: 0, element: Element::U32, block_len: 4, total: Some(5) };
+//! let header = Header { codec: 0, element: Element::U32, block_len: 4, total: Some(5), dict_id: None };
 //! let mut w = Writer::new(Vec::new(), header)?;
 //! for block in raw.chunks(16) {
 //!     w.write_block((block.len() / 4) as u32, block, true)?;
@@ -71,8 +80,17 @@ use crate::Error;
 pub const MAGIC: [u8; 4] = [0x89, b'V', b'P', b'R'];
 /// The format version this module writes and reads.
 pub const VERSION: u8 = 1;
-/// Bytes in the header.
+/// Bytes in the header without a dictionary id (the fixed part).
 pub const HEADER_LEN: usize = 28;
+/// Bytes of the header's dictionary extension (id and checksum), present
+/// when [`FLAG_DICTIONARY`] is set.
+pub const DICT_EXT_LEN: usize = 8;
+/// Header flag (bit 0 of `flags`): the blocks were compressed with an
+/// external dictionary, whose id follows the fixed header (see
+/// [`Header::dict_id`]).
+pub const FLAG_DICTIONARY: u32 = 1;
+/// Every flag this module knows; a reader rejects the others.
+const KNOWN_FLAGS: u32 = FLAG_DICTIONARY;
 /// Bytes in a block's header (before its payload).
 pub const BLOCK_HEADER_LEN: usize = 12;
 /// Bytes in the end record.
@@ -204,8 +222,11 @@ impl Element {
 /// ```
 /// use vecpress::container::{Element, Header};
 ///
-/// let h = Header { codec: 1, element: Element::U32, block_len: 1 << 18, total: None };
+/// let h = Header { codec: 1, element: Element::U32, block_len: 1 << 18, total: None, dict_id: None };
 /// assert_eq!(Header::parse(&h.to_bytes()), Ok(h));
+/// let d = Header { codec: 17, element: Element::Bytes, dict_id: Some(0x1234_5678), ..h };
+/// assert_eq!(d.to_bytes().len(), 36);
+/// assert_eq!(Header::parse(&d.to_bytes()), Ok(d));
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Header {
@@ -217,41 +238,101 @@ pub struct Header {
     pub block_len: u32,
     /// Elements in the file, when the writer knew it in advance.
     pub total: Option<u64>,
+    /// The id of the dictionary the blocks were compressed with (LZ4
+    /// codecs: [`dictionary_id`](crate::lz4::dict::dictionary_id)), if
+    /// any; never 0. Stored after the fixed header, with
+    /// [`FLAG_DICTIONARY`] set.
+    pub dict_id: Option<u32>,
 }
 
 impl Header {
-    /// The header's 28 bytes.
+    /// The header's bytes: [`HEADER_LEN`] (28), and [`DICT_EXT_LEN`] (8)
+    /// more with a dictionary id.
     ///
     /// ```
     /// use vecpress::container::{Element, Header, MAGIC};
     ///
-    /// let h = Header { codec: 0, element: Element::Bytes, block_len: 1, total: Some(0) };
+    /// let h = Header { codec: 0, element: Element::Bytes, block_len: 1, total: Some(0), dict_id: None };
     /// assert_eq!(h.to_bytes()[..4], MAGIC);
+    /// assert_eq!(h.to_bytes().len(), h.encoded_len());
     /// ```
-    pub fn to_bytes(&self) -> [u8; HEADER_LEN] {
-        let mut b = [0u8; HEADER_LEN];
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let mut b = vec![0u8; self.encoded_len()];
         b[..4].copy_from_slice(&MAGIC);
         b[4] = VERSION;
         b[5] = self.element.code();
         b[6..8].copy_from_slice(&self.codec.to_le_bytes());
         b[8..12].copy_from_slice(&self.block_len.to_le_bytes());
-        // b[12..16]: flags, none defined.
+        let flags = if self.dict_id.is_some() {
+            FLAG_DICTIONARY
+        } else {
+            0
+        };
+        b[12..16].copy_from_slice(&flags.to_le_bytes());
         b[16..24].copy_from_slice(&self.total.unwrap_or(UNKNOWN_TOTAL).to_le_bytes());
         let sum = xxh32(&b[..24], SEED);
-        b[24..].copy_from_slice(&sum.to_le_bytes());
+        b[24..28].copy_from_slice(&sum.to_le_bytes());
+        if let Some(id) = self.dict_id {
+            b[28..32].copy_from_slice(&id.to_le_bytes());
+            let sum = xxh32(&b[..32], SEED);
+            b[32..36].copy_from_slice(&sum.to_le_bytes());
+        }
         b
     }
 
-    /// Parses and checks a header (magic, version, checksum, element type,
-    /// flags, a block length of at least 1). Limits are [`Reader`]'s concern.
+    /// Bytes in the header as written: [`HEADER_LEN`], plus
+    /// [`DICT_EXT_LEN`] with a dictionary id.
+    ///
+    /// ```
+    /// use vecpress::container::{Element, Header};
+    ///
+    /// let h = Header { codec: 17, element: Element::Bytes, block_len: 1, total: None, dict_id: Some(9) };
+    /// assert_eq!(h.encoded_len(), 36);
+    /// ```
+    pub fn encoded_len(&self) -> usize {
+        HEADER_LEN
+            + if self.dict_id.is_some() {
+                DICT_EXT_LEN
+            } else {
+                0
+            }
+    }
+
+    /// Parses and checks the header at the start of `b` (magic, version,
+    /// checksum, element type, flags, a block length of at least 1, and with
+    /// [`FLAG_DICTIONARY`] the dictionary id's checksum and that it is not
+    /// 0); bytes after it are ignored. Limits are [`Reader`]'s concern.
     ///
     /// ```
     /// use vecpress::{container::Header, Error};
     ///
     /// let err = Header::parse(b"PK\x03\x04 and so on, not ours....").unwrap_err();
     /// assert_eq!(err, Error::Corrupt { offset: 0, what: "not a vecpress file (bad magic)" });
+    /// assert_eq!(Header::parse(b"\x89VPR"), Err(Error::Truncated { offset: 0, needed: 24 }));
     /// ```
-    pub fn parse(b: &[u8; HEADER_LEN]) -> Result<Header, Error> {
+    pub fn parse(b: &[u8]) -> Result<Header, Error> {
+        let Some(fixed) = b.first_chunk::<HEADER_LEN>() else {
+            return Err(Error::Truncated {
+                offset: 0,
+                needed: HEADER_LEN - b.len(),
+            });
+        };
+        let (header, flags) = Header::parse_fixed(fixed)?;
+        if flags & FLAG_DICTIONARY == 0 {
+            return Ok(header);
+        }
+        let Some(ext) = b.get(..HEADER_LEN + DICT_EXT_LEN) else {
+            return Err(Error::Truncated {
+                offset: HEADER_LEN,
+                needed: HEADER_LEN + DICT_EXT_LEN - b.len(),
+            });
+        };
+        Header::parse_dict_ext(header, ext)
+    }
+
+    /// Parses and checks the fixed 28 bytes; returns the header without a
+    /// dictionary id, and the flags (known ones only).
+    fn parse_fixed(b: &[u8; HEADER_LEN]) -> Result<(Header, u32), Error> {
         let corrupt = |offset, what| Err(Error::Corrupt { offset, what });
         if b[..4] != MAGIC {
             return corrupt(0, "not a vecpress file (bad magic)");
@@ -268,7 +349,8 @@ impl Header {
         let Some(element) = Element::from_code(b[5]) else {
             return corrupt(5, "unknown element type");
         };
-        if le32(&b[12..]) != 0 {
+        let flags = le32(&b[12..]);
+        if flags & !KNOWN_FLAGS != 0 {
             return corrupt(12, "unknown header flags");
         }
         let block_len = le32(&b[8..]);
@@ -276,11 +358,36 @@ impl Header {
             return corrupt(8, "block length is zero");
         }
         let total = u64::from_le_bytes(b[16..24].try_into().unwrap_or_default());
-        Ok(Header {
+        let header = Header {
             codec: u16::from_le_bytes([b[6], b[7]]),
             element,
             block_len,
             total: (total != UNKNOWN_TOTAL).then_some(total),
+            dict_id: None,
+        };
+        Ok((header, flags))
+    }
+
+    /// Checks the dictionary extension: `b` is the fixed header followed by
+    /// it (36 bytes).
+    fn parse_dict_ext(header: Header, b: &[u8]) -> Result<Header, Error> {
+        let end = HEADER_LEN + DICT_EXT_LEN;
+        if le32(&b[end - 4..]) != xxh32(&b[..end - 4], SEED) {
+            return Err(Error::ChecksumMismatch {
+                what: "header dictionary id",
+                offset: end - 4,
+            });
+        }
+        let id = le32(&b[HEADER_LEN..]);
+        if id == 0 {
+            return Err(Error::Corrupt {
+                offset: HEADER_LEN,
+                what: "dictionary id is zero",
+            });
+        }
+        Ok(Header {
+            dict_id: Some(id),
+            ..header
         })
     }
 
@@ -289,7 +396,7 @@ impl Header {
     /// ```
     /// use vecpress::container::{Element, Header};
     ///
-    /// let h = Header { codec: 0, element: Element::F64, block_len: 10, total: None };
+    /// let h = Header { codec: 0, element: Element::F64, block_len: 10, total: None, dict_id: None };
     /// assert_eq!(h.block_bytes(), 80);
     /// ```
     pub fn block_bytes(&self) -> u64 {
@@ -355,12 +462,13 @@ impl<W: Write> std::fmt::Debug for Writer<W> {
 
 impl<W: Write> Writer<W> {
     /// Writes `header` to `inner`. Fails with `InvalidInput` for a block
-    /// length of 0 or whose elements exceed [`MAX_BLOCK_BYTES`].
+    /// length of 0 or whose elements exceed [`MAX_BLOCK_BYTES`], or a
+    /// dictionary id of 0.
     ///
     /// ```
     /// use vecpress::container::{Element, Header, Writer, HEADER_LEN};
     ///
-    /// let h = Header { codec: 0, element: Element::U64, block_len: 8, total: None };
+    /// let h = Header { codec: 0, element: Element::U64, block_len: 8, total: None, dict_id: None };
     /// let w = Writer::new(Vec::new(), h)?;
     /// assert_eq!(w.finish()?.len(), HEADER_LEN + 20);
     /// # Ok::<(), std::io::Error>(())
@@ -373,6 +481,12 @@ impl<W: Write> Writer<W> {
                     "block length must be 1..={} bytes of elements",
                     MAX_BLOCK_BYTES
                 ),
+            ));
+        }
+        if header.dict_id == Some(0) {
+            return Err(io::Error::new(
+                io::ErrorKind::InvalidInput,
+                "dictionary id 0 means no dictionary",
             ));
         }
         inner.write_all(&header.to_bytes())?;
@@ -393,7 +507,7 @@ impl<W: Write> Writer<W> {
     /// ```
     /// use vecpress::container::{Element, Header, Writer};
     ///
-    /// let h = Header { codec: 0, element: Element::Bytes, block_len: 8, total: None };
+    /// let h = Header { codec: 0, element: Element::Bytes, block_len: 8, total: None, dict_id: None };
     /// let mut w = Writer::new(Vec::new(), h)?;
     /// w.write_block(3, b"abc", true)?;
     /// assert!(w.write_block(9, &[0; 9], true).is_err());
@@ -497,14 +611,20 @@ impl<R: Read> Reader<R> {
     /// ```
     /// use vecpress::container::{Element, Header, Limits, Reader};
     ///
-    /// let h = Header { codec: 0, element: Element::U32, block_len: 1 << 20, total: None };
+    /// let h = Header { codec: 0, element: Element::U32, block_len: 1 << 20, total: None, dict_id: None };
     /// let limits = Limits { max_block_bytes: 1 << 20 };
     /// assert!(Reader::with_limits(&h.to_bytes()[..], limits).is_err());
     /// ```
     pub fn with_limits(mut inner: R, limits: Limits) -> io::Result<Reader<R>> {
-        let mut b = [0u8; HEADER_LEN];
-        read_full(&mut inner, &mut b, 0)?;
-        let header = Header::parse(&b).map_err(invalid)?;
+        let mut fixed = [0u8; HEADER_LEN];
+        read_full(&mut inner, &mut fixed, 0)?;
+        let (mut header, flags) = Header::parse_fixed(&fixed).map_err(invalid)?;
+        if flags & FLAG_DICTIONARY != 0 {
+            let mut all = [0u8; HEADER_LEN + DICT_EXT_LEN];
+            all[..HEADER_LEN].copy_from_slice(&fixed);
+            read_full(&mut inner, &mut all[HEADER_LEN..], HEADER_LEN as u64)?;
+            header = Header::parse_dict_ext(header, &all).map_err(invalid)?;
+        }
         if header.block_bytes() > limits.max_block_bytes {
             return Err(invalid(Error::LimitExceeded {
                 what: "block bytes",
@@ -515,7 +635,7 @@ impl<R: Read> Reader<R> {
         Ok(Reader {
             inner,
             header,
-            offset: HEADER_LEN as u64,
+            offset: header.encoded_len() as u64,
             index: 0,
             total: 0,
             content: Xxh64::new(u64::from(SEED)),

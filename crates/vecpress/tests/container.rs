@@ -6,18 +6,31 @@ use std::io;
 
 use common::Rng;
 use vecpress::container::{
-    Element, Header, Limits, Reader, Writer, END_LEN, HEADER_LEN, STORED_BIT,
+    Element, Header, Limits, Reader, Writer, DICT_EXT_LEN, END_LEN, FLAG_DICTIONARY, HEADER_LEN,
+    STORED_BIT,
 };
 use vecpress::{vbyte, Error};
 
 /// A file of `values` in blocks of `block_len`, each encoded by VByte (codec
 /// id 1) or stored raw when that is no shorter.
 fn vbyte_file(values: &[u32], block_len: u32, total: Option<u64>) -> Vec<u8> {
+    vbyte_file_with(values, block_len, total, None)
+}
+
+/// [`vbyte_file`] with a dictionary id in the header (the container does
+/// not care which codec the id is for).
+fn vbyte_file_with(
+    values: &[u32],
+    block_len: u32,
+    total: Option<u64>,
+    dict_id: Option<u32>,
+) -> Vec<u8> {
     let header = Header {
         codec: 1,
         element: Element::U32,
         block_len,
         total,
+        dict_id,
     };
     let mut w = Writer::new(Vec::new(), header).unwrap();
     for block in values.chunks(block_len as usize) {
@@ -180,6 +193,7 @@ fn hostile_lengths_are_refused_before_allocating() {
         element: Element::U64,
         block_len: u32::MAX,
         total: None,
+        dict_id: None,
     };
     let e = Reader::new(&header.to_bytes()[..]).err().unwrap();
     assert!(
@@ -227,6 +241,7 @@ fn writer_refuses_what_readers_would_reject() {
         element: Element::U32,
         block_len: 4,
         total: Some(4),
+        dict_id: None,
     };
     let mut w = Writer::new(Vec::new(), header).unwrap();
     assert!(w.write_block(0, &[], false).is_err());
@@ -241,4 +256,169 @@ fn writer_refuses_what_readers_would_reject() {
     };
     assert!(Writer::new(Vec::new(), big).is_err());
     assert_eq!(END_LEN, 20);
+}
+
+/// Rewrites the fixed header's checksum after an edit of its first 24 bytes.
+fn fix_header_sum(file: &mut [u8]) {
+    let sum = xxhash_rust::xxh32::xxh32(&file[..24], 0);
+    file[24..28].copy_from_slice(&sum.to_le_bytes());
+}
+
+/// Rewrites the dictionary extension's checksum after an edit of bytes 0..32.
+fn fix_dict_sum(file: &mut [u8]) {
+    let sum = xxhash_rust::xxh32::xxh32(&file[..32], 0);
+    file[32..36].copy_from_slice(&sum.to_le_bytes());
+}
+
+#[test]
+fn dictionary_id_round_trips_and_its_bytes_are_as_the_format_says() {
+    use xxhash_rust::xxh32::xxh32;
+
+    let values: Vec<u32> = (0..100).map(|i| i * 37).collect();
+    let id = 0xA1B2_C3D4;
+    let file = vbyte_file_with(&values, 16, Some(100), Some(id));
+    let plain = vbyte_file(&values, 16, Some(100));
+    assert_eq!(HEADER_LEN + DICT_EXT_LEN, 36);
+    // The same file with flag bit 0, the id and its checksum after byte 28.
+    assert_eq!(file.len(), plain.len() + DICT_EXT_LEN);
+    assert_eq!(file[..12], plain[..12]);
+    assert_eq!(file[12..16], FLAG_DICTIONARY.to_le_bytes());
+    assert_eq!(FLAG_DICTIONARY, 1);
+    assert_eq!(file[16..24], plain[16..24]);
+    assert_eq!(file[24..28], xxh32(&file[..24], 0).to_le_bytes());
+    assert_eq!(file[28..32], id.to_le_bytes());
+    assert_eq!(file[32..36], xxh32(&file[..32], 0).to_le_bytes());
+    assert_eq!(file[36..], plain[HEADER_LEN..]);
+
+    let r = Reader::new(&file[..]).unwrap();
+    assert_eq!(r.header().dict_id, Some(id));
+    assert_eq!(r.offset(), 36);
+    assert_eq!(Header::parse(&file).unwrap().dict_id, Some(id));
+    assert_eq!(Header::parse(&plain).unwrap().dict_id, None);
+    assert_eq!(read_vbyte_file(&file).unwrap(), values);
+}
+
+#[test]
+fn dictionary_id_is_covered_by_a_checksum() {
+    let values: Vec<u32> = (0..20).collect();
+    let file = vbyte_file_with(&values, 8, None, Some(0x0102_0304));
+    for at in HEADER_LEN..HEADER_LEN + DICT_EXT_LEN {
+        for bit in 0..8 {
+            let mut bad = file.clone();
+            bad[at] ^= 1 << bit;
+            let e = read_vbyte_file(&bad).unwrap_err();
+            assert_eq!(
+                inner(&e),
+                &Error::ChecksumMismatch {
+                    what: "header dictionary id",
+                    offset: 32
+                },
+                "byte {at} bit {bit}"
+            );
+            assert_eq!(
+                Header::parse(&bad),
+                Err(Error::ChecksumMismatch {
+                    what: "header dictionary id",
+                    offset: 32
+                })
+            );
+        }
+    }
+    // The flag itself is under the fixed header's checksum: clearing it
+    // cannot silently turn the file into one without a dictionary.
+    let mut bad = file.clone();
+    bad[12] ^= 1;
+    let e = read_vbyte_file(&bad).unwrap_err();
+    assert_eq!(
+        inner(&e),
+        &Error::ChecksumMismatch {
+            what: "header",
+            offset: 24
+        }
+    );
+    // Nor can setting it on a file without one.
+    let mut bad = vbyte_file(&values, 8, None);
+    bad[12] ^= 1;
+    assert!(read_vbyte_file(&bad).is_err());
+    // Even with both checksums recomputed, id 0 ("no dictionary") is refused.
+    let mut zero = file.clone();
+    zero[28..32].fill(0);
+    fix_dict_sum(&mut zero);
+    let e = read_vbyte_file(&zero).unwrap_err();
+    assert_eq!(
+        inner(&e),
+        &Error::Corrupt {
+            offset: 28,
+            what: "dictionary id is zero"
+        }
+    );
+}
+
+#[test]
+fn unknown_flags_are_still_rejected() {
+    let values: Vec<u32> = (0..20).collect();
+    for flags in [2u32, 3, 1 << 31, u32::MAX] {
+        for dict_id in [None, Some(77)] {
+            let mut bad = vbyte_file_with(&values, 8, None, dict_id);
+            bad[12..16].copy_from_slice(&flags.to_le_bytes());
+            fix_header_sum(&mut bad);
+            let e = read_vbyte_file(&bad).unwrap_err();
+            assert_eq!(
+                inner(&e),
+                &Error::Corrupt {
+                    offset: 12,
+                    what: "unknown header flags"
+                },
+                "flags {flags:#x}"
+            );
+        }
+    }
+}
+
+#[test]
+fn files_with_a_dictionary_id_catch_every_flip_and_truncation() {
+    let values: Vec<u32> = (0..40).map(|i| i * 1000).collect();
+    let file = vbyte_file_with(&values, 16, Some(40), Some(0xFFFF_FFFF));
+    for i in 0..file.len() {
+        for bit in 0..8 {
+            let mut bad = file.clone();
+            bad[i] ^= 1 << bit;
+            assert!(read_vbyte_file(&bad).is_err(), "byte {i} bit {bit}");
+        }
+    }
+    for len in 0..file.len() {
+        let e = read_vbyte_file(&file[..len]).unwrap_err();
+        assert!(
+            matches!(inner(&e), Error::Truncated { .. }),
+            "length {len}: {e}"
+        );
+    }
+    let e = read_vbyte_file(&file[..30]).unwrap_err();
+    assert_eq!(
+        inner(&e),
+        &Error::Truncated {
+            offset: 28,
+            needed: 6
+        }
+    );
+    assert_eq!(
+        Header::parse(&file[..30]),
+        Err(Error::Truncated {
+            offset: 28,
+            needed: 6
+        })
+    );
+}
+
+#[test]
+fn writer_refuses_dictionary_id_zero() {
+    let header = Header {
+        codec: 17,
+        element: Element::Bytes,
+        block_len: 4,
+        total: None,
+        dict_id: Some(0),
+    };
+    let e = Writer::new(Vec::new(), header).unwrap_err();
+    assert_eq!(e.kind(), io::ErrorKind::InvalidInput);
 }
