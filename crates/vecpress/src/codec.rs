@@ -207,12 +207,24 @@ pub trait ByteCodec: Send + Sync {
     /// Decodes `input` into `out`, sized by the caller to the decoded length,
     /// with the kernel of `isa`; returns the bytes written.
     fn decode(&self, isa: Isa, input: &[u8], width: usize, out: &mut [u8]) -> Result<usize, Error>;
+    /// [`ByteCodec::encode`] with the kernel of `isa`, for a codec whose
+    /// encoder has kernels per level; `None` for the others (their one
+    /// encoder serves every level).
+    fn encode_with(
+        &self,
+        isa: Isa,
+        input: &[u8],
+        width: usize,
+        out: &mut [u8],
+    ) -> Option<Result<usize, Error>>;
     /// The available levels that have a decoding kernel of their own.
     fn kernels(&self) -> Vec<Isa>;
 }
 
 /// An encoder of values of a width (ignored by codecs without one).
 type ByteEncodeFn = fn(&[u8], usize, &mut [u8]) -> Result<usize, Error>;
+/// An encoder of values of a width with the kernel of an ISA level.
+type ByteEncodeWithFn = fn(Isa, &[u8], usize, &mut [u8]) -> Result<usize, Error>;
 /// A decoder of values of a width with the kernel of an ISA level.
 type ByteDecodeFn = fn(Isa, &[u8], usize, &mut [u8]) -> Result<usize, Error>;
 
@@ -223,6 +235,7 @@ struct Bytes {
     needs_width: bool,
     max_encoded_len: fn(usize) -> usize,
     encode: ByteEncodeFn,
+    encode_with: Option<ByteEncodeWithFn>,
     decode: ByteDecodeFn,
     kernels: fn() -> Vec<Isa>,
 }
@@ -246,6 +259,15 @@ impl ByteCodec for Bytes {
     fn decode(&self, isa: Isa, input: &[u8], width: usize, out: &mut [u8]) -> Result<usize, Error> {
         (self.decode)(isa, input, width, out)
     }
+    fn encode_with(
+        &self,
+        isa: Isa,
+        input: &[u8],
+        width: usize,
+        out: &mut [u8],
+    ) -> Option<Result<usize, Error>> {
+        self.encode_with.map(|f| f(isa, input, width, out))
+    }
     fn kernels(&self) -> Vec<Isa> {
         (self.kernels)()
     }
@@ -259,6 +281,7 @@ static BYTE_CODECS: &[&dyn ByteCodec] = &[
         needs_width: true,
         max_encoded_len: byte_split::max_encoded_len,
         encode: byte_split::encode,
+        encode_with: Some(byte_split::encode_with),
         decode: byte_split::decode_with,
         kernels: byte_split::kernels,
     },
@@ -270,6 +293,7 @@ static BYTE_CODECS: &[&dyn ByteCodec] = &[
         needs_width: false,
         max_encoded_len: lz4::max_compressed_len,
         encode: |input, _, out| lz4::compress_into(input, out),
+        encode_with: None,
         decode: |isa, input, _, out| lz4::decompress_with(isa, input, out),
         kernels: lz4::kernels,
     },
@@ -280,6 +304,7 @@ static BYTE_CODECS: &[&dyn ByteCodec] = &[
         needs_width: true,
         max_encoded_len: byte_split::max_compressed_len_lz4,
         encode: byte_split::compress_lz4,
+        encode_with: None,
         decode: byte_split::decompress_lz4_with,
         kernels: byte_split::kernels,
     },
@@ -291,6 +316,7 @@ static BYTE_CODECS: &[&dyn ByteCodec] = &[
         needs_width: false,
         max_encoded_len: lz4::max_compressed_len,
         encode: |input, _, out| hc::compress_into(input, out, hc::DEFAULT_LEVEL),
+        encode_with: None,
         decode: |isa, input, _, out| lz4::decompress_with(isa, input, out),
         kernels: lz4::kernels,
     },

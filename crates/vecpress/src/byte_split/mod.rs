@@ -34,7 +34,10 @@
 //! it through registers (see `transpose.rs`): widths up to 8 padded to 4
 //! or 8 bytes by a byte shuffle, then a register of each stream at a time;
 //! wider values in 16 x 16 byte tiles. They run while a whole block fits
-//! and leave the rest to the scalar code. On aarch64, widths 2 and 4 use
+//! and leave the rest to the scalar code. With AVX-512 VBMI, widths 2, 4,
+//! 8 and 16 are transposed 64 values at a time by two-source byte permutes
+//! over whole registers (`vpermt2b`), a cache line of each stream per step,
+//! the last step masked (`avx512.rs`). On aarch64, widths 2 and 4 use
 //! Neon's structure loads and stores (`ld2`/`ld4`, `st2`/`st4`).
 //!
 //! # Example
@@ -63,6 +66,8 @@ mod tables;
 #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
 mod transpose;
 
+#[cfg(target_arch = "x86_64")]
+mod avx512;
 #[cfg(target_arch = "aarch64")]
 mod neon;
 #[cfg(target_arch = "x86_64")]
@@ -294,7 +299,12 @@ pub fn kernels() -> Vec<Isa> {
     Isa::available()
         .iter()
         .copied()
-        .filter(|isa| matches!(isa, Isa::Scalar | Isa::Sse41 | Isa::Avx2 | Isa::Neon))
+        .filter(|isa| {
+            matches!(
+                isa,
+                Isa::Scalar | Isa::Sse41 | Isa::Avx2 | Isa::Avx512 | Isa::Neon
+            )
+        })
         .collect()
 }
 
@@ -368,6 +378,15 @@ const SSE_AT_AVX2: NarrowWidths = NarrowWidths {
     decode: &[2, 4],
 };
 
+/// Widths, per direction, with kernels of their own at the Avx512 level
+/// (`avx512.rs`); the others run the Avx2 level's. Width 2 encodes faster
+/// with the 16-byte kernel (1.04x on 64 KiB blocks), as at the Avx2 level.
+#[cfg(target_arch = "x86_64")]
+const AVX512_WIDTHS: NarrowWidths = NarrowWidths {
+    encode: &[4, 8, 16],
+    decode: &[2, 4, 8, 16],
+};
+
 /// Widths, per direction, where a level runs a narrower level's kernel.
 #[cfg(target_arch = "x86_64")]
 struct NarrowWidths {
@@ -399,6 +418,9 @@ fn encode_into(isa: Isa, input: &[u8], width: usize, out: &mut impl Sink) {
         // the callers checked the lengths the kernel relies on.
         Isa::Sse41 => unsafe { x86::sse41::encode(input, width, out) },
         #[cfg(target_arch = "x86_64")]
+        // SAFETY: as above, the CPU has every feature of the Avx512 level.
+        Isa::Avx512 if AVX512_WIDTHS.encode(width) => unsafe { avx512::encode(input, width, out) },
+        #[cfg(target_arch = "x86_64")]
         // SAFETY: as above, the CPU has SSE4.1 (the Avx2 level implies it). See
         // `SSE_AT_AVX2`.
         Isa::Avx2 | Isa::Avx512 if SSE_AT_AVX2.encode(width) => unsafe {
@@ -428,6 +450,9 @@ fn decode_from(isa: Isa, src: &impl Source, width: usize, out: &mut [u8]) {
         // SAFETY: `isa` came from `Isa::best()` or `Isa::check()`, so the CPU has SSE4.1;
         // every stream of `src` holds `out.len() / width` bytes.
         Isa::Sse41 => unsafe { x86::sse41::decode(src, width, out) },
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: as above, the CPU has every feature of the Avx512 level.
+        Isa::Avx512 if AVX512_WIDTHS.decode(width) => unsafe { avx512::decode(src, width, out) },
         #[cfg(target_arch = "x86_64")]
         // SAFETY: as above, the CPU has SSE4.1 (the Avx2 level implies it). See
         // `SSE_AT_AVX2`.

@@ -3,10 +3,11 @@
 //! lanes: the same in-lane instructions run two blocks of 16 values at once;
 //! loads and stores move a lane at a time where the two are apart).
 //!
-//! The Avx512 level runs the AVX2 kernels: the same transposition on
-//! 512-bit registers (four lanes, each load and store of a lane apart) was
-//! measured no faster than AVX2 for widths 3, 4, 8 and 16, encoding or
-//! decoding, as Arrow found for its AVX-512 path.
+//! The same transposition on 512-bit registers (four lanes, each load and
+//! store of a lane apart) was measured no faster than AVX2 for widths 3, 4,
+//! 8 and 16, as Arrow found for its AVX-512 path. The Avx512 level has
+//! kernels of another shape for the widths 2, 4, 8 and 16 (`avx512.rs`:
+//! permutes across whole registers, no lanes) and runs these for the rest.
 
 use core::arch::x86_64::*;
 
