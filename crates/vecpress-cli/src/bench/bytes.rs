@@ -197,13 +197,6 @@ impl ByteJob<'_> {
             }
         });
         let mut buf = vec![0u8; max_block];
-        let memcpy_time = race::median(self.reps, || {
-            for b in blocks {
-                buf[..b.len()].copy_from_slice(black_box(&input.bytes[b.clone()]));
-                black_box(&mut buf);
-            }
-        });
-
         let bench = Bench {
             values: &input.bytes[..],
             blocks,
@@ -225,7 +218,7 @@ impl ByteJob<'_> {
             .collect();
         let adaptive = RefCell::new(AdaptiveDecompressor::new());
         let adaptive = &adaptive;
-        let mut contestants: Vec<Contestant<u8>> = Vec::new();
+        let mut contestants: Vec<Contestant<u8>> = vec![race::memcpy(&input.bytes, blocks)];
         let mut failures = Vec::new();
         for kernel in kernels(self.codec, self.isas) {
             let (row_name, isa) = kernel.row(name);
@@ -295,6 +288,8 @@ impl ByteJob<'_> {
             }
         }
 
+        let mut timed = race::race(contestants, &mut buf, self.reps);
+        let memcpy_time = race::take_memcpy(&mut timed);
         let bytes = input.bytes.len() as f64;
         let values = bytes / width as f64;
         let level_of = |codec: &str| {
@@ -329,7 +324,6 @@ impl ByteJob<'_> {
                 note: t.note,
             })
         };
-        let mut timed = race::race(contestants, &mut buf, self.reps);
         // Which loops the adaptive decompressor ended up running, and how often.
         if let Some(t) = timed.iter_mut().find(|t| t.isa == ADAPTIVE) {
             let stats = adaptive.borrow().stats();

@@ -50,13 +50,6 @@ impl Job<'_> {
             }
         });
         let mut buf = vec![0u32; self.block];
-        let memcpy_time = race::median(self.reps, || {
-            for b in blocks {
-                buf[..b.len()].copy_from_slice(black_box(&values[b.clone()]));
-                black_box(&mut buf);
-            }
-        });
-
         let bench = Bench {
             values,
             blocks,
@@ -86,7 +79,7 @@ impl Job<'_> {
             .iter()
             .map(|p| Encoded::blocks(values, blocks, padding, |block| p.encode(block, delta)))
             .collect();
-        let mut contestants: Vec<Contestant<u32>> = Vec::new();
+        let mut contestants: Vec<Contestant<u32>> = vec![race::memcpy(values, blocks)];
         let mut failures = Vec::new();
         for &isa in self.isas {
             let decode =
@@ -132,6 +125,8 @@ impl Job<'_> {
             }
         }
 
+        let mut timed = race::race(contestants, &mut buf, self.reps);
+        let memcpy_time = race::take_memcpy(&mut timed);
         let total = values.len() as f64;
         let row = |t: Timed, decode: Duration| {
             Line::Row(Row {
@@ -158,7 +153,7 @@ impl Job<'_> {
                 level: None,
             })
         };
-        let mut lines: Vec<Line> = race::race(contestants, &mut buf, self.reps)
+        let mut lines: Vec<Line> = timed
             .into_iter()
             .map(|t| match t.decode {
                 Some(decode) => row(t, decode),

@@ -157,6 +157,35 @@ pub struct Timed {
     pub decode: Option<Duration>,
 }
 
+/// The memcpy baseline as a contestant: every block's values copied into the
+/// buffer. It runs in the race with the decoders, first, so that their
+/// ratios to it are measured in the same rounds; [`take_memcpy`] takes its
+/// time back out.
+pub fn memcpy<'p, T: Copy>(values: &'p [T], blocks: &'p [Range<usize>]) -> Contestant<'p, T> {
+    Contestant {
+        codec: "memcpy".into(),
+        isa: "-",
+        encode: None,
+        note: None,
+        compressed: 0,
+        pass: Box::new(move |buf: &mut [T]| {
+            for b in blocks {
+                buf[..b.len()].copy_from_slice(black_box(&values[b.clone()]));
+                black_box(&mut *buf);
+            }
+            true
+        }),
+    }
+}
+
+/// Removes the [`memcpy`] contestant's result (the first) from `timed` and
+/// returns its median pass.
+pub fn take_memcpy(timed: &mut Vec<Timed>) -> Duration {
+    let t = timed.remove(0);
+    debug_assert_eq!(t.codec, "memcpy");
+    t.decode.unwrap_or(Duration::MAX)
+}
+
 /// The least time a timed sample of one decoder lasts.
 const SAMPLE: Duration = Duration::from_millis(2);
 
