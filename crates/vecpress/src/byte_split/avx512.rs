@@ -1,24 +1,33 @@
 //! AVX-512 kernels for the widths 2, 4, 8 and 16: 64 values a step, one
-//! 64-byte register of each stream, transposed by two-source byte permutes
-//! (`vpermt2b`, AVX-512 VBMI) across whole registers.
+//! 64-byte register of each stream, transposed by two-source permutes
+//! across whole registers (`vpermt2b`, AVX-512 VBMI).
 //!
 //! The 16-byte-lane kernels of `transpose.rs` pay for AVX-512 with a load
 //! or store per lane (their shuffles stay within lanes), which is why they
-//! stop at AVX2. A byte permute over two whole registers needs no lanes:
-//! `K` registers of values (`64 / K` values each) become `K` registers of
-//! streams in `log2(K)` stages, each a `vpermt2b` per register (see
-//! `tables::MERGE` for the layouts between stages):
+//! stop at AVX2. A permute over two whole registers needs no lanes: `K`
+//! registers of values (`64 / K` values each) become `K` registers of
+//! streams in `log2(K)` stages of one permute per register (see
+//! `tables::MERGE` for the layouts between stages). Stage 1 moves bytes
+//! (`vpermt2b`); the later stages move runs of 8 bytes or more
+//! (`vpermt2q`), and the last one 32-byte halves (`vshufi64x2`):
 //!
 //! ```text
-//!   K = 4   a0a1a2a3 b0b1b2b3 ...   four registers of 16 values each
-//!   stage 1 (pairs of registers)    a0 b0 .. p0 (16) | a1 .. p1 | values 16..32 likewise
-//!   stage 2 (pairs of pairs)        stream 0 of the 64 values | stream 1 | stream 2 | stream 3
+//!   K = 4, registers of 16 values:  r0 = v0 v1 .. v15 (4 bytes each), r1 = v16 .., r2, r3
+//!   stage 1, (r0, r1) and (r2, r3): s0 = stream 0 of v0..v31 | stream 1 of v0..v31
+//!                                   s1 = streams 2 and 3 of v0..v31; s2, s3: of v32..v63
+//!   last stage, (s0, s2), (s1, s3): stream 0 of v0..v63, stream 1, stream 2, stream 3
 //! ```
 //!
 //! Every load and store is a whole register: a cache line of each stream per
 //! step. The last step, under 64 values, runs the same code with masked
 //! loads and stores, so no value is left to the scalar code and nothing
 //! outside the slices is touched.
+//!
+//! Both directions slow down when the streams lie a multiple of 4 KiB apart
+//! (a count of values that is a multiple of 4096) and there are 8 or more
+//! of them: every step's lines then fall in one set of the L1 cache. On a
+//! 64 KiB block of width 16 this costs half the speed; prefetching and
+//! staggering the streams through a ring of steps were measured slower.
 
 use core::arch::x86_64::*;
 
