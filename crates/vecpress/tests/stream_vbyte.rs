@@ -276,6 +276,60 @@ fn every_byte_change_and_truncation_gives_ok_or_err_alike() {
     }
 }
 
+/// Runs of one-byte gaps below 32 (dense posting lists) go through the
+/// AVX-512 kernel's byte-domain path, 64 values at a time: a larger gap at
+/// each edge of such a window, lengths around its size and every
+/// truncation check where that path must stop.
+#[test]
+fn delta_runs_of_small_gaps_round_trip() {
+    let mut rng = Rng::new(32);
+    for n in [
+        63usize, 64, 65, 127, 128, 129, 192, 255, 256, 1000, 4096, 4099,
+    ] {
+        for big_at in [
+            None,
+            Some(0),
+            Some(1),
+            Some(31),
+            Some(32),
+            Some(63),
+            Some(64),
+            Some(100),
+        ] {
+            for big in [32u32, 255, 256, 70_000] {
+                let gaps: Vec<u32> = (0..n)
+                    .map(|i| {
+                        if Some(i % 128) == big_at {
+                            big
+                        } else {
+                            rng.below(32) as u32
+                        }
+                    })
+                    .collect();
+                let prev = rng.next_u64() as u32;
+                let values = running_sum(gaps.into_iter(), prev);
+                let ctx = format!("small gaps, n {n}, gap {big} at {big_at:?} of 128, prev {prev}");
+                round_trip_all(&values, prev, &ctx);
+            }
+        }
+    }
+    for n in [64usize, 65, 130, 200] {
+        let gaps: Vec<u32> = (0..n).map(|_| rng.below(32) as u32).collect();
+        let values = running_sum(gaps.into_iter(), 7);
+        let bytes = svb::encode_delta_to_vec(&values, 7);
+        for len in 0..bytes.len() {
+            let ctx = format!("small gaps, n {n}, truncated to {len}");
+            assert!(all_isas_agree(false, true, &bytes[..len], n, 7, &ctx).is_err());
+        }
+        for i in 0..bytes.len() {
+            let mut bad = bytes.clone();
+            bad[i] ^= 0x20;
+            let ctx = format!("small gaps, n {n}, byte {i} ^ 0x20");
+            let _ = all_isas_agree(false, true, &bad, n, 7, &ctx);
+        }
+    }
+}
+
 #[test]
 fn hostile_counts_do_not_allocate() {
     for n in [usize::MAX, usize::MAX / 2, 1 << 40] {

@@ -15,6 +15,8 @@
 #[cfg(target_arch = "aarch64")]
 pub(crate) mod aarch64;
 #[cfg(target_arch = "x86_64")]
+pub(crate) mod tiny_gaps;
+#[cfg(target_arch = "x86_64")]
 pub(crate) mod x86;
 
 /// A register of one or more 16-byte lanes.

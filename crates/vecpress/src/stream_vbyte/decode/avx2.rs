@@ -5,7 +5,7 @@
 
 use core::arch::x86_64::{__m128i, __m256i};
 
-use super::generic::decode_groups;
+use super::generic::{decode_groups, NoRuns};
 use crate::stream_vbyte::tables::Variant;
 
 /// Decodes the whole groups of `control` (4 values a byte into `out`) that
@@ -23,7 +23,8 @@ pub(super) unsafe fn decode<V: Variant, const DELTA: bool>(
     // SAFETY: the CPU has AVX2 (and SSE4.1); the caller sizes `out`, and
     // each call leaves `key <= control.len()`, `pos <= data.len()`.
     unsafe {
-        let (key, pos) = decode_groups::<__m256i, V, DELTA>(control, data, out, 0, 0, prev);
-        decode_groups::<__m128i, V, DELTA>(control, data, out, key, pos, prev)
+        let (key, pos) =
+            decode_groups::<__m256i, V, DELTA>(control, data, out, 0, 0, prev, &NoRuns);
+        decode_groups::<__m128i, V, DELTA>(control, data, out, key, pos, prev, &NoRuns)
     }
 }

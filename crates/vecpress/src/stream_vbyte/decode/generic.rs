@@ -48,6 +48,7 @@ pub(super) unsafe fn decode_groups<W: Vector, V: Variant, const DELTA: bool>(
     mut key: usize,
     mut pos: usize,
     prev: &mut u32,
+    runs: &impl OneByteRuns<W>,
 ) -> (usize, usize) {
     debug_assert!(out.len() >= 4 * control.len() && key <= control.len() && pos <= data.len());
     let lanes = W::LANES;
@@ -65,6 +66,15 @@ pub(super) unsafe fn decode_groups<W: Vector, V: Variant, const DELTA: bool>(
         word.copy_from_slice(&control[key..key + 8]);
         let c = u64::from_le_bytes(word);
         if c == 0 {
+            if DELTA && V::LENGTH[0] == 4 {
+                // SAFETY: key <= keys, pos <= end; `out` holds 4 values per
+                // control byte; the CPU supports W.
+                let (k, p) = unsafe { runs.run(control, data, out_ptr, key, pos, &mut acc) };
+                if k != key {
+                    (key, pos) = (k, p);
+                    continue;
+                }
+            }
             // 32 values of the shortest code (posting lists): one byte each,
             // zero-extended with no table; or, in the 0124 variant, zeros.
             for _ in 0..8 / lanes {
@@ -179,6 +189,46 @@ unsafe fn step<W: Vector, V: Variant, const DELTA: bool>(
         values.store(out.add(16 * key));
     }
     len
+}
+
+/// A kernel's faster path for runs of one-byte gaps (delta coding, the
+/// standard format's zero control bytes), tried where a zero control word
+/// starts.
+pub(super) trait OneByteRuns<W> {
+    /// Decodes the whole runs it can from control byte `key` and data byte
+    /// `pos`, each value the running sum from `acc` (updated); returns the
+    /// new `(key, pos)`, unchanged when it decoded nothing.
+    ///
+    /// # Safety
+    /// The CPU supports `W`; `key <= control.len()`, `pos <= data.len()`;
+    /// `out` is writable for 4 u32 values per control byte.
+    unsafe fn run(
+        &self,
+        control: &[u8],
+        data: &[u8],
+        out: *mut u8,
+        key: usize,
+        pos: usize,
+        acc: &mut W,
+    ) -> (usize, usize);
+}
+
+/// No faster path: every run goes through the steps.
+pub(super) struct NoRuns;
+
+impl<W> OneByteRuns<W> for NoRuns {
+    #[inline(always)]
+    unsafe fn run(
+        &self,
+        _: &[u8],
+        _: &[u8],
+        _: *mut u8,
+        key: usize,
+        pos: usize,
+        _: &mut W,
+    ) -> (usize, usize) {
+        (key, pos)
+    }
 }
 
 /// Control bytes `key..key + lanes` as the low bytes of a u64.

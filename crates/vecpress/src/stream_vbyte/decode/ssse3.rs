@@ -3,7 +3,7 @@
 
 use core::arch::x86_64::__m128i;
 
-use super::generic::decode_groups;
+use super::generic::{decode_groups, NoRuns};
 use crate::stream_vbyte::tables::Variant;
 
 /// Decodes the whole groups of `control` (4 values a byte into `out`) that
@@ -19,5 +19,5 @@ pub(super) unsafe fn decode<V: Variant, const DELTA: bool>(
     prev: &mut u32,
 ) -> (usize, usize) {
     // SAFETY: the CPU has SSSE3 and SSE4.1; the caller sizes `out`.
-    unsafe { decode_groups::<__m128i, V, DELTA>(control, data, out, 0, 0, prev) }
+    unsafe { decode_groups::<__m128i, V, DELTA>(control, data, out, 0, 0, prev, &NoRuns) }
 }

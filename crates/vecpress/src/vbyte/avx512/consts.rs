@@ -5,6 +5,7 @@
 use core::arch::x86_64::*;
 
 use super::LANES;
+use crate::simd::tiny_gaps::TinyGaps;
 
 /// Byte `4k + j` of each 32-bit lane `k` is `k`: broadcasts byte `k` of a
 /// vector to the four bytes of lane `k` through `vpermb`.
@@ -61,21 +62,10 @@ pub(super) struct Consts {
     pub(super) lane7: __m512i,
     /// `vpermd` indices: lane 15 everywhere.
     pub(super) lane15: __m512i,
-    /// `vpermd` indices: lane 14 (the low half of qword 7) everywhere.
-    pub(super) lane14: __m512i,
     /// The lanes that get the pair, quad and octet sums.
     pub(super) masks: [__mmask16; 3],
-    /// The qwords that take qword i - 1, i - 2, i - 4.
-    pub(super) qword_masks: [__mmask8; 3],
-    /// Bits that a gap below 32 leaves clear (the continuation bit among them:
-    /// such a byte is a whole value).
-    pub(super) small: __m512i,
-    /// `vpermq` indices (lanes 0.. zeroed by masks): qword i - 1, i - 2, i - 4.
-    pub(super) qword_shifts: [__m512i; 3],
-    /// `vpermd` indices: qword 2q's low half into lanes 0..8, 2q + 1's into 8..16.
-    pub(super) qword_carries: [__m512i; 4],
-    /// `vpermb` indices: byte 16q + k into lane k (its other bytes are zeroed).
-    pub(super) low_bytes: [__m512i; 4],
+    /// Delta decoding of 64 one-byte gaps below 32.
+    pub(super) tiny: TinyGaps,
 }
 
 /// Index vectors and masks that must reach the kernel as opaque values:
@@ -87,13 +77,8 @@ pub(super) struct Consts {
 struct Indexes {
     quads: [u32; 16],
     lane7: [u32; 16],
-    lane14: [u32; 16],
     lane15: [u32; 16],
-    qword_shifts: [[u64; 8]; 3],
-    qword_carries: [[u32; 16]; 4],
-    low_bytes: [[u32; 16]; 4],
     masks: [u16; 3],
-    qword_masks: [u8; 3],
 }
 
 /// Every lane `k`.
@@ -115,56 +100,12 @@ const fn quads() -> [u32; 16] {
     t
 }
 
-/// Qword `i` takes qword `i - by` (lanes below `by` are masked off).
-const fn qword_shift(by: usize) -> [u64; 8] {
-    let mut t = [0u64; 8];
-    let mut i = by;
-    while i < 8 {
-        t[i] = (i - by) as u64;
-        i += 1;
-    }
-    t
-}
-
-/// Lanes 0..8 take the low half of qword `2q`, lanes 8..16 that of qword `2q + 1`.
-const fn qword_carry(q: u32) -> [u32; 16] {
-    let mut t = [0u32; 16];
-    let mut i = 0;
-    while i < 16 {
-        t[i] = 4 * q + if i < 8 { 0 } else { 2 };
-        i += 1;
-    }
-    t
-}
-
-/// Lane `k` takes byte `16q + k` (as the low byte of a u32 index).
-const fn low_bytes(q: u32) -> [u32; 16] {
-    let mut t = [0u32; 16];
-    let mut i = 0;
-    while i < 16 {
-        t[i] = 16 * q + i as u32;
-        i += 1;
-    }
-    t
-}
-
 static INDEXES: Indexes = Indexes {
     quads: quads(),
     lane7: lanes(7),
-    lane14: lanes(14),
     lane15: lanes(15),
-    qword_shifts: [qword_shift(1), qword_shift(2), qword_shift(4)],
-    qword_carries: [
-        qword_carry(0),
-        qword_carry(1),
-        qword_carry(2),
-        qword_carry(3),
-    ],
-    low_bytes: [low_bytes(0), low_bytes(1), low_bytes(2), low_bytes(3)],
     // Lanes that get the pair, quad and octet sums in `prefix_sum`.
     masks: [0xcccc, 0xf0f0, 0xff00],
-    // Qwords that take qword i - 1, i - 2, i - 4 in `tiny_gaps`.
-    qword_masks: [0xfe, 0xfc, 0xf0],
 };
 
 impl Consts {
@@ -177,10 +118,6 @@ impl Consts {
         let t: &Indexes = core::hint::black_box(&INDEXES);
         let v = |a: &[u32; 16]| {
             // SAFETY: 64 readable bytes; unaligned load; AVX-512F per the caller.
-            unsafe { _mm512_loadu_si512(a.as_ptr().cast()) }
-        };
-        let q = |a: &[u64; 8]| {
-            // SAFETY: as above.
             unsafe { _mm512_loadu_si512(a.as_ptr().cast()) }
         };
         // SAFETY: each table is 64 readable bytes; unaligned loads; AVX-512F per the caller.
@@ -206,27 +143,8 @@ impl Consts {
                 quads: v(&t.quads),
                 lane7: v(&t.lane7),
                 lane15: v(&t.lane15),
-                lane14: v(&t.lane14),
                 masks: t.masks,
-                qword_masks: t.qword_masks,
-                small: _mm512_set1_epi8(0xe0u8 as i8),
-                qword_shifts: [
-                    q(&t.qword_shifts[0]),
-                    q(&t.qword_shifts[1]),
-                    q(&t.qword_shifts[2]),
-                ],
-                qword_carries: [
-                    v(&t.qword_carries[0]),
-                    v(&t.qword_carries[1]),
-                    v(&t.qword_carries[2]),
-                    v(&t.qword_carries[3]),
-                ],
-                low_bytes: [
-                    v(&t.low_bytes[0]),
-                    v(&t.low_bytes[1]),
-                    v(&t.low_bytes[2]),
-                    v(&t.low_bytes[3]),
-                ],
+                tiny: TinyGaps::new(),
             }
         }
     }
@@ -246,15 +164,6 @@ mod tests {
                 _ => 0,
             };
             assert_eq!(INDEXES.quads[i], want);
-            for q in 0..4 {
-                assert_eq!(INDEXES.low_bytes[q][i], (16 * q + i) as u32);
-                assert_eq!(INDEXES.qword_carries[q][i], (2 * (2 * q + i / 8)) as u32);
-            }
-        }
-        for (k, by) in [1, 2, 4].into_iter().enumerate() {
-            for i in by..8 {
-                assert_eq!(INDEXES.qword_shifts[k][i], (i - by) as u64);
-            }
         }
     }
 }

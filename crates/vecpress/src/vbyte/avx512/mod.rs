@@ -18,7 +18,7 @@
 //! The steps, by what the window holds (`gather.rs`, `prefix.rs`):
 //! - **64 one-byte values**: one vpermb per 16 values widens them; with delta
 //!   coding and every gap below 32, the prefix sums are computed in bytes
-//!   within qwords by three shifts and adds (`tiny_gaps`), the common case of
+//!   within qwords by three shifts and adds (`simd::tiny_gaps`), the common case of
 //!   dense posting lists.
 //! - **More than 32 values of 1-4 bytes**: every value that ends in the window
 //!   is decoded with one vpcompressb and a vpermb gather per 16 values.
@@ -44,7 +44,7 @@ mod prefix;
 
 use consts::Consts;
 use gather::{fifth_bytes, first_bytes, gather4};
-use prefix::{accumulate, tiny_gaps};
+use prefix::accumulate;
 
 /// Bytes read per step.
 const WINDOW: usize = 64;
@@ -159,19 +159,19 @@ unsafe fn decode<const DELTA: bool>(
             let window = load_window(input, pos);
             if t == !0 && room >= WINDOW {
                 // 64 one-byte values.
-                if DELTA && _mm512_test_epi8_mask(window, c.small) == 0 {
+                if DELTA && c.tiny.fits(window) {
                     // ... each below 32: their prefix sums fit bytes within a qword.
-                    acc = tiny_gaps(&c, window, acc, dst.add(done));
+                    acc = c.tiny.decode(window, acc, dst.add(done));
                     pos += WINDOW;
                     done += WINDOW;
                     // Dense lists hold long runs of such windows: a tight loop
                     // for them, without the masks ahead, which are rebuilt after.
                     while pos + WINDOW <= len && out.len() - done >= WINDOW {
                         let window = _mm512_loadu_si512(input.as_ptr().add(pos).cast());
-                        if _mm512_test_epi8_mask(window, c.small) != 0 {
+                        if !c.tiny.fits(window) {
                             break;
                         }
-                        acc = tiny_gaps(&c, window, acc, dst.add(done));
+                        acc = c.tiny.decode(window, acc, dst.add(done));
                         pos += WINDOW;
                         done += WINDOW;
                     }
