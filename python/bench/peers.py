@@ -2,6 +2,7 @@
 
     python python/bench/peers.py            # 1M values (default)
     python python/bench/peers.py -n 4000000 --repeat 30
+    python python/bench/peers.py --dump /tmp/vp   # also write the arrays for `vecpress bench`
 
 Each row is one operation by one contestant over the same input; the time is
 the best of --repeat runs (each run at least a few ms). "vs vecpress" is the
@@ -10,6 +11,11 @@ vecpress is faster. Decoders write into a reused output array where the
 contestant allows it (``out=``), as the Rust benchmark does; "numpy copy" is
 np.copyto of the decoded bytes. Peers that are not installed are listed as
 absent.
+
+The peers do the same work as vecpress: one thread (vecpress runs on the
+calling thread; Blosc and blosc2 would otherwise use every core), and Blosc's
+LZ4 at clevel 9, whose acceleration (10 - clevel) is 1 as in vecpress and
+liblz4 by default (clevel 5 means acceleration 5: a faster, weaker LZ4).
 """
 
 from __future__ import annotations
@@ -25,6 +31,10 @@ import vecpress
 from vecpress import byte_split, group_varint, stream_vbyte, vbyte
 
 ROWS: list[dict[str, Any]] = []
+
+#: With --dump DIR: the arrays are written there (name -> array), with the
+#: `vecpress bench` commands that time the Rust library on the same data.
+DUMP: dict[str, np.ndarray] = {}
 
 
 def best(f: Callable[[], Any], repeat: int) -> float:
@@ -55,6 +65,15 @@ def row(op: str, who: str, f: Callable[[], Any] | None, nbytes: int, repeat: int
     ROWS.append({"op": op, "who": who, "t": best(f, repeat), "nbytes": nbytes, "ratio": nbytes / size if size else None})
 
 
+def aligned_empty(n: int, dtype) -> np.ndarray:
+    """An empty array whose data starts on a 64-byte boundary (numpy's own
+    start 16 bytes past one, which slows AVX-512 stores that cross lines)."""
+    itemsize = np.dtype(dtype).itemsize
+    raw = np.empty(n * itemsize + 64, np.uint8)
+    start = -raw.ctypes.data % 64
+    return raw[start : start + n * itemsize].view(dtype)
+
+
 def check(name: str, got, want):
     if not np.array_equal(np.asarray(got).view(np.uint8).ravel()[: np.asarray(want).nbytes], np.asarray(want).view(np.uint8).ravel()):
         raise SystemExit(f"{name}: round trip differs")
@@ -67,6 +86,8 @@ def integers(n: int, repeat: int):
         "uint32 mixed widths": (rng.integers(0, 2**32, n, dtype=np.uint64) >> rng.integers(0, 32, n, dtype=np.uint64)).astype(np.uint32),
     }
     sorted_ids = np.cumsum(rng.integers(0, 64, n, dtype=np.uint32), dtype=np.uint32)
+    DUMP["u32-small.docs"], DUMP["u32-mixed.docs"] = data.values()
+    DUMP["sorted-ids.docs"] = sorted_ids
     try:
         import libstreamvbyte
     except ImportError as e:
@@ -86,6 +107,8 @@ def integers(n: int, repeat: int):
             row(op, "libstreamvbyte", None, 0, 0, why=why)
         op = f"Stream VByte decode, {label}"
         row(op, "vecpress (out=)", lambda: stream_vbyte.decode(enc, n, out=out), a.nbytes, repeat, len(enc))
+        out64 = aligned_empty(n, np.uint32)
+        row(op, "vecpress (out= 64-byte aligned)", lambda: stream_vbyte.decode(enc, n, out=out64), a.nbytes, repeat, len(enc))
         row(op, "vecpress (new array)", lambda: stream_vbyte.decode(enc, n), a.nbytes, repeat, len(enc))
         if libstreamvbyte:
             encu8 = np.frombuffer(enc, np.uint8)
@@ -120,11 +143,21 @@ def overhead(repeat: int):
 
 def floats(n: int, repeat: int):
     import numcodecs
+    from numcodecs import blosc
+
+    blosc.set_nthreads(1)
+    try:
+        import blosc2
+
+        blosc2.set_nthreads(1)
+    except ImportError:
+        pass
 
     t = np.arange(n, dtype=np.float64)
     a = (20 + 5 * np.sin(t / 5000) + np.random.default_rng(2).normal(0, 0.01, n)).round(2)
     for x in (a.astype(np.float32), a):
         label = str(x.dtype)
+        DUMP[f"{label}.{'f32' if x.itemsize == 4 else 'f64'}"] = x
         out = np.empty_like(x)
         enc = byte_split.encode(x)
         check("byte_split", byte_split.decode(enc, out=out), x)
@@ -164,6 +197,7 @@ def lz4_rows(x: np.ndarray, label: str, repeat: int):
     from vecpress.numcodecs import LZ4, ByteSplitLZ4
 
     split = byte_split.encode(x)
+    DUMP[f"{label}-split.bytes"] = np.frombuffer(split, np.uint8)
     out = np.empty(len(split), np.uint8)
     packed = vlz4.compress(split)
     check("lz4", vlz4.decompress(packed, out=out), np.frombuffer(split, np.uint8))
@@ -204,7 +238,7 @@ def lz4_rows(x: np.ndarray, label: str, repeat: int):
     row(op, "numcodecs LZ4 (out=)", lambda: theirs.decode(enc, out=dec_out), x.nbytes, repeat, len(enc))
 
     bs = ByteSplitLZ4(dtype=x.dtype.str)
-    blosc = numcodecs.Blosc(cname="lz4", clevel=5, shuffle=numcodecs.Blosc.SHUFFLE, blocksize=0)
+    blosc = numcodecs.Blosc(cname="lz4", clevel=9, shuffle=numcodecs.Blosc.SHUFFLE, blocksize=0)
     enc, benc = bs.encode(x), blosc.encode(x)
     op = f"shuffle + LZ4 encode, {label}"
     row(op, "vecpress ByteSplitLZ4", lambda: bs.encode(x), x.nbytes, repeat, len(enc))
@@ -215,11 +249,34 @@ def lz4_rows(x: np.ndarray, label: str, repeat: int):
     try:
         import blosc2
 
-        b2 = blosc2.compress(x, typesize=x.itemsize, clevel=5, codec=blosc2.Codec.LZ4, filter=blosc2.Filter.SHUFFLE)
-        row(f"shuffle + LZ4 encode, {label}", "blosc2 (lz4, shuffle)", lambda: blosc2.compress(x, typesize=x.itemsize, clevel=5, codec=blosc2.Codec.LZ4, filter=blosc2.Filter.SHUFFLE), x.nbytes, repeat, len(b2))
+        b2 = blosc2.compress(x, typesize=x.itemsize, clevel=9, codec=blosc2.Codec.LZ4, filter=blosc2.Filter.SHUFFLE)
+        row(f"shuffle + LZ4 encode, {label}", "blosc2 (lz4, shuffle)", lambda: blosc2.compress(x, typesize=x.itemsize, clevel=9, codec=blosc2.Codec.LZ4, filter=blosc2.Filter.SHUFFLE), x.nbytes, repeat, len(b2))
         row(op, "blosc2 (lz4, shuffle)", lambda: blosc2.decompress(b2, dst=dec_out), x.nbytes, repeat, len(b2))
     except ImportError as e:
         row(op, "blosc2", None, 0, 0, why=str(e))
+
+
+def dump(folder: str, n: int):
+    """Writes the arrays for `vecpress bench` (a `.docs` file of one list for
+    the integer codecs, little-endian values or raw bytes for the byte codecs)
+    and prints the commands that time the same codecs on them, each array as
+    one block, as Python encodes and decodes it in one call."""
+    import os
+
+    os.makedirs(folder, exist_ok=True)
+    for name, a in DUMP.items():
+        with open(os.path.join(folder, name), "wb") as f:
+            if name.endswith(".docs"):
+                f.write(np.uint32(len(a)).tobytes())
+            f.write(a.astype(a.dtype.newbyteorder("<"), copy=False).tobytes())
+    p = lambda *names: " ".join(os.path.join(folder, x) for x in names)
+    isa = vecpress.isa()
+    print(f"\n# The Rust library on the same arrays ({folder}), each one block:")
+    print(f"vecpress bench {p('u32-small.docs', 'u32-mixed.docs')} --codecs stream-vbyte --isa {isa} --block {n} --reps 21 --peers")
+    print(f"vecpress bench {p('sorted-ids.docs')} --codecs stream-vbyte-delta,vbyte-delta,varint-gb-delta,varint-g8iu-delta --isa {isa} --block {n} --reps 21")
+    print(f"vecpress bench {p('float32.f32')} --codecs byte-split,byte-split-lz4 --isa {isa} --block {4 * n} --reps 21")
+    print(f"vecpress bench {p('float64.f64')} --codecs byte-split,byte-split-lz4 --isa {isa} --block {8 * n} --reps 21")
+    print(f"vecpress bench {p('float32-split.bytes', 'float64-split.bytes')} --codecs lz4 --peers --block {8 * n} --reps 21")
 
 
 def print_table():
@@ -246,11 +303,14 @@ def main():
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("-n", type=int, default=1_000_000, help="values per array (default 1M)")
     p.add_argument("--repeat", type=int, default=15, help="timed runs per row; the best is kept")
+    p.add_argument("--dump", metavar="DIR", help="also write the arrays to DIR and print the `vecpress bench` commands for them")
     args = p.parse_args()
     overhead(args.repeat)
     integers(args.n, args.repeat)
     floats(args.n, args.repeat)
     print_table()
+    if args.dump:
+        dump(args.dump, args.n)
 
 
 if __name__ == "__main__":

@@ -7,6 +7,7 @@ use pyo3::types::PyBytes;
 use vecpress::lz4::{block, frame};
 
 use crate::buffers::{output, Bytes};
+use crate::call::variable;
 use crate::errors::to_py;
 
 /// Compresses `data` into one block, after a 4-byte little-endian size when
@@ -21,15 +22,14 @@ pub fn lz4_compress(
     let input = Bytes::get(data)?;
     let src = input.as_slice();
     let prefix = if store_size { 4 } else { 0 };
-    let mut buf = vec![0u8; prefix + block::max_compressed_len(src.len())];
-    let n = py
-        .detach(|| block::compress_into_with(src, &mut buf[prefix..], acceleration))
-        .map_err(|e| to_py(py, e))?;
-    if store_size {
-        // compress_into_with refuses inputs above block::MAX_INPUT_SIZE (< 2^31).
-        buf[..4].copy_from_slice(&(src.len() as u32).to_le_bytes());
-    }
-    Ok(PyBytes::new(py, &buf[..prefix + n]).unbind())
+    variable(py, prefix + block::max_compressed_len(src.len()), |buf| {
+        let n = block::compress_into_with(src, &mut buf[prefix..], acceleration)?;
+        if store_size {
+            // compress_into_with refuses inputs above block::MAX_INPUT_SIZE (< 2^31).
+            buf[..4].copy_from_slice(&(src.len() as u32).to_le_bytes());
+        }
+        Ok(prefix + n)
+    })
 }
 
 /// Decompresses one block of exactly `size` bytes into new bytes.
