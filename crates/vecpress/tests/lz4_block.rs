@@ -250,6 +250,47 @@ fn dictionary_and_prefix_blocks_round_trip() {
     }
 }
 
+/// Long runs of a short pattern up to the block's end: the fast loops leave
+/// such a match (the block's last 5 bytes must be literals, so it ends too
+/// close for their wide copies) to the checked path, which copies it by
+/// doubling; and runs that start in a dictionary and go on in the output.
+#[test]
+fn long_periodic_runs_to_the_end_of_the_block_and_from_a_dictionary() {
+    for period in [1usize, 2, 3, 7, 16, 31, 33, 64] {
+        let pattern: Vec<u8> = (0..period).map(|i| (i * 37 + 11) as u8).collect();
+        for len in [20usize, 100, 1000, 65_536, 200_000] {
+            let mut data = b"head".to_vec();
+            data.extend(pattern.iter().cycle().take(len));
+            data.extend_from_slice(b"tail!");
+            let ctx = format!("period {period}, run {len}");
+            let packed = block::compress(&data);
+            assert!(
+                packed.len() < 100 + len / 50,
+                "{ctx}: {} bytes",
+                packed.len()
+            );
+            assert_eq!(
+                all_variants_agree(&packed, data.len(), &ctx).unwrap(),
+                data,
+                "{ctx}"
+            );
+
+            let dict: Vec<u8> = pattern
+                .iter()
+                .cycle()
+                .take(period * 3 + 1)
+                .copied()
+                .collect();
+            let src: Vec<u8> = pattern.iter().cycle().skip(1).take(len).copied().collect();
+            let mut packed = vec![0u8; block::max_compressed_len(src.len())];
+            let n = block::compress_with_dict(&src, &dict, &mut packed).unwrap();
+            let mut out = vec![0xAAu8; src.len()];
+            let got = block::decompress_with_dict(&packed[..n], &dict, &mut out);
+            assert_eq!((got, &out), (Ok(src.len()), &src), "dictionary, {ctx}");
+        }
+    }
+}
+
 /// A dictionary longer than 64 KiB counts by its last 64 KiB only, on both
 /// sides; inputs around the end-of-block limits and the table's size
 /// threshold round trip with dictionaries of every size class.

@@ -159,12 +159,16 @@ pub(super) fn step(
         }
     }
     let from = op - offset;
-    if offset >= len {
-        buf.copy_within(from..from + len, op);
-    } else {
-        for i in 0..len {
-            buf[op + i] = buf[from + i];
-        }
+    // A match closer than its length repeats its first `offset` bytes: each
+    // copy takes everything from `from` up to where the output has got to,
+    // a whole number of repeats, so the copies double (log2(len / offset)
+    // of them, not one per byte: the fast loops leave this path the long
+    // runs that end near the block's end, which the format requires).
+    let mut done = 0;
+    while done < len {
+        let n = (op + done - from).min(len - done);
+        buf.copy_within(from..from + n, op + done);
+        done += n;
     }
     Ok(Step::More(seq.next, op + len))
 }
