@@ -358,9 +358,31 @@ fn unsupported_isa_is_an_error() {
 #[test]
 fn encode_with_every_isa_matches_scalar() {
     let mut rng = Rng::new(17);
-    for n in lengths() {
-        let values = values_with_mix(&mut rng, n, 0b11111);
-        let want = svb::encode_to_vec(&values);
+    // Every byte length's edges, at every lane of a 16-value register.
+    let edges = [
+        0u32,
+        1,
+        255,
+        256,
+        0xffff,
+        0x1_0000,
+        0xff_ffff,
+        0x100_0000,
+        u32::MAX,
+    ];
+    let shifted =
+        |k: usize| -> Vec<u32> { (0..4099).map(|i| edges[(i + k) % edges.len()]).collect() };
+    let inputs = (0..edges.len()).map(shifted);
+    for values in lengths()
+        .into_iter()
+        .map(|n| values_with_mix(&mut rng, n, 0b11111))
+        .chain(inputs)
+    {
+        let n = values.len();
+        let mut want = vec![0u8; svb::max_encoded_len(n)];
+        let len = svb::encode_with(Isa::Scalar, &values, &mut want).unwrap();
+        want.truncate(len);
+        assert_eq!(svb::encode_to_vec(&values), want, "best {n}");
         for &isa in Isa::available() {
             let mut out = vec![0u8; want.len()];
             assert_eq!(

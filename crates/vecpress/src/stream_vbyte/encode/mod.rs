@@ -2,6 +2,8 @@
 
 pub(crate) mod scalar;
 
+#[cfg(target_arch = "x86_64")]
+mod avx512;
 #[cfg(target_arch = "aarch64")]
 mod neon;
 #[cfg(target_arch = "x86_64")]
@@ -14,7 +16,9 @@ pub(crate) use scalar::{data_len, encode_from};
 
 /// The one map from ISA level to encoding kernel: encodes a prefix of the
 /// whole groups of `values`; returns (control bytes, data bytes) written.
-/// `isa` is supported by the CPU. AVX2 and AVX-512 run the SSE4.1 encoder.
+/// `isa` is supported by the CPU. AVX2 runs the SSE4.1 encoder; AVX-512 has
+/// its own for the standard format (the 0124 variant runs SSE4.1's), which
+/// leaves the last groups to SSE4.1's.
 pub(super) fn bulk<V: Variant, const DELTA: bool>(
     isa: Isa,
     values: &[u32],
@@ -23,6 +27,21 @@ pub(super) fn bulk<V: Variant, const DELTA: bool>(
     prev: &mut u32,
 ) -> (usize, usize) {
     match isa {
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: `isa` came from `Isa::best()` or `Isa::check()`, so the
+        // CPU has the Avx512 level (and SSE4.1); `control` holds a byte per
+        // group of four values, and each kernel gets the groups the one
+        // before left, with the bytes after those it wrote.
+        Isa::Avx512 if V::LENGTH[0] == 4 => unsafe {
+            let (k, p) = avx512::encode::<DELTA>(values, control, data, prev);
+            let (k2, p2) = sse41::encode::<V, DELTA>(
+                &values[4 * k..],
+                &mut control[k..],
+                &mut data[p..],
+                prev,
+            );
+            (k + k2, p + p2)
+        },
         #[cfg(target_arch = "x86_64")]
         // SAFETY: `isa` came from `Isa::best()` or `Isa::check()`, so the
         // CPU has SSE4.1 (the higher levels imply it); `control` holds a
