@@ -1,11 +1,13 @@
 //! The AVX2 kernel: two control bytes, eight values, a step, their data
 //! loaded as two 16-byte lanes of one register for one `vpshufb`; the last
 //! odd control byte goes through the 16-byte step. See
-//! [`generic`](super::generic).
+//! [`generic`](super::generic); delta-coded runs of one-byte gaps are
+//! summed in 16-bit lanes ([`sums16`](super::sums16)).
 
 use core::arch::x86_64::{__m128i, __m256i};
 
-use super::generic::{decode_groups, NoRuns};
+use super::generic::decode_groups;
+use super::sums16::Sums16;
 use crate::stream_vbyte::tables::Variant;
 
 /// Decodes the whole groups of `control` (4 values a byte into `out`) that
@@ -24,7 +26,7 @@ pub(super) unsafe fn decode<V: Variant, const DELTA: bool>(
     // each call leaves `key <= control.len()`, `pos <= data.len()`.
     unsafe {
         let (key, pos) =
-            decode_groups::<__m256i, V, DELTA>(control, data, out, 0, 0, prev, &NoRuns);
-        decode_groups::<__m128i, V, DELTA>(control, data, out, key, pos, prev, &NoRuns)
+            decode_groups::<__m256i, V, DELTA>(control, data, out, 0, 0, prev, &Sums16);
+        decode_groups::<__m128i, V, DELTA>(control, data, out, key, pos, prev, &Sums16)
     }
 }

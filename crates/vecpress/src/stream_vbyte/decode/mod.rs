@@ -17,6 +17,8 @@ mod avx512;
 mod neon;
 #[cfg(target_arch = "x86_64")]
 mod ssse3;
+#[cfg(target_arch = "x86_64")]
+mod sums16;
 
 use super::tables::Variant;
 use crate::Isa;

@@ -1,9 +1,12 @@
 //! The SSSE3 kernel (`pshufb`), as the paper's Fig. 4, at the `Sse41` level:
 //! one control byte, four values, a step; see [`generic`](super::generic).
+//! Delta-coded runs of one-byte gaps are summed in 16-bit lanes
+//! ([`sums16`](super::sums16)).
 
 use core::arch::x86_64::__m128i;
 
-use super::generic::{decode_groups, NoRuns};
+use super::generic::decode_groups;
+use super::sums16::Sums16;
 use crate::stream_vbyte::tables::Variant;
 
 /// Decodes the whole groups of `control` (4 values a byte into `out`) that
@@ -19,5 +22,5 @@ pub(super) unsafe fn decode<V: Variant, const DELTA: bool>(
     prev: &mut u32,
 ) -> (usize, usize) {
     // SAFETY: the CPU has SSSE3 and SSE4.1; the caller sizes `out`.
-    unsafe { decode_groups::<__m128i, V, DELTA>(control, data, out, 0, 0, prev, &NoRuns) }
+    unsafe { decode_groups::<__m128i, V, DELTA>(control, data, out, 0, 0, prev, &Sums16) }
 }
