@@ -32,36 +32,13 @@
 use core::arch::x86_64::*;
 
 use super::tables::{log2, MERGE, QMERGE, QUNMERGE, UNMERGE};
+// The register arrays are written out by `transpose.rs`'s macro: a loop
+// over an array of registers may keep the array on the stack.
+use super::transpose::{array, build};
 use super::{Sink, Source};
 
 /// Values per step: a register of each stream.
 const BLOCK: usize = 64;
-
-/// `[body(0), ..., body(K - 1)]` with `$q` bound to each index, written
-/// out for `K` = 2, 4, 8 or 16: a loop over an array of registers may keep
-/// the array on the stack.
-macro_rules! regs {
-    ($k:expr, $q:ident => $body:expr) => {
-        match $k {
-            2 => regs!(@ $q => $body; 0 1),
-            4 => regs!(@ $q => $body; 0 1 2 3),
-            8 => regs!(@ $q => $body; 0 1 2 3 4 5 6 7),
-            _ => regs!(@ $q => $body; 0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15),
-        }
-    };
-    (@ $q:ident => $body:expr; $($i:literal)*) => {
-        array(&[$({
-            let $q: usize = $i;
-            $body
-        }),*])
-    };
-}
-
-/// The first `K` registers of `s` (which holds exactly `K`) as an array.
-#[inline(always)]
-fn array<const K: usize>(s: &[__m512i]) -> [__m512i; K] {
-    s.try_into().expect("K registers")
-}
 
 /// Splits every value of `input` into the streams of `out` for the widths
 /// 2, 4, 8 and 16; returns the values done (all of them; 0 for any other
@@ -154,7 +131,7 @@ unsafe fn encode_k<const K: usize>(input: &[u8], out: &mut impl Sink) -> usize {
 unsafe fn streams<const K: usize>(src: &[u8]) -> [__m512i; K] {
     // SAFETY: `load` reads within `src`; the caller's promise.
     unsafe {
-        let mut r: [__m512i; K] = regs!(K, q => load(src, 64 * q));
+        let mut r: [__m512i; K] = build!(K, q => load(src, 64 * q));
         split(&mut r);
         if K >= 4 {
             halves(&mut r);
@@ -175,7 +152,7 @@ unsafe fn decode_k<const K: usize>(src: &impl Source, out: &mut [u8]) -> usize {
     while i < n {
         let rem = (n - i).min(BLOCK);
         // SAFETY: `load` reads within the stream's `rem` bytes; AVX-512 F and BW.
-        let mut r: [__m512i; K] = regs!(K, j => unsafe { load(&src.stream(j)[i..i + rem], 0) });
+        let mut r: [__m512i; K] = build!(K, j => unsafe { load(&src.stream(j)[i..i + rem], 0) });
         // SAFETY: the CPU has AVX-512 VBMI.
         unsafe { join(&mut r) };
         let dst = &mut out[i * K..(i + rem) * K];
@@ -262,7 +239,7 @@ unsafe fn stage<const K: usize, const INVERSE: bool>(r: &mut [__m512i; K], s: us
             [qindex(&tables[l][s - 1][0]), qindex(&tables[l][s - 1][1])]
         };
         let p = *r;
-        *r = regs!(K, q => {
+        *r = build!(K, q => {
             // Register q of a group of 2 * half registers starting at `base`.
             let (base, at) = (q / (2 * half) * (2 * half), q % (2 * half));
             if INVERSE {
@@ -336,7 +313,7 @@ unsafe fn split<const K: usize>(r: &mut [__m512i; K]) {
 unsafe fn halves<const K: usize>(r: &mut [__m512i; K]) {
     let p = *r;
     // SAFETY: the caller's promise.
-    *r = regs!(K, q => unsafe {
+    *r = build!(K, q => unsafe {
         // Register 2t + h (of streams) from registers t and K / 2 + t, or back.
         let (t, h) = (q / 2, q % 2);
         let (a, b) = (p[t], p[K / 2 + t]);
@@ -358,7 +335,7 @@ unsafe fn join<const K: usize>(r: &mut [__m512i; K]) {
     unsafe {
         if K >= 4 {
             let p = *r;
-            *r = regs!(K, q => {
+            *r = build!(K, q => {
                 // Register t of half w from streams 2t and 2t + 1.
                 let (w, t) = (q / (K / 2), q % (K / 2));
                 let (a, b) = (p[2 * t], p[2 * t + 1]);

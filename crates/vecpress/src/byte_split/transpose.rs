@@ -87,7 +87,7 @@ macro_rules! each {
 
 /// The first `K` registers of `s` (which holds exactly `K`) as an array.
 #[inline(always)]
-fn array<V: Copy, const K: usize>(s: &[V]) -> [V; K] {
+pub(super) fn array<V: Copy, const K: usize>(s: &[V]) -> [V; K] {
     s.try_into().expect("K registers")
 }
 
@@ -285,6 +285,8 @@ macro_rules! kernels {
         }
     };
 }
+#[cfg(target_arch = "x86_64")]
+pub(super) use build; // also by the AVX-512 kernels
 pub(super) use kernels;
 
 /// Bytes of each stream the encoders write at once: a cache line. Written
