@@ -1,8 +1,12 @@
 //! Runs the built `vecpress` binary on tiny inputs.
 #![forbid(unsafe_code)]
 
+mod common;
+
+use common::{stderr, vecpress};
+
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Output;
 
 use serde_json::Value;
 
@@ -22,17 +26,6 @@ const REQUIRED: [&str; 14] = [
     "decode_gbs",
     "memcpy_gbs",
 ];
-
-fn vecpress(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_vecpress"))
-        .args(args)
-        .output()
-        .expect("run vecpress")
-}
-
-fn stderr(out: &Output) -> String {
-    String::from_utf8_lossy(&out.stderr).into_owned()
-}
 
 /// Runs `bench --json --reps 1 ARGS`; returns its exit status and JSON lines.
 fn run_json(args: &[&str]) -> (Output, Vec<Value>) {

@@ -3,20 +3,17 @@
 //! corruption, overwriting and interrupted or failed runs.
 #![forbid(unsafe_code)]
 
+mod common;
+
+use common::{lz4_command, ok, s, scratch, stderr, vecpress};
+
 use std::fs;
 use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command, Output, Stdio};
 
 use vecpress::codec;
 use vecpress::container::Element;
-
-fn vecpress(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_vecpress"))
-        .args(args)
-        .output()
-        .expect("run vecpress")
-}
 
 /// Runs vecpress with `input` on stdin.
 fn vecpress_stdin(args: &[&str], input: &[u8]) -> Output {
@@ -37,15 +34,6 @@ fn vecpress_stdin(args: &[&str], input: &[u8]) -> Output {
     out
 }
 
-fn stderr(out: &Output) -> String {
-    String::from_utf8_lossy(&out.stderr).into_owned()
-}
-
-fn ok(out: Output) -> Output {
-    assert!(out.status.success(), "failed: {}", stderr(&out));
-    out
-}
-
 /// Asserts a data error: exit 1, one line on stderr naming `name`, no panic.
 fn data_error(out: &Output, name: &str) -> String {
     let err = stderr(out);
@@ -54,18 +42,6 @@ fn data_error(out: &Output, name: &str) -> String {
     assert_eq!(err.lines().count(), 1, "{err}");
     assert!(err.starts_with("vecpress: ") && err.contains(name), "{err}");
     err
-}
-
-/// A fresh directory under the target dir.
-fn scratch(name: &str) -> PathBuf {
-    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("files-{name}"));
-    let _ = fs::remove_dir_all(&dir);
-    fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
-fn s(p: &Path) -> &str {
-    p.to_str().unwrap()
 }
 
 /// Files in `dir`, sorted.
@@ -479,14 +455,6 @@ fn raw_format_is_the_bare_codec_stream() {
         "{}",
         stderr(&out)
     );
-}
-
-/// Whether the `lz4` command is installed.
-fn lz4_command() -> bool {
-    Command::new("lz4")
-        .arg("--version")
-        .output()
-        .is_ok_and(|o| o.status.success())
 }
 
 #[test]

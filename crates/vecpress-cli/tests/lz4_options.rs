@@ -3,27 +3,14 @@
 //! and LZ4 frames, and their errors.
 #![forbid(unsafe_code)]
 
+mod common;
+
+use common::{lz4_command, ok, s, scratch, stderr, vecpress};
+
 use std::fs;
-use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
 use vecpress::lz4::dict::dictionary_id;
-
-fn vecpress(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_vecpress"))
-        .args(args)
-        .output()
-        .expect("run vecpress")
-}
-
-fn stderr(out: &Output) -> String {
-    String::from_utf8_lossy(&out.stderr).into_owned()
-}
-
-fn ok(out: Output) -> Output {
-    assert!(out.status.success(), "failed: {}", stderr(&out));
-    out
-}
 
 /// Asserts a failure with exit code `code`: one line on stderr, no panic,
 /// containing every one of `words`.
@@ -36,18 +23,6 @@ fn fails(out: &Output, code: i32, words: &[&str]) -> String {
         assert!(err.contains(w), "{w:?} not in {err}");
     }
     err
-}
-
-/// A fresh directory under the target dir.
-fn scratch(name: &str) -> PathBuf {
-    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("lz4opt-{name}"));
-    let _ = fs::remove_dir_all(&dir);
-    fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
-fn s(p: &Path) -> &str {
-    p.to_str().unwrap()
 }
 
 /// JSON-like records, alike enough for a dictionary to help: `n` of them
@@ -70,14 +45,6 @@ fn records(first: u64, n: u64) -> Vec<u8> {
         );
     }
     out
-}
-
-/// Whether the `lz4` command is installed.
-fn lz4_command() -> bool {
-    Command::new("lz4")
-        .arg("--version")
-        .output()
-        .is_ok_and(|o| o.status.success())
 }
 
 fn codec_id(file: &[u8]) -> u16 {
