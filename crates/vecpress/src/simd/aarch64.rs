@@ -35,6 +35,12 @@ impl Vector for uint8x16_t {
     }
 
     #[inline(always)]
+    unsafe fn add_sat_u8(self, k: u8) -> Self {
+        // SAFETY: the caller guarantees Neon.
+        unsafe { vqaddq_u8(self, vdupq_n_u8(k)) }
+    }
+
+    #[inline(always)]
     unsafe fn prefix_sum_u32(self) -> Self {
         // SAFETY: the caller guarantees Neon.
         unsafe {
@@ -53,6 +59,17 @@ impl Vector for uint8x16_t {
             vreinterpretq_u8_u32(vaddq_u32(
                 vreinterpretq_u32_u8(self),
                 vreinterpretq_u32_u8(other),
+            ))
+        }
+    }
+
+    #[inline(always)]
+    unsafe fn from_u128(x: u128) -> Self {
+        // SAFETY: the caller guarantees Neon.
+        unsafe {
+            vreinterpretq_u8_u64(vcombine_u64(
+                vcreate_u64(x as u64),
+                vcreate_u64((x >> 64) as u64),
             ))
         }
     }

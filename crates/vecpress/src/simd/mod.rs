@@ -50,6 +50,13 @@ pub(crate) trait Vector: Copy {
     /// The CPU supports the type's instruction set.
     unsafe fn shuffle_lanes(self, mask: Self) -> Self;
 
+    /// Each byte plus `k`, saturating at 255: shifts a [`Vector::shuffle_lanes`]
+    /// mask's indices by `k` while its zeroing bytes (255) stay zeroing.
+    ///
+    /// # Safety
+    /// The CPU supports the type's instruction set.
+    unsafe fn add_sat_u8(self, k: u8) -> Self;
+
     /// The inclusive prefix sum of the u32 elements, wrapping, across the
     /// whole register.
     ///
@@ -62,6 +69,13 @@ pub(crate) trait Vector: Copy {
     /// # Safety
     /// The CPU supports the type's instruction set.
     unsafe fn add_u32(self, other: Self) -> Self;
+
+    /// `x` in the first 16 bytes (little-endian), zeros after them: built in
+    /// registers, not through memory.
+    ///
+    /// # Safety
+    /// The CPU supports the type's instruction set.
+    unsafe fn from_u128(x: u128) -> Self;
 
     /// `x` in every u32 element.
     ///

@@ -33,6 +33,12 @@ impl Vector for __m128i {
     }
 
     #[inline(always)]
+    unsafe fn add_sat_u8(self, k: u8) -> Self {
+        // SAFETY: the caller guarantees SSE2.
+        unsafe { _mm_adds_epu8(self, _mm_set1_epi8(k as i8)) }
+    }
+
+    #[inline(always)]
     unsafe fn prefix_sum_u32(self) -> Self {
         // SAFETY: the caller guarantees SSE2.
         unsafe {
@@ -45,6 +51,13 @@ impl Vector for __m128i {
     unsafe fn add_u32(self, other: Self) -> Self {
         // SAFETY: the caller guarantees SSE2.
         unsafe { _mm_add_epi32(self, other) }
+    }
+
+    #[inline(always)]
+    unsafe fn from_u128(x: u128) -> Self {
+        let (lo, hi) = (x as i64, (x >> 64) as i64);
+        // SAFETY: the caller guarantees SSE4.1.
+        unsafe { _mm_set_epi64x(hi, lo) }
     }
 
     #[inline(always)]
@@ -98,6 +111,12 @@ impl Vector for __m256i {
     }
 
     #[inline(always)]
+    unsafe fn add_sat_u8(self, k: u8) -> Self {
+        // SAFETY: the caller guarantees AVX2.
+        unsafe { _mm256_adds_epu8(self, _mm256_set1_epi8(k as i8)) }
+    }
+
+    #[inline(always)]
     unsafe fn prefix_sum_u32(self) -> Self {
         // SAFETY: the caller guarantees AVX2.
         unsafe {
@@ -113,6 +132,13 @@ impl Vector for __m256i {
     unsafe fn add_u32(self, other: Self) -> Self {
         // SAFETY: the caller guarantees AVX2.
         unsafe { _mm256_add_epi32(self, other) }
+    }
+
+    #[inline(always)]
+    unsafe fn from_u128(x: u128) -> Self {
+        let (lo, hi) = (x as i64, (x >> 64) as i64);
+        // SAFETY: the caller guarantees AVX.
+        unsafe { _mm256_set_epi64x(0, 0, hi, lo) }
     }
 
     #[inline(always)]
@@ -169,6 +195,12 @@ impl Vector for __m512i {
     }
 
     #[inline(always)]
+    unsafe fn add_sat_u8(self, k: u8) -> Self {
+        // SAFETY: the caller guarantees AVX-512 BW.
+        unsafe { _mm512_adds_epu8(self, _mm512_set1_epi8(k as i8)) }
+    }
+
+    #[inline(always)]
     unsafe fn prefix_sum_u32(self) -> Self {
         // SAFETY: the caller guarantees AVX-512 F.
         unsafe {
@@ -185,6 +217,13 @@ impl Vector for __m512i {
     unsafe fn add_u32(self, other: Self) -> Self {
         // SAFETY: the caller guarantees AVX-512 F.
         unsafe { _mm512_add_epi32(self, other) }
+    }
+
+    #[inline(always)]
+    unsafe fn from_u128(x: u128) -> Self {
+        let (lo, hi) = (x as i64, (x >> 64) as i64);
+        // SAFETY: the caller guarantees AVX-512 F.
+        unsafe { _mm512_set_epi64(0, 0, 0, 0, 0, 0, hi, lo) }
     }
 
     #[inline(always)]

@@ -14,7 +14,7 @@ use crate::stream_vbyte::tables::Variant;
 /// the data allows; returns (control bytes, data bytes) consumed.
 ///
 /// # Safety
-/// The CPU has every feature of `Isa::Avx2`; `out.len() >= 4 * control.len()`.
+/// The CPU has every feature of `Isa::Avx2`; `control.len() == out.len().div_ceil(4)`.
 #[target_feature(enable = "sse2,ssse3,sse4.1,avx,avx2,bmi1,bmi2,popcnt")]
 pub(super) unsafe fn decode<V: Variant, const DELTA: bool>(
     control: &[u8],

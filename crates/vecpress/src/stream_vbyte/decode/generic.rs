@@ -11,13 +11,15 @@
 //!     values = pshufb(data, mask)          // per 16-byte lane
 //!     delta: values = prefix_sum(values) + splat(prev); prev = splat(last(values))
 //!     store 4 LANES values; key += LANES; pos += sum of LENGTH[c_i]
-//! block: 8 control bytes read as one u64 (8 / LANES steps), while 128 bytes
-//!     of data remain (the most 8 steps read); a zero u64 (32 values of the
+//! block: 8 control bytes read as one u64 (8 / LANES steps), while the data
+//!     it reads remains (128 bytes, or near the end the data of its first 7
+//!     groups and 16 bytes); a zero u64 (32 values of the
 //!     shortest code, common in posting lists) needs no table: its bytes are
 //!     zero-extended (pmovzxbd), or, in the 0124 variant, its values are 0
 //! then steps while 16 LANES bytes remain (no step reads further)
-//! then steps on a copy of the last bytes in a zeroed buffer, while the
-//!     data of the step's values is all there
+//! then (16-byte registers) steps on the window of the last 16 data bytes,
+//!     each mask's indices moved up by where the step's data starts in it
+//!     (pshufb with a saturating add), while the step's data is all there
 //! ```
 //!
 //! The kernel never reads outside `data` nor writes outside `out`, decodes
@@ -32,14 +34,15 @@
 use crate::simd::Vector;
 use crate::stream_vbyte::tables::Variant;
 
-/// Decodes whole groups from control byte `key` and data byte `pos` while
-/// steps of `W::LANES` control bytes remain and their data is in `data`;
+/// Decodes groups from control byte `key` and data byte `pos` while steps
+/// of `W::LANES` control bytes remain and their data is in `data` (with
+/// 16-byte registers, to the last value of `out` if its data is all there);
 /// returns the new `(key, pos)`. With `DELTA` the values are the running
 /// sum from `*prev`, updated.
 ///
 /// # Safety
-/// The CPU supports `W`'s instruction set; `out.len() >= 4 * control.len()`;
-/// `key <= control.len()`, `pos <= data.len()`.
+/// The CPU supports `W`'s instruction set; `control.len() ==
+/// out.len().div_ceil(4)`; `key <= out.len() / 4`, `pos <= data.len()`.
 #[inline(always)]
 pub(super) unsafe fn decode_groups<W: Vector, V: Variant, const DELTA: bool>(
     control: &[u8],
@@ -50,26 +53,31 @@ pub(super) unsafe fn decode_groups<W: Vector, V: Variant, const DELTA: bool>(
     prev: &mut u32,
     runs: &impl OneByteRuns<W>,
 ) -> (usize, usize) {
-    debug_assert!(out.len() >= 4 * control.len() && key <= control.len() && pos <= data.len());
+    debug_assert!(control.len() == out.len().div_ceil(4));
     let lanes = W::LANES;
-    let keys = control.len();
+    let keys = out.len() / 4;
+    debug_assert!(key <= keys && pos <= data.len());
     let end = data.len();
     let out_ptr = out.as_mut_ptr().cast::<u8>();
     // SAFETY: the CPU supports W (the caller's promise).
     let mut acc = unsafe { W::splat_u32(*prev) };
 
-    // Blocks of 8 control bytes, while the most they can read (8 steps of
-    // at most 16 bytes, the last load ending 16 bytes after its start)
-    // remains: a compare, not a sum of lengths.
-    while key + 8 <= keys && end - pos >= 128 {
+    // Blocks of 8 control bytes, while what they read remains: the last
+    // load of a block ends 16 bytes after the start of its last group's
+    // data, at most 128 bytes on; nearer the end of the data, that sum.
+    while key + 8 <= keys {
         let mut word = [0u8; 8];
         word.copy_from_slice(&control[key..key + 8]);
         let c = u64::from_le_bytes(word);
+        if end - pos < 128 && end - pos < V::len8(c & u64::MAX >> 8) - V::LENGTH[0] as usize + 16 {
+            break;
+        }
         if c == 0 {
             if DELTA && V::LENGTH[0] == 4 {
                 // SAFETY: key <= keys, pos <= end; `out` holds 4 values per
                 // control byte; the CPU supports W.
-                let (k, p) = unsafe { runs.run(control, data, out_ptr, key, pos, &mut acc) };
+                let (k, p) =
+                    unsafe { runs.run(&control[..keys], data, out_ptr, key, pos, &mut acc) };
                 if k != key {
                     (key, pos) = (k, p);
                     continue;
@@ -121,34 +129,128 @@ pub(super) unsafe fn decode_groups<W: Vector, V: Variant, const DELTA: bool>(
         pos += unsafe { step::<W, V, DELTA>(c, data.as_ptr(), pos, out_ptr, key, &mut acc) };
         key += lanes;
     }
-    // The last bytes, copied to a zeroed buffer with room for any load.
-    if key + lanes <= keys && end - pos < 16 * lanes {
-        let rest = end - pos;
-        let mut buf = [0u8; 128];
-        buf[..rest].copy_from_slice(&data[pos..]);
-        let mut at = 0;
-        while key + lanes <= keys {
-            let c = group(control, key, lanes);
-            let need: usize = (0..lanes)
-                .map(|i| V::LENGTH[(c >> (8 * i)) as u8 as usize] as usize)
-                .sum();
-            // Every load starts at or before `at + need <= rest < 16 lanes`
-            // and ends within 32 lanes <= 128 bytes.
-            if at + need > rest {
-                break;
-            }
-            // SAFETY: as said above, every load is inside `buf`; key + lanes
-            // <= keys; the CPU supports W.
-            at += unsafe { step::<W, V, DELTA>(c, buf.as_ptr(), at, out_ptr, key, &mut acc) };
-            key += lanes;
-        }
-        pos += at;
+    if W::LANES == 1 {
+        // SAFETY: as this function's; the steps above leave `key == keys`
+        // or fewer than 16 data bytes.
+        (key, pos) = unsafe { last_groups::<W, V, DELTA>(control, data, out, key, pos, &mut acc) };
     }
     if DELTA {
         // SAFETY: the CPU supports W.
         *prev = unsafe { acc.last_u32() };
     }
     (key, pos)
+}
+
+/// The last groups, and the last partial one, for 16-byte registers: on one
+/// window of the 16 bytes that end where the data ends (or from `pos` if 16
+/// remain there, or all of a shorter data, zero-padded), each group's mask
+/// indices moved up by where its data starts in the window. Stops at a
+/// group whose data is not all there; returns the new `(key, pos)`, `key`
+/// past the partial group when it decoded it.
+///
+/// # Safety
+/// As [`decode_groups`], with `W::LANES == 1`, and `key == out.len() / 4`
+/// or `data.len() - pos < 16`.
+#[inline(always)]
+unsafe fn last_groups<W: Vector, V: Variant, const DELTA: bool>(
+    control: &[u8],
+    data: &[u8],
+    out: &mut [u32],
+    mut key: usize,
+    mut pos: usize,
+    acc: &mut W,
+) -> (usize, usize) {
+    let (n, end) = (out.len(), data.len());
+    if key == control.len() {
+        return (key, pos);
+    }
+    let (bytes, base) = if end >= 16 {
+        let base = if end - pos >= 16 { pos } else { end - 16 };
+        // SAFETY: the 16 bytes at `base` are in `data`; the CPU supports W.
+        (
+            unsafe { W::load_lanes(data.as_ptr(), [base, 0, 0, 0]) },
+            base,
+        )
+    } else {
+        // SAFETY: the CPU supports W.
+        (unsafe { W::from_u128(short_le(data)) }, 0)
+    };
+    // The group's data is at window bytes `pos - base..pos - base + len`,
+    // inside the window when `len <= end - pos`: its mask indices stay
+    // below 16 after the move (no saturation), the others stay 255.
+    let decode = |k: usize, pos: usize, acc: &mut W| {
+        // SAFETY: the row is inside DECODE (256 rows of 16 bytes); the CPU
+        // supports W.
+        unsafe {
+            let mask = W::load_lanes(V::DECODE.as_ptr().cast(), [16 * k, 0, 0, 0])
+                .add_sat_u8((pos - base) as u8);
+            let mut values = bytes.shuffle_lanes(mask);
+            if DELTA {
+                values = values.prefix_sum_u32().add_u32(*acc);
+                *acc = values.splat_last_u32();
+            }
+            values
+        }
+    };
+    while key < n / 4 {
+        let k = control[key] as usize;
+        let len = V::LENGTH[k] as usize;
+        if len > end - pos {
+            return (key, pos);
+        }
+        let values = decode(k, pos, acc);
+        // SAFETY: `out` holds 4 values at `4 key` (key < n / 4).
+        unsafe { values.store(out.as_mut_ptr().add(4 * key).cast()) };
+        pos += len;
+        key += 1;
+    }
+    // The partial group: only its first `rest` codes count.
+    let rest = n % 4;
+    if rest == 0 {
+        return (key, pos);
+    }
+    let k = control[key] as usize;
+    let len: usize = (0..rest).map(|i| V::LENS[k >> (2 * i) & 3]).sum();
+    if len > end - pos {
+        return (key, pos);
+    }
+    let mut last = [0u32; 4];
+    // SAFETY: `last` holds 16 bytes; the CPU supports W.
+    unsafe { decode(k, pos, acc).store(last.as_mut_ptr().cast()) };
+    // Element by element: a copy of `rest` values would call memcpy.
+    let tail = &mut out[4 * key..];
+    tail[0] = last[0];
+    if rest > 1 {
+        tail[1] = last[1];
+    }
+    if rest > 2 {
+        tail[2] = last[2];
+    }
+    if DELTA {
+        // SAFETY: the CPU supports W.
+        *acc = unsafe { W::splat_u32(last[rest - 1]) };
+    }
+    (key + 1, pos + len)
+}
+
+/// The bytes of `data` (fewer than 16) as a little-endian number, from two
+/// overlapping loads (no copy through memory that a vector load would then
+/// wait on).
+#[inline(always)]
+fn short_le(data: &[u8]) -> u128 {
+    let n = data.len();
+    debug_assert!(n < 16);
+    if n >= 8 {
+        let lo = u64::from_le_bytes(data[..8].try_into().unwrap());
+        let hi = u64::from_le_bytes(data[n - 8..].try_into().unwrap());
+        u128::from(lo) | u128::from(hi) << (8 * (n - 8))
+    } else if n >= 4 {
+        let lo = u32::from_le_bytes(data[..4].try_into().unwrap());
+        let hi = u32::from_le_bytes(data[n - 4..].try_into().unwrap());
+        u128::from(lo) | u128::from(hi) << (8 * (n - 4))
+    } else {
+        data.iter().rev().fold(0, |v, &b| v << 8 | u128::from(b))
+    }
 }
 
 /// One step of `W::LANES` control bytes from `c` (byte i = control byte
@@ -238,4 +340,21 @@ fn group(control: &[u8], key: usize, lanes: usize) -> u64 {
         .iter()
         .rev()
         .fold(0, |c, &k| c << 8 | u64::from(k))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::short_le;
+
+    #[test]
+    fn short_le_reads_every_byte_in_place() {
+        let bytes: Vec<u8> = (1..=15).map(|b| b * 13).collect();
+        for n in 0..16 {
+            let slow = bytes[..n]
+                .iter()
+                .enumerate()
+                .fold(0u128, |v, (i, &b)| v | u128::from(b) << (8 * i));
+            assert_eq!(short_le(&bytes[..n]), slow, "{n}");
+        }
+    }
 }

@@ -33,9 +33,9 @@ pub(super) fn has_kernel(isa: Isa) -> bool {
 }
 
 /// The one map from ISA level to decoding kernel: decodes a prefix of the
-/// whole groups of `out` (`control` is its full control stream, `data` the
-/// bytes after it); returns (control bytes, data bytes) consumed. `isa` is
-/// supported by the CPU.
+/// groups of `out`, the last partial one included (`control` is its full
+/// control stream, `data` the bytes after it); returns (control bytes, data
+/// bytes) consumed. `isa` is supported by the CPU.
 pub(super) fn bulk<V: Variant, const DELTA: bool>(
     isa: Isa,
     control: &[u8],
@@ -43,14 +43,14 @@ pub(super) fn bulk<V: Variant, const DELTA: bool>(
     out: &mut [u32],
     prev: &mut u32,
 ) -> (usize, usize) {
-    let control = &control[..out.len() / 4];
-    if control.is_empty() {
+    let control = &control[..out.len().div_ceil(4)];
+    if out.len() < 4 {
         return (0, 0);
     }
     match isa {
         #[cfg(target_arch = "x86_64")]
         // SAFETY: `isa` came from `Isa::best()` or `Isa::check()`, so the
-        // CPU has its features; `out` holds 4 values per control byte.
+        // CPU has its features; `control` has a byte per 4 values of `out`.
         Isa::Sse41 => unsafe { ssse3::decode::<V, DELTA>(control, data, out, prev) },
         #[cfg(target_arch = "x86_64")]
         // SAFETY: as above.
@@ -71,8 +71,8 @@ mod tests {
     use crate::stream_vbyte::tables::{Codes0124, Codes1234};
     use crate::stream_vbyte::{control_len, encode_0124_to_vec, encode_to_vec};
 
-    /// The kernels decode every whole group of a valid stream themselves,
-    /// leaving the scalar code only the last partial group.
+    /// The kernels decode every value of a valid stream themselves, the
+    /// last partial group included, and consume exactly its bytes.
     #[test]
     fn kernels_take_every_whole_group() {
         for n in [4usize, 7, 8, 9, 33, 64, 65, 127, 1000] {
@@ -95,9 +95,9 @@ mod tests {
                     } else {
                         bulk::<Codes1234, false>(isa, control, data, &mut out, &mut prev)
                     };
-                    assert_eq!(keys, n / 4, "{isa} n {n} 0124 {zero124}");
-                    assert_eq!(out[..4 * keys], values[..4 * keys], "{isa} n {n}");
-                    assert!(pos <= data.len());
+                    assert_eq!(keys, n.div_ceil(4), "{isa} n {n} 0124 {zero124}");
+                    assert_eq!(out, values, "{isa} n {n}");
+                    assert_eq!(pos, data.len(), "{isa} n {n}");
                 }
             }
         }

@@ -10,7 +10,7 @@ use crate::stream_vbyte::tables::Variant;
 /// the data allows; returns (control bytes, data bytes) consumed.
 ///
 /// # Safety
-/// The CPU has Neon; `out.len() >= 4 * control.len()`.
+/// The CPU has Neon; `control.len() == out.len().div_ceil(4)`.
 #[target_feature(enable = "neon")]
 pub(super) unsafe fn decode<V: Variant, const DELTA: bool>(
     control: &[u8],

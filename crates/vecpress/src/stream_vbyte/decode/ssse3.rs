@@ -13,7 +13,7 @@ use crate::stream_vbyte::tables::Variant;
 /// the data allows; returns (control bytes, data bytes) consumed.
 ///
 /// # Safety
-/// The CPU has every feature of `Isa::Sse41`; `out.len() >= 4 * control.len()`.
+/// The CPU has every feature of `Isa::Sse41`; `control.len() == out.len().div_ceil(4)`.
 #[target_feature(enable = "sse2,ssse3,sse4.1")]
 pub(super) unsafe fn decode<V: Variant, const DELTA: bool>(
     control: &[u8],
