@@ -11,7 +11,12 @@
 //! incompressible input cheap. The table takes 16 KiB
 //! (`LZ4_MEMORY_USAGE = 14`): 4096 u32 positions hashed from 5 bytes, or, for
 //! inputs below 64 KiB, 8192 u16 positions hashed from 4 bytes.
-#![forbid(unsafe_code)]
+//!
+//! The search loop's reads are unchecked (`read_u64_unchecked`,
+//! [`is_match`]): the loop's own bound (no probe past `len - MFLIMIT + 1`)
+//! and the distance test (a candidate lies before the position) keep them
+//! inside the input, and a bounds check per read costs a tenth of the
+//! compressor's speed. Everything else is checked.
 
 use super::{max_compressed_len, LASTLITERALS, MAX_DISTANCE, MFLIMIT, MINMATCH};
 use crate::Error;
@@ -36,6 +41,17 @@ pub(super) fn read_u32(data: &[u8], at: usize) -> u32 {
 fn read_u64(data: &[u8], at: usize) -> u64 {
     let bytes: &[u8; 8] = data[at..at + 8].try_into().expect("8 bytes");
     u64::from_le_bytes(*bytes)
+}
+
+/// The 8 bytes at `at`, little-endian, unchecked.
+///
+/// # Safety
+/// `at + 8 <= data.len()`.
+#[inline(always)]
+unsafe fn read_u64_unchecked(data: &[u8], at: usize) -> u64 {
+    debug_assert!(at + 8 <= data.len());
+    // SAFETY: the 8 bytes are inside `data` (the caller's promise).
+    u64::from_le(unsafe { data.as_ptr().add(at).cast::<u64>().read_unaligned() })
 }
 
 /// A hash table of positions.
@@ -115,9 +131,18 @@ pub(super) fn compress(
 
 /// Whether the candidate `m` for position `ip`, whose first 4 bytes are
 /// `seq`, is a match: 1 to [`MAX_DISTANCE`] back, with 4 equal bytes.
+///
+/// # Safety
+/// `ip + 4 <= data.len()`.
 #[inline(always)]
-fn is_match(data: &[u8], m: usize, ip: usize, seq: u32) -> bool {
-    ip.wrapping_sub(m).wrapping_sub(1) < MAX_DISTANCE && read_u32(data, m) == seq
+unsafe fn is_match(data: &[u8], m: usize, ip: usize, seq: u32) -> bool {
+    debug_assert!(ip + 4 <= data.len());
+    if ip.wrapping_sub(m).wrapping_sub(1) >= MAX_DISTANCE {
+        return false;
+    }
+    // SAFETY: 1 <= ip - m, so m + 4 <= ip + 3 < data.len().
+    let bytes = unsafe { data.as_ptr().add(m).cast::<u32>().read_unaligned() };
+    u32::from_le(bytes) == seq
 }
 
 /// The greedy parse; writes every sequence, the last literals included.
@@ -160,40 +185,52 @@ fn parse<T: Table>(
                 break 'sequences;
             }
             m = table.get(h);
-            forward_seq = read_u64(data, forward_ip);
+            // SAFETY: forward_ip <= mflimit_plus_one = len - MFLIMIT + 1,
+            // so forward_ip + 8 <= len - 3.
+            forward_seq = unsafe { read_u64_unchecked(data, forward_ip) };
             forward_h = T::slot(forward_seq);
             table.put(h, ip);
-            if is_match(data, m, ip, seq) {
+            // SAFETY: ip (the last probe) <= mflimit_plus_one, so ip + 4 <= len.
+            if unsafe { is_match(data, m, ip, seq) } {
                 break;
             }
         }
         // Extend it backwards over the pending literals.
-        while ip > anchor && m > 0 && data[ip - 1] == data[m - 1] {
-            ip -= 1;
-            m -= 1;
-        }
-        let mut token_at = out.literals(data, anchor, ip)?;
+        let back = data[anchor..ip]
+            .iter()
+            .rev()
+            .zip(data[..m].iter().rev())
+            .take_while(|(a, b)| a == b)
+            .count();
+        ip -= back;
+        m -= back;
+        let mut literals = anchor;
         loop {
             let match_len = count(data, ip + MINMATCH, m + MINMATCH, match_limit);
-            out.matched(token_at, ip - m, match_len)?;
+            out.sequence(data, literals, ip, ip - m, match_len)?;
             ip += MINMATCH + match_len;
             anchor = ip;
             if ip >= mflimit_plus_one {
                 break 'sequences;
             }
-            table.put(T::hash(data, ip - 2), ip - 2);
+            // SAFETY: ip < mflimit_plus_one, so ip + 8 <= len - 4.
+            let before = unsafe { read_u64_unchecked(data, ip - 2) };
+            table.put(T::slot(before), ip - 2);
             // A match right away needs no literals.
-            let seq = read_u64(data, ip);
+            // SAFETY: as above.
+            let seq = unsafe { read_u64_unchecked(data, ip) };
             let h = T::slot(seq);
             m = table.get(h);
             table.put(h, ip);
-            if !is_match(data, m, ip, seq as u32) {
+            // SAFETY: as above, ip + 4 <= len.
+            if !unsafe { is_match(data, m, ip, seq as u32) } {
                 break;
             }
-            token_at = out.literals(data, ip, ip)?;
+            literals = ip;
         }
         ip += 1;
-        forward_seq = read_u64(data, ip);
+        // SAFETY: ip <= mflimit_plus_one (it was below it), so ip + 8 <= len - 3.
+        forward_seq = unsafe { read_u64_unchecked(data, ip) };
         forward_h = T::slot(forward_seq);
     }
     out.last_literals(data, anchor)
@@ -293,6 +330,40 @@ impl Out<'_> {
             self.dst[token_at] |= len as u8;
         }
         Ok(())
+    }
+
+    /// A whole sequence: the literals `data[from..to]` and a match `offset`
+    /// back (`len` counts the bytes past the first MINMATCH). The common
+    /// short one (both lengths below 15, 16 bytes of input from `from` and
+    /// 19 bytes of room) is written into one checked 19-byte window: its
+    /// token, 16 bytes of literals, then the offset over the bytes past them.
+    #[inline(always)]
+    pub(super) fn sequence(
+        &mut self,
+        data: &[u8],
+        from: usize,
+        to: usize,
+        offset: usize,
+        len: usize,
+    ) -> Result<(), Error> {
+        let n = to - from;
+        if n < 15 && len < 15 {
+            let src = data.get(from..).and_then(|d| d.first_chunk::<16>());
+            let pos = self.pos;
+            let dst = self
+                .dst
+                .get_mut(pos..)
+                .and_then(|d| d.first_chunk_mut::<19>());
+            if let (Some(src), Some(dst)) = (src, dst) {
+                dst[0] = (n << 4 | len) as u8;
+                dst[1..17].copy_from_slice(src);
+                dst[1 + n..3 + n].copy_from_slice(&(offset as u16).to_le_bytes());
+                self.pos += 3 + n;
+                return Ok(());
+            }
+        }
+        let token_at = self.literals(data, from, to)?;
+        self.matched(token_at, offset, len)
     }
 
     /// The last sequence: literals only, `data[from..]`.
