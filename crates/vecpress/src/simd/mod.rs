@@ -1,6 +1,6 @@
 //! Thin vector types shared by kernels, in the manner of memchr's `Vector`:
 //! one small trait holding only the operations the generic algorithms need,
-//! implemented once per register type (`__m128i`, `__m256i`, `uint8x16_t`).
+//! implemented once per register type (`__m128i`, `uint8x16_t`).
 //!
 //! Every method is `unsafe` and `#[inline(always)]`, never
 //! `#[target_feature]`: they inline into the kernel entry point that enables
@@ -9,7 +9,7 @@
 //! # Safety
 //!
 //! Calling any method requires the CPU to support the instruction set of the
-//! implementing type (SSSE3 + SSE4.1 for `__m128i`, AVX2 for `__m256i`, Neon
+//! implementing type (SSSE3 + SSE4.1 for `__m128i`, Neon
 //! for `uint8x16_t`); methods that take pointers state their ranges.
 
 #[cfg(target_arch = "aarch64")]
@@ -20,6 +20,11 @@ pub(crate) mod tiny_gaps;
 pub(crate) mod x86;
 
 /// A register of one or more 16-byte lanes.
+///
+/// Every implementation in use has one lane: 32- and 64-byte registers
+/// (two and four lanes loaded apart) measured slower than 16-byte steps in
+/// the Stream VByte decoder; the trait keeps the lane count so that a wider
+/// register can be tried again in one place.
 pub(crate) trait Vector: Copy {
     /// 16-byte lanes in the register (1, 2 or 4).
     const LANES: usize;

@@ -1,5 +1,6 @@
 //! The Stream VByte decoding loop, written once over [`Vector`] and
-//! instantiated per ISA (SSSE3/SSE4.1, AVX2, Neon).
+//! instantiated per ISA (SSSE3/SSE4.1, and VEX-encoded at the AVX2 and
+//! AVX-512 levels, on `__m128i`; Neon on `uint8x16_t`).
 //!
 //! # Algorithm (paper §4, Fig. 4)
 //!
@@ -316,8 +317,10 @@ pub(super) trait OneByteRuns<W> {
 }
 
 /// No faster path: every run goes through the steps.
+#[cfg(target_arch = "aarch64")]
 pub(super) struct NoRuns;
 
+#[cfg(target_arch = "aarch64")]
 impl<W> OneByteRuns<W> for NoRuns {
     #[inline(always)]
     unsafe fn run(

@@ -1,4 +1,5 @@
-//! Delta decoding of one-byte runs at the SSE4.1 and AVX2 levels, as the
+//! Delta decoding of one-byte runs at the x86 levels (at the AVX-512 level
+//! for the gaps its byte sums cannot take), as the
 //! reference C decoder sums them: a zero control word is 32 values of one
 //! byte each; eight at a time are widened to 16-bit lanes, where two
 //! shift-and-adds give the prefix sums of the first four and the sum of
@@ -89,28 +90,5 @@ impl OneByteRuns<__m128i> for Sums16 {
     ) -> (usize, usize) {
         // SAFETY: the caller's promises (the `__m128i` kernel has SSE4.1).
         unsafe { runs(control, data, out, key, pos, acc) }
-    }
-}
-
-impl OneByteRuns<__m256i> for Sums16 {
-    #[inline(always)]
-    unsafe fn run(
-        &self,
-        control: &[u8],
-        data: &[u8],
-        out: *mut u8,
-        key: usize,
-        pos: usize,
-        acc: &mut __m256i,
-    ) -> (usize, usize) {
-        // SAFETY: the caller's promises (the `__m256i` kernel has AVX2, so
-        // SSE4.1); `acc` holds the previous value in every lane, and so does
-        // its low half.
-        unsafe {
-            let mut low = _mm256_castsi256_si128(*acc);
-            let next = runs(control, data, out, key, pos, &mut low);
-            *acc = _mm256_broadcastd_epi32(low);
-            next
-        }
     }
 }

@@ -1,6 +1,7 @@
 //! The sum of the values of whole groups with SSSE3: `pshufb` each group's
 //! data bytes into four u32 lanes, as decoding does, and add them to an
-//! accumulator instead of storing them.
+//! accumulator instead of storing them; four groups of one-byte values
+//! (a zero control u32) are summed by one `psadbw`.
 
 use core::arch::x86_64::*;
 
@@ -18,7 +19,23 @@ pub(super) unsafe fn sum_groups(control: &[u8], data: &[u8]) -> (usize, usize, u
     let mut acc = _mm_setzero_si128();
     let mut acc2 = _mm_setzero_si128();
     // Four groups a pass (at most 64 data bytes), two accumulators.
-    while g + 4 <= control.len() && pos + 64 <= data.len() {
+    while g + 4 <= control.len() {
+        let mut word = [0u8; 4];
+        word.copy_from_slice(&control[g..g + 4]);
+        if u32::from_le_bytes(word) == 0 && pos + 16 <= data.len() {
+            // 16 values of one byte each: their sum by `psadbw` (two sums
+            // of 8 bytes, in lanes 0 and 2).
+            // SAFETY: pos + 16 <= data.len() (just checked); the caller
+            // provides the CPU features.
+            let bytes = unsafe { _mm_loadu_si128(data.as_ptr().add(pos).cast()) };
+            acc = _mm_add_epi32(acc, _mm_sad_epu8(bytes, _mm_setzero_si128()));
+            pos += 16;
+            g += 4;
+            continue;
+        }
+        if pos + 64 > data.len() {
+            break;
+        }
         let (c0, c1) = (control[g] as usize, control[g + 1] as usize);
         let (c2, c3) = (control[g + 2] as usize, control[g + 3] as usize);
         let p1 = pos + Codes1234::LENGTH[c0] as usize;
