@@ -29,6 +29,9 @@ pub(crate) trait Variant: Copy + 'static {
     const DECODE: &'static [[u8; 16]; 256];
     /// Encoding shuffle masks per control byte.
     const ENCODE: &'static [[u8; 16]; 256];
+    /// Which bytes of four u32 values hold data, per control byte: bit
+    /// `4i + j` is set for `j < ` the length of value `i` (a `vpexpandb` mask).
+    const EXPAND: &'static [u16; 256];
     /// The largest value codes 0, 1 and 2 hold (code 3 holds any).
     const LIMITS: [u32; 3];
     /// The shortest code that holds `value`.
@@ -55,6 +58,7 @@ impl Variant for Codes1234 {
     const LENGTH: &'static [u8; 256] = &LENGTH;
     const DECODE: &'static [[u8; 16]; 256] = &DECODE;
     const ENCODE: &'static [[u8; 16]; 256] = &ENCODE;
+    const EXPAND: &'static [u16; 256] = &EXPAND;
     const LIMITS: [u32; 3] = [0xff, 0xffff, 0xff_ffff];
 
     #[inline(always)]
@@ -74,6 +78,7 @@ impl Variant for Codes0124 {
     const LENGTH: &'static [u8; 256] = &LENGTH_0124;
     const DECODE: &'static [[u8; 16]; 256] = &DECODE_0124;
     const ENCODE: &'static [[u8; 16]; 256] = &ENCODE_0124;
+    const EXPAND: &'static [u16; 256] = &EXPAND_0124;
     const LIMITS: [u32; 3] = [0, 0xff, 0xffff];
 
     #[inline(always)]
@@ -107,6 +112,26 @@ pub(crate) static DECODE_0124: [[u8; 16]; 256] = build_decode(LENS_0124);
 pub(crate) static ENCODE: [[u8; 16]; 256] = build_encode(LENS_1234);
 /// Encoding masks, "0124" variant.
 pub(crate) static ENCODE_0124: [[u8; 16]; 256] = build_encode(LENS_0124);
+
+#[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
+pub(crate) static EXPAND: [u16; 256] = build_expand(LENS_1234);
+#[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
+pub(crate) static EXPAND_0124: [u16; 256] = build_expand(LENS_0124);
+
+const fn build_expand(lens: [usize; 4]) -> [u16; 256] {
+    let mut table = [0u16; 256];
+    let mut key = 0;
+    while key < 256 {
+        let mut i = 0;
+        while i < 4 {
+            let nibble = (1u16 << len_of(lens, key, i)) - 1;
+            table[key] |= nibble << (4 * i);
+            i += 1;
+        }
+        key += 1;
+    }
+    table
+}
 
 /// `SPREAD[x]` has bit `2i` set for each bit `i` of the 4-bit `x`: it
 /// interleaves the low and high bits of four codes into a control byte.
@@ -193,6 +218,27 @@ const fn build_encode(lens: [usize; 4]) -> [[u8; 16]; 256] {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn expand_marks_each_values_bytes<V: Variant>() {
+        for key in 0..256 {
+            let mask = V::EXPAND[key];
+            assert_eq!(mask.count_ones(), u32::from(V::LENGTH[key]), "{key}");
+            for i in 0..4 {
+                let len = V::LENS[key >> (2 * i) & 3];
+                assert_eq!(
+                    usize::from(mask >> (4 * i) & 15),
+                    (1 << len) - 1,
+                    "{key} {i}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn expand_masks() {
+        expand_marks_each_values_bytes::<Codes1234>();
+        expand_marks_each_values_bytes::<Codes0124>();
+    }
 
     /// Packs `values` with the given lengths, the obvious way.
     fn pack(values: [u32; 4], lens: [usize; 4]) -> Vec<u8> {
