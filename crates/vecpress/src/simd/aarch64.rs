@@ -87,6 +87,16 @@ impl Vector for uint8x16_t {
     }
 
     #[inline(always)]
+    unsafe fn ge_mask_u32(self, target: Self) -> u32 {
+        // SAFETY: the caller guarantees Neon.
+        unsafe {
+            let ge = vcgeq_u32(vreinterpretq_u32_u8(self), vreinterpretq_u32_u8(target));
+            let bits = vandq_u32(ge, vld1q_u32([1u32, 2, 4, 8].as_ptr()));
+            vaddvq_u32(bits)
+        }
+    }
+
+    #[inline(always)]
     unsafe fn last_u32(self) -> u32 {
         // SAFETY: the caller guarantees Neon.
         unsafe { vgetq_lane_u32::<3>(vreinterpretq_u32_u8(self)) }

@@ -94,6 +94,13 @@ pub(crate) trait Vector: Copy {
     /// The CPU supports the type's instruction set.
     unsafe fn splat_last_u32(self) -> Self;
 
+    /// The bits, lowest for element 0, of the u32 elements at least the
+    /// matching ones of `target` (unsigned); 4 bits, one per element.
+    ///
+    /// # Safety
+    /// The CPU supports the type's instruction set.
+    unsafe fn ge_mask_u32(self, target: Self) -> u32;
+
     /// The last u32 element.
     ///
     /// # Safety

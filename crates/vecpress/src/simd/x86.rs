@@ -73,6 +73,15 @@ impl Vector for __m128i {
     }
 
     #[inline(always)]
+    unsafe fn ge_mask_u32(self, target: Self) -> u32 {
+        // SAFETY: the caller guarantees SSE4.1.
+        unsafe {
+            let ge = _mm_cmpeq_epi32(_mm_max_epu32(self, target), self);
+            _mm_movemask_ps(_mm_castsi128_ps(ge)) as u32
+        }
+    }
+
+    #[inline(always)]
     unsafe fn last_u32(self) -> u32 {
         // SAFETY: the caller guarantees SSE4.1.
         unsafe { _mm_extract_epi32::<3>(self) as u32 }

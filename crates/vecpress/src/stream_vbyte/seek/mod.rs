@@ -9,24 +9,21 @@
 //! up to it: [`select_delta`] sums whole groups with a kernel that shuffles
 //! each group's bytes into u32 lanes, as decoding does, and adds them to an
 //! accumulator instead of storing them (no prefix sum, no store).
-//! [`seek_delta`] sums chunks of 32 gaps that way, and decodes only the
-//! chunk whose last value reaches the target, where a running sum finds
-//! the index.
+//! [`seek_delta`] decodes group by group as the delta decoders do, compares
+//! each group's four values with the target, and stores nothing; it stops
+//! at the first value that reaches the target, reading no data after it.
 
 #[cfg(target_arch = "aarch64")]
 mod neon;
 #[cfg(target_arch = "x86_64")]
 mod ssse3;
 
-use super::decode::scalar::{control_truncated, decode_from, read};
-use super::decode::{self};
+use super::decode::scalar::{control_truncated, read};
 use super::tables::{Codes1234, Variant};
 use super::{control_len, data_len};
+#[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
+use crate::simd::Vector;
 use crate::{Error, Isa};
-
-/// Values per chunk when seeking: each chunk is summed with a kernel, and
-/// only the one that reaches the target is decoded. A multiple of 4.
-const SEEK_CHUNK: usize = 32;
 
 /// The value at index `i` of a stream of `n` values; reads the control
 /// bytes before it and its own data bytes only.
@@ -109,8 +106,9 @@ fn select_delta_impl(isa: Isa, input: &[u8], n: usize, i: usize, prev: u32) -> R
 
 /// The index and value of the first value `>= target` in a delta-coded
 /// sorted stream of `n` values encoded from `prev`, or `None` if every
-/// value is smaller. Sums the gaps 32 at a time with the best kernel, and
-/// decodes only the 32 values that reach the target.
+/// value is smaller. The best kernel decodes group by group without
+/// storing, up to the value found: data after it is not read (a stream cut
+/// after that value still answers).
 ///
 /// ```
 /// use vecpress::stream_vbyte;
@@ -159,39 +157,102 @@ fn seek_delta_impl(
         return Err(control_truncated(input.len(), n));
     }
     let (control, data) = input.split_at(clen);
-    let mut buf = [0u32; SEEK_CHUNK];
-    let (mut acc, mut pos) = (prev, 0);
-    for start in (0..n).step_by(SEEK_CHUNK) {
-        let m = (n - start).min(SEEK_CHUNK);
-        let ctrl = &control[start / 4..(start + m).div_ceil(4)];
-        let rest = &data[pos..];
-        if m == SEEK_CHUNK {
-            let (groups, used, sum) = sum_groups(isa, ctrl, rest);
-            let last = acc.wrapping_add(sum);
-            if groups == ctrl.len() && last < target {
-                (acc, pos) = (last, pos + used);
-                continue;
-            }
+    // Whole groups with the kernel, the rest value by value.
+    let (groups, mut pos, mut acc) = match find_groups(isa, &control[..n / 4], data, prev, target) {
+        Found::At(i, value) => return Ok(Some((i, value))),
+        Found::Not { groups, pos, acc } => (groups, pos, acc),
+    };
+    for k in 4 * groups..n {
+        let len = Codes1234::LENS[code(control, k)];
+        let Some(gap) = read(data, pos, len) else {
+            return Err(Error::Truncated {
+                offset: clen + pos,
+                needed: n - k,
+            });
+        };
+        acc = acc.wrapping_add(gap);
+        if acc >= target {
+            return Ok(Some((k, acc)));
         }
-        let values = &mut buf[..m];
-        let (keys, p) = decode::bulk::<Codes1234, false>(isa, ctrl, rest, values, &mut 0);
-        let used = decode_from::<Codes1234, false>(ctrl, rest, values, keys, p, &mut 0, clen + pos)
-            .map_err(|e| match e {
-                Error::Truncated { offset, needed } => Error::Truncated {
-                    offset,
-                    needed: needed + (n - start - m),
-                },
-                other => other,
-            })?;
-        for (j, &gap) in values.iter().enumerate() {
-            acc = acc.wrapping_add(gap);
-            if acc >= target {
-                return Ok(Some((start + j, acc)));
-            }
-        }
-        pos += used;
+        pos += len;
     }
     Ok(None)
+}
+
+/// What a search kernel found.
+enum Found {
+    /// The index and value of the first value at least the target.
+    At(usize, u32),
+    /// No value of the first `groups` groups reaches the target; their data
+    /// takes `pos` bytes, and `acc` is their last value.
+    Not { groups: usize, pos: usize, acc: u32 },
+}
+
+/// The one map from ISA level to search kernel: the running sum from `acc`
+/// of the values of a prefix of the groups of `control`, from the start of
+/// `data`, up to the first value at least `target`. The kernels stop where
+/// less than 16 data bytes remain.
+fn find_groups(isa: Isa, control: &[u8], data: &[u8], acc: u32, target: u32) -> Found {
+    match isa {
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: `isa` came from `Isa::best()` or `Isa::check()`, so the
+        // CPU has SSE4.1 (every x86 level above Scalar implies it).
+        Isa::Sse41 | Isa::Avx2 | Isa::Avx512 => unsafe {
+            ssse3::find_groups(control, data, acc, target)
+        },
+        #[cfg(target_arch = "aarch64")]
+        // SAFETY: as above, the CPU has Neon.
+        Isa::Neon => unsafe { neon::find_groups(control, data, acc, target) },
+        _ => Found::Not {
+            groups: 0,
+            pos: 0,
+            acc,
+        },
+    }
+}
+
+/// The search of [`find_groups`], written once over [`Vector`]: each group
+/// decoded as the decoders do (table shuffle, prefix sum, plus the previous
+/// value), compared with the target, nothing stored.
+///
+/// # Safety
+/// The CPU supports `W` (16-byte registers).
+#[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
+#[inline(always)]
+unsafe fn find_groups_with<W: Vector>(control: &[u8], data: &[u8], acc: u32, target: u32) -> Found {
+    debug_assert_eq!(W::LANES, 1);
+    let (mut g, mut pos) = (0, 0);
+    // SAFETY (every block below): the CPU supports W; each load is of 16
+    // bytes at `pos`, 16 remaining (the loop condition), or of a 16-byte
+    // row of the DECODE table.
+    let (mut sum, goal) = unsafe { (W::splat_u32(acc), W::splat_u32(target)) };
+    while g < control.len() && data.len() - pos >= 16 {
+        let c = usize::from(control[g]);
+        // SAFETY: as above.
+        let (values, hit) = unsafe {
+            let bytes = W::load_lanes(data.as_ptr(), [pos, 0, 0, 0]);
+            let mask = W::load_lanes(Codes1234::DECODE.as_ptr().cast(), [16 * c, 0, 0, 0]);
+            let values = bytes.shuffle_lanes(mask).prefix_sum_u32().add_u32(sum);
+            sum = values.splat_last_u32();
+            (values, values.ge_mask_u32(goal))
+        };
+        if hit != 0 {
+            let lane = hit.trailing_zeros() as usize;
+            let mut four = [0u32; 4];
+            // SAFETY: `four` holds 16 bytes; the CPU supports W.
+            unsafe { values.store(four.as_mut_ptr().cast()) };
+            return Found::At(4 * g + lane, four[lane]);
+        }
+        pos += usize::from(Codes1234::LENGTH[c]);
+        g += 1;
+    }
+    // SAFETY: as above.
+    let acc = unsafe { sum.last_u32() };
+    Found::Not {
+        groups: g,
+        pos,
+        acc,
+    }
 }
 
 /// The one map from ISA level to summing kernel: the sum (wrapping) of the

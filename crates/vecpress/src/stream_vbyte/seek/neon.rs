@@ -30,3 +30,18 @@ pub(super) unsafe fn sum_groups(control: &[u8], data: &[u8]) -> (usize, usize, u
     }
     (g, pos, vaddvq_u32(acc))
 }
+
+/// The search of [`find_groups_with`](super::find_groups_with) on Neon.
+///
+/// # Safety
+/// The CPU must have Neon.
+#[target_feature(enable = "neon")]
+pub(super) unsafe fn find_groups(
+    control: &[u8],
+    data: &[u8],
+    acc: u32,
+    target: u32,
+) -> super::Found {
+    // SAFETY: the CPU has Neon (the caller's promise).
+    unsafe { super::find_groups_with::<uint8x16_t>(control, data, acc, target) }
+}

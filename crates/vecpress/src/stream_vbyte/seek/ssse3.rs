@@ -81,3 +81,18 @@ unsafe fn group(data: &[u8], pos: usize, c: usize) -> __m128i {
         _mm_shuffle_epi8(bytes, mask)
     }
 }
+
+/// The search of [`find_groups_with`](super::find_groups_with) on SSE4.1.
+///
+/// # Safety
+/// The CPU must have SSE2, SSSE3 and SSE4.1.
+#[target_feature(enable = "sse2,ssse3,sse4.1")]
+pub(super) unsafe fn find_groups(
+    control: &[u8],
+    data: &[u8],
+    acc: u32,
+    target: u32,
+) -> super::Found {
+    // SAFETY: the CPU has SSE4.1 (the caller's promise).
+    unsafe { super::find_groups_with::<__m128i>(control, data, acc, target) }
+}
