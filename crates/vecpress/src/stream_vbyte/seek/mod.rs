@@ -222,13 +222,13 @@ fn find_groups(isa: Isa, control: &[u8], data: &[u8], acc: u32, target: u32) -> 
 unsafe fn find_groups_with<W: Vector>(control: &[u8], data: &[u8], acc: u32, target: u32) -> Found {
     debug_assert_eq!(W::LANES, 1);
     let (mut g, mut pos) = (0, 0);
-    // SAFETY (every block below): the CPU supports W; each load is of 16
-    // bytes at `pos`, 16 remaining (the loop condition), or of a 16-byte
-    // row of the DECODE table.
+    // SAFETY: the CPU supports W.
     let (mut sum, goal) = unsafe { (W::splat_u32(acc), W::splat_u32(target)) };
     while g < control.len() && data.len() - pos >= 16 {
         let c = usize::from(control[g]);
-        // SAFETY: as above.
+        // SAFETY: the CPU supports W; the loads are of the 16 bytes at
+        // `pos`, 16 remaining (the loop condition), and of a 16-byte row of
+        // the DECODE table.
         let (values, hit) = unsafe {
             let bytes = W::load_lanes(data.as_ptr(), [pos, 0, 0, 0]);
             let mask = W::load_lanes(Codes1234::DECODE.as_ptr().cast(), [16 * c, 0, 0, 0]);
@@ -246,7 +246,7 @@ unsafe fn find_groups_with<W: Vector>(control: &[u8], data: &[u8], acc: u32, tar
         pos += usize::from(Codes1234::LENGTH[c]);
         g += 1;
     }
-    // SAFETY: as above.
+    // SAFETY: the CPU supports W.
     let acc = unsafe { sum.last_u32() };
     Found::Not {
         groups: g,
