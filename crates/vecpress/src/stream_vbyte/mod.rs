@@ -45,20 +45,23 @@
 //! `Vector` trait (`src/simd/`), runs on every SIMD level: a `pshufb` (Neon: `tbl`)
 //! per control byte with the mask `DECODE[control]`, the data pointer
 //! advanced by `LENGTH[control]` (paper, Fig. 4), 8 control bytes read as a
-//! u64 per block. SSE4.1 takes one control byte a step, AVX2 two (two
-//! 16-byte lanes), AVX-512 four; a zero u64 of control bytes (32 one-byte
-//! values, common in posting lists) is zero-extended with no table. The
-//! prefix sum of delta coding is fused in (2 shifts and 2 adds per 4
-//! values). The SSE4.1 encoder (also used at the AVX2 and AVX-512 levels)
+//! u64 per block; a zero u64 of control bytes (32 one-byte values, common in
+//! posting lists) is zero-extended with no table. The AVX2 and AVX-512
+//! levels run the same 16-byte steps VEX-encoded (32- and 64-byte steps
+//! measured slower); AVX-512 decodes plain streams 16 values a step with
+//! one `vpexpandb` (`decode/avx512.rs`) and delta-coded runs of tiny gaps 64
+//! at a time. The prefix sum of delta coding is fused in (2 shifts and 2
+//! adds per 4 values). The SSE4.1 encoder (also used at the AVX2 and AVX-512 levels)
 //! finds the codes with `pminud`/`pcmpeqd`/`movmskps` and packs the bytes
 //! with `ENCODE[control]`; the Neon encoder sums `vcgtq_u32` masks into the
 //! codes and packs with `tbl`. Both may write up to 15 bytes of `out` past
 //! the encoded length (never past `out`).
 //!
 //! Decoders take untrusted input and need no padding: the SIMD kernels only
-//! load bytes inside the input (near its end they copy the few bytes left to
-//! a padded buffer), and the checked scalar code decodes the last, partial
-//! group and reports a data stream that ends too soon, with its offset.
+//! load bytes inside the input (near its end, the last groups and the last
+//! partial one decode from one load of the data's last 16 bytes, their mask
+//! indices moved up), and the checked scalar code reports a data stream
+//! that ends too soon, with its offset.
 //!
 //! The 64-bit variant, with byte lengths 1, 2, 4 and 8, is [`u64`].
 //!
