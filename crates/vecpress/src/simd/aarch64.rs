@@ -87,6 +87,12 @@ impl Vector for uint8x16_t {
     }
 
     #[inline(always)]
+    unsafe fn sum_u8(self) -> u32 {
+        // SAFETY: the caller guarantees Neon.
+        unsafe { u32::from(vaddlvq_u8(self)) }
+    }
+
+    #[inline(always)]
     unsafe fn ge_mask_u32(self, target: Self) -> u32 {
         // SAFETY: the caller guarantees Neon.
         unsafe {

@@ -94,6 +94,12 @@ pub(crate) trait Vector: Copy {
     /// The CPU supports the type's instruction set.
     unsafe fn splat_last_u32(self) -> Self;
 
+    /// The sum of the 16 bytes of the first lane.
+    ///
+    /// # Safety
+    /// The CPU supports the type's instruction set.
+    unsafe fn sum_u8(self) -> u32;
+
     /// The bits, lowest for element 0, of the u32 elements at least the
     /// matching ones of `target` (unsigned); 4 bits, one per element.
     ///

@@ -73,6 +73,15 @@ impl Vector for __m128i {
     }
 
     #[inline(always)]
+    unsafe fn sum_u8(self) -> u32 {
+        // SAFETY: the caller guarantees SSE2.
+        unsafe {
+            let halves = _mm_sad_epu8(self, _mm_setzero_si128());
+            _mm_cvtsi128_si32(_mm_add_epi32(halves, _mm_unpackhi_epi64(halves, halves))) as u32
+        }
+    }
+
+    #[inline(always)]
     unsafe fn ge_mask_u32(self, target: Self) -> u32 {
         // SAFETY: the caller guarantees SSE4.1.
         unsafe {

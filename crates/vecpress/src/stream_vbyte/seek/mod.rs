@@ -213,7 +213,8 @@ fn find_groups(isa: Isa, control: &[u8], data: &[u8], acc: u32, target: u32) -> 
 
 /// The search of [`find_groups`], written once over [`Vector`]: each group
 /// decoded as the decoders do (table shuffle, prefix sum, plus the previous
-/// value), compared with the target, nothing stored.
+/// value), compared with the target, nothing stored; four groups of
+/// one-byte gaps that cannot reach the target are skipped by their byte sum.
 ///
 /// # Safety
 /// The CPU supports `W` (16-byte registers).
@@ -225,6 +226,22 @@ unsafe fn find_groups_with<W: Vector>(control: &[u8], data: &[u8], acc: u32, tar
     // SAFETY: the CPU supports W.
     let (mut sum, goal) = unsafe { (W::splat_u32(acc), W::splat_u32(target)) };
     while g < control.len() && data.len() - pos >= 16 {
+        if control.get(g..g + 4) == Some(&[0; 4]) {
+            // 16 one-byte gaps: skipped whole by their byte sum when the
+            // running sum stays below the target without wrapping.
+            // SAFETY: the CPU supports W; 16 bytes remain at `pos`.
+            let (total, last) = unsafe {
+                let bytes = W::load_lanes(data.as_ptr(), [pos, 0, 0, 0]);
+                (bytes.sum_u8(), sum.last_u32())
+            };
+            if u64::from(last) + u64::from(total) < u64::from(target) {
+                // SAFETY: the CPU supports W.
+                sum = unsafe { W::splat_u32(last + total) };
+                pos += 16;
+                g += 4;
+                continue;
+            }
+        }
         let c = usize::from(control[g]);
         // SAFETY: the CPU supports W; the loads are of the 16 bytes at
         // `pos`, 16 remaining (the loop condition), and of a 16-byte row of
