@@ -290,10 +290,41 @@ fn select_and_seek_bad_input() {
             } else {
                 assert!(sel.is_err(), "control cut at {cut}");
             }
-            let cut_delta = &bytes[..cut.min(bytes.len())];
-            let _ = sv::select_delta(cut_delta, 100, i, 0);
         }
-        let _ = sv::seek_delta(&bytes[..cut.min(bytes.len())], 100, 50_000, 0);
+    }
+    // Delta: where decoding all 100 values finds value k cut, select_delta
+    // of i >= k reports the same byte with i + 1 - k values missing, and a
+    // seek past every value reports what decoding reports.
+    for cut in 25..bytes.len() {
+        let cut_delta = &bytes[..cut];
+        let mut out = vec![0u32; 100];
+        let Err(Error::Truncated { offset, needed }) = sv::decode_delta(cut_delta, &mut out, 0)
+        else {
+            panic!("cut at {cut} decodes");
+        };
+        let k = 100 - needed;
+        for &isa in Isa::available() {
+            for i in [0usize, 1, 3, 4, 50, 98, 99] {
+                let want = if i < k {
+                    Ok(values[i])
+                } else {
+                    Err(Error::Truncated {
+                        offset,
+                        needed: i + 1 - k,
+                    })
+                };
+                assert_eq!(
+                    sv::select_delta_with(isa, cut_delta, 100, i, 0),
+                    want,
+                    "{isa:?} cut {cut} i {i}"
+                );
+            }
+            assert_eq!(
+                sv::seek_delta_with(isa, cut_delta, 100, u32::MAX, 0),
+                Err(Error::Truncated { offset, needed }),
+                "{isa:?} cut {cut}"
+            );
+        }
     }
     // Exact errors: value 99 cut short.
     let last = plain.len() - 1;

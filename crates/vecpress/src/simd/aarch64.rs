@@ -5,12 +5,10 @@ use core::arch::aarch64::*;
 use super::Vector;
 
 impl Vector for uint8x16_t {
-    const LANES: usize = 1;
-
     #[inline(always)]
-    unsafe fn load_lanes(base: *const u8, offsets: [usize; 4]) -> Self {
+    unsafe fn load(ptr: *const u8) -> Self {
         // SAFETY: the caller guarantees the 16 bytes are readable.
-        unsafe { vld1q_u8(base.add(offsets[0])) }
+        unsafe { vld1q_u8(ptr) }
     }
 
     #[inline(always)]
@@ -29,7 +27,7 @@ impl Vector for uint8x16_t {
     }
 
     #[inline(always)]
-    unsafe fn shuffle_lanes(self, mask: Self) -> Self {
+    unsafe fn shuffle(self, mask: Self) -> Self {
         // SAFETY: the caller guarantees Neon; indices of 16 and up give 0.
         unsafe { vqtbl1q_u8(self, mask) }
     }

@@ -19,51 +19,46 @@ pub(crate) mod tiny_gaps;
 #[cfg(target_arch = "x86_64")]
 pub(crate) mod x86;
 
-/// A register of one or more 16-byte lanes.
+/// A 16-byte register.
 ///
-/// Every implementation in use has one lane: 32- and 64-byte registers
-/// (two and four lanes loaded apart) measured slower than 16-byte steps in
-/// the Stream VByte decoder; the trait keeps the lane count so that a wider
-/// register can be tried again in one place.
+/// 32- and 64-byte registers (two and four 16-byte loads inserted into one)
+/// measured slower than 16-byte steps in the Stream VByte decoder, so the
+/// kernels of every x86 level use `__m128i`, VEX-encoded where they enable
+/// AVX.
 pub(crate) trait Vector: Copy {
-    /// 16-byte lanes in the register (1, 2 or 4).
-    const LANES: usize;
-
-    /// Loads lane `i` from the 16 bytes at `base + offsets[i]`, for `i` below
-    /// [`Vector::LANES`] (the other offsets are ignored).
+    /// The 16 bytes at `ptr`.
     ///
     /// # Safety
-    /// Each of those 16-byte ranges is readable.
-    unsafe fn load_lanes(base: *const u8, offsets: [usize; 4]) -> Self;
+    /// Those bytes are readable.
+    unsafe fn load(ptr: *const u8) -> Self;
 
-    /// The `4 * LANES` bytes at `ptr`, zero-extended to u32 elements.
+    /// The 4 bytes at `ptr`, zero-extended to u32 elements.
     ///
     /// # Safety
     /// Those bytes are readable.
     unsafe fn widen_u8(ptr: *const u8) -> Self;
 
-    /// Stores the register to the `16 * LANES` bytes at `ptr`.
+    /// Stores the register to the 16 bytes at `ptr`.
     ///
     /// # Safety
     /// Those bytes are writable.
     unsafe fn store(self, ptr: *mut u8);
 
-    /// Within each lane, byte `k` of the result is byte `mask[k] & 15` of
-    /// `self`, or zero where `mask[k]` has its high bit set (`pshufb`, `tbl`).
+    /// Byte `k` of the result is byte `mask[k] & 15` of `self`, or zero where
+    /// `mask[k]` has its high bit set (`pshufb`, `tbl`).
     ///
     /// # Safety
     /// The CPU supports the type's instruction set.
-    unsafe fn shuffle_lanes(self, mask: Self) -> Self;
+    unsafe fn shuffle(self, mask: Self) -> Self;
 
-    /// Each byte plus `k`, saturating at 255: shifts a [`Vector::shuffle_lanes`]
+    /// Each byte plus `k`, saturating at 255: shifts a [`Vector::shuffle`]
     /// mask's indices by `k` while its zeroing bytes (255) stay zeroing.
     ///
     /// # Safety
     /// The CPU supports the type's instruction set.
     unsafe fn add_sat_u8(self, k: u8) -> Self;
 
-    /// The inclusive prefix sum of the u32 elements, wrapping, across the
-    /// whole register.
+    /// The inclusive prefix sum of the u32 elements, wrapping.
     ///
     /// # Safety
     /// The CPU supports the type's instruction set.
@@ -94,7 +89,7 @@ pub(crate) trait Vector: Copy {
     /// The CPU supports the type's instruction set.
     unsafe fn splat_last_u32(self) -> Self;
 
-    /// The sum of the 16 bytes of the first lane.
+    /// The sum of the 16 bytes.
     ///
     /// # Safety
     /// The CPU supports the type's instruction set.

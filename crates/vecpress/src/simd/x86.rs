@@ -6,12 +6,10 @@ use core::arch::x86_64::*;
 use super::Vector;
 
 impl Vector for __m128i {
-    const LANES: usize = 1;
-
     #[inline(always)]
-    unsafe fn load_lanes(base: *const u8, offsets: [usize; 4]) -> Self {
+    unsafe fn load(ptr: *const u8) -> Self {
         // SAFETY: the caller guarantees the 16 bytes are readable.
-        unsafe { _mm_loadu_si128(base.add(offsets[0]).cast()) }
+        unsafe { _mm_loadu_si128(ptr.cast()) }
     }
 
     #[inline(always)]
@@ -27,7 +25,7 @@ impl Vector for __m128i {
     }
 
     #[inline(always)]
-    unsafe fn shuffle_lanes(self, mask: Self) -> Self {
+    unsafe fn shuffle(self, mask: Self) -> Self {
         // SAFETY: the caller guarantees SSSE3.
         unsafe { _mm_shuffle_epi8(self, mask) }
     }

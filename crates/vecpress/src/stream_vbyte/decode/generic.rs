@@ -6,19 +6,17 @@
 //!
 //! ```text
 //! key: index of the next control byte, pos: of the next data byte
-//! step (LANES control bytes, 4 LANES values):
-//!     lane i: data at pos + offset_i, offset_0 = 0, offset_i+1 = offset_i + LENGTH[c_i]
-//!     mask lane i = DECODE[c_i]
-//!     values = pshufb(data, mask)          // per 16-byte lane
+//! step (control byte c, 4 values):
+//!     values = pshufb(16 data bytes at pos, DECODE[c])
 //!     delta: values = prefix_sum(values) + splat(prev); prev = splat(last(values))
-//!     store 4 LANES values; key += LANES; pos += sum of LENGTH[c_i]
-//! block: 8 control bytes read as one u64 (8 / LANES steps), while the data
+//!     store 4 values; key += 1; pos += LENGTH[c]
+//! block: 8 control bytes read as one u64 (8 steps), while the data
 //!     it reads remains (128 bytes, or near the end the data of its first 7
 //!     groups and 16 bytes); a zero u64 (32 values of the
 //!     shortest code, common in posting lists) needs no table: its bytes are
 //!     zero-extended (pmovzxbd), or, in the 0124 variant, its values are 0
-//! then steps while 16 LANES bytes remain (no step reads further)
-//! then (16-byte registers) steps on the window of the last 16 data bytes,
+//! then steps while 16 bytes remain (no step reads further)
+//! then steps on the window of the last 16 data bytes,
 //!     each mask's indices moved up by where the step's data starts in it
 //!     (pshufb with a saturating add), while the step's data is all there
 //! ```
@@ -35,9 +33,8 @@
 use crate::simd::Vector;
 use crate::stream_vbyte::tables::Variant;
 
-/// Decodes groups from control byte `key` and data byte `pos` while steps
-/// of `W::LANES` control bytes remain and their data is in `data` (with
-/// 16-byte registers, to the last value of `out` if its data is all there);
+/// Decodes groups from control byte `key` and data byte `pos` while their
+/// data is in `data`, to the last value of `out` if its data is all there;
 /// returns the new `(key, pos)`. With `DELTA` the values are the running
 /// sum from `*prev`, updated.
 ///
@@ -55,7 +52,6 @@ pub(super) unsafe fn decode_groups<W: Vector, V: Variant, const DELTA: bool>(
     runs: &impl OneByteRuns<W>,
 ) -> (usize, usize) {
     debug_assert!(control.len() == out.len().div_ceil(4));
-    let lanes = W::LANES;
     let keys = out.len() / 4;
     debug_assert!(key <= keys && pos <= data.len());
     let end = data.len();
@@ -86,55 +82,45 @@ pub(super) unsafe fn decode_groups<W: Vector, V: Variant, const DELTA: bool>(
             }
             // 32 values of the shortest code (posting lists): one byte each,
             // zero-extended with no table; or, in the 0124 variant, zeros.
-            for _ in 0..8 / lanes {
-                // SAFETY: `4 lanes` bytes at `pos` are inside the 128 that
-                // remain; key + lanes <= keys; the CPU supports W.
+            for _ in 0..8 {
+                // SAFETY: 4 bytes at `pos` are inside the 128 that remain;
+                // key < keys; the CPU supports W.
                 unsafe {
-                    let mut values = if V::LENGTH[0] == 0 {
+                    let values = if V::LENGTH[0] == 0 {
                         W::splat_u32(0)
                     } else {
                         W::widen_u8(data.as_ptr().add(pos))
                     };
-                    if DELTA {
-                        values = values.prefix_sum_u32().add_u32(acc);
-                        acc = values.splat_last_u32();
-                    }
-                    values.store(out_ptr.add(16 * key));
+                    running::<W, DELTA>(values, &mut acc).store(out_ptr.add(16 * key));
                 }
-                pos += lanes * V::LENGTH[0] as usize;
-                key += lanes;
+                pos += V::LENGTH[0] as usize;
+                key += 1;
             }
             continue;
         }
-        for s in 0..8 / lanes {
-            // SAFETY: the block's loads end within `pos + 128 <= end`; key +
-            // lanes <= keys; the CPU supports W.
-            pos += unsafe {
-                step::<W, V, DELTA>(
-                    c >> (8 * lanes * s),
-                    data.as_ptr(),
-                    pos,
-                    out_ptr,
-                    key,
-                    &mut acc,
-                )
-            };
-            key += lanes;
+        for s in 0..8 {
+            let k = usize::from((c >> (8 * s)) as u8);
+            // SAFETY: the block's loads end within `pos + 128 <= end`; key <
+            // keys; the CPU supports W.
+            unsafe {
+                step::<W, V, DELTA>(k, data.as_ptr().add(pos), out_ptr.add(16 * key), &mut acc);
+            }
+            pos += V::LENGTH[k] as usize;
+            key += 1;
         }
     }
-    // Single steps while a full register of data remains.
-    while key + lanes <= keys && end - pos >= 16 * lanes {
-        let c = group(control, key, lanes);
-        // SAFETY: every load ends within `pos + 16 lanes <= end`; key +
-        // lanes <= keys; the CPU supports W.
-        pos += unsafe { step::<W, V, DELTA>(c, data.as_ptr(), pos, out_ptr, key, &mut acc) };
-        key += lanes;
+    // Single steps while 16 data bytes remain.
+    while key < keys && end - pos >= 16 {
+        let k = usize::from(control[key]);
+        // SAFETY: the load ends within `pos + 16 <= end`; key < keys; the
+        // CPU supports W.
+        unsafe { step::<W, V, DELTA>(k, data.as_ptr().add(pos), out_ptr.add(16 * key), &mut acc) };
+        pos += V::LENGTH[k] as usize;
+        key += 1;
     }
-    if W::LANES == 1 {
-        // SAFETY: as this function's; the steps above leave `key == keys`
-        // or fewer than 16 data bytes.
-        (key, pos) = unsafe { last_groups::<W, V, DELTA>(control, data, out, key, pos, &mut acc) };
-    }
+    // SAFETY: as this function's; the steps above leave `key == keys` or
+    // fewer than 16 data bytes.
+    (key, pos) = unsafe { last_groups::<W, V, DELTA>(control, data, out, key, pos, &mut acc) };
     if DELTA {
         // SAFETY: the CPU supports W.
         *prev = unsafe { acc.last_u32() };
@@ -142,7 +128,7 @@ pub(super) unsafe fn decode_groups<W: Vector, V: Variant, const DELTA: bool>(
     (key, pos)
 }
 
-/// The last groups, and the last partial one, for 16-byte registers: on one
+/// The last groups, and the last partial one, on one
 /// window of the 16 bytes that end where the data ends (or from `pos` if 16
 /// remain there, or all of a shorter data, zero-padded), each group's mask
 /// indices moved up by where its data starts in the window. Stops at a
@@ -150,7 +136,7 @@ pub(super) unsafe fn decode_groups<W: Vector, V: Variant, const DELTA: bool>(
 /// past the partial group when it decoded it.
 ///
 /// # Safety
-/// As [`decode_groups`], with `W::LANES == 1`, and `key == out.len() / 4`
+/// As [`decode_groups`], and `key == out.len() / 4`
 /// or `data.len() - pos < 16`.
 #[inline(always)]
 unsafe fn last_groups<W: Vector, V: Variant, const DELTA: bool>(
@@ -168,10 +154,7 @@ unsafe fn last_groups<W: Vector, V: Variant, const DELTA: bool>(
     let (bytes, base) = if end >= 16 {
         let base = if end - pos >= 16 { pos } else { end - 16 };
         // SAFETY: the 16 bytes at `base` are in `data`; the CPU supports W.
-        (
-            unsafe { W::load_lanes(data.as_ptr(), [base, 0, 0, 0]) },
-            base,
-        )
+        (unsafe { W::load(data.as_ptr().add(base)) }, base)
     } else {
         // SAFETY: the CPU supports W.
         (unsafe { W::from_u128(short_le(data)) }, 0)
@@ -183,14 +166,8 @@ unsafe fn last_groups<W: Vector, V: Variant, const DELTA: bool>(
         // SAFETY: the row is inside DECODE (256 rows of 16 bytes); the CPU
         // supports W.
         unsafe {
-            let mask = W::load_lanes(V::DECODE.as_ptr().cast(), [16 * k, 0, 0, 0])
-                .add_sat_u8((pos - base) as u8);
-            let mut values = bytes.shuffle_lanes(mask);
-            if DELTA {
-                values = values.prefix_sum_u32().add_u32(*acc);
-                *acc = values.splat_last_u32();
-            }
-            values
+            let mask = row::<W, V>(k).add_sat_u8((pos - base) as u8);
+            running::<W, DELTA>(bytes.shuffle(mask), acc)
         }
     };
     while key < n / 4 {
@@ -254,44 +231,51 @@ fn short_le(data: &[u8]) -> u128 {
     }
 }
 
-/// One step of `W::LANES` control bytes from `c` (byte i = control byte
-/// `key + i`), their data at `src + at`, the values stored at value `4 key`
-/// of `out`; returns the data bytes consumed.
+/// One step: the group of control byte `c`, its data at `src`, its values
+/// stored at `out`.
 ///
 /// # Safety
-/// The CPU supports `W`; the 16 bytes from each lane's data offset are
-/// readable at `src`; `out` has room for `4 LANES` values at `4 key`.
+/// The CPU supports `W`; the 16 bytes at `src` are readable, and the 16 at
+/// `out` writable.
 #[inline(always)]
 unsafe fn step<W: Vector, V: Variant, const DELTA: bool>(
-    c: u64,
+    c: usize,
     src: *const u8,
-    at: usize,
     out: *mut u8,
-    key: usize,
     acc: &mut W,
-) -> usize {
-    let mut offsets = [0usize; 4];
-    let mut rows = [0usize; 4];
-    let mut len = 0;
-    for i in 0..W::LANES {
-        let k = (c >> (8 * i)) as u8 as usize;
-        offsets[i] = at + len;
-        rows[i] = 16 * k;
-        len += V::LENGTH[k] as usize;
+) {
+    // SAFETY: the caller's promises.
+    unsafe { running::<W, DELTA>(W::load(src).shuffle(row::<W, V>(c)), acc).store(out) }
+}
+
+/// The `DECODE` row of control byte `c`: the shuffle that moves a group's
+/// data bytes (from byte 0) into its four u32 values.
+///
+/// # Safety
+/// The CPU supports `W`.
+#[inline(always)]
+pub(crate) unsafe fn row<W: Vector, V: Variant>(c: usize) -> W {
+    // SAFETY: the row is 16 bytes; the CPU supports W (the caller's promise).
+    unsafe { W::load(V::DECODE[c].as_ptr()) }
+}
+
+/// A group's four values as stored: with `DELTA`, `values` are gaps and
+/// become their running sum from the last value of `acc`, whose every
+/// element becomes the last sum; otherwise `values` unchanged.
+///
+/// # Safety
+/// The CPU supports `W`.
+#[inline(always)]
+pub(crate) unsafe fn running<W: Vector, const DELTA: bool>(values: W, acc: &mut W) -> W {
+    if !DELTA {
+        return values;
     }
-    // SAFETY: the caller's promises; the rows are inside DECODE (256 rows of
-    // 16 bytes).
+    // SAFETY: the CPU supports W (the caller's promise).
     unsafe {
-        let v = W::load_lanes(src, offsets);
-        let mask = W::load_lanes(V::DECODE.as_ptr().cast(), rows);
-        let mut values = v.shuffle_lanes(mask);
-        if DELTA {
-            values = values.prefix_sum_u32().add_u32(*acc);
-            *acc = values.splat_last_u32();
-        }
-        values.store(out.add(16 * key));
+        let values = values.prefix_sum_u32().add_u32(*acc);
+        *acc = values.splat_last_u32();
+        values
     }
-    len
 }
 
 /// A kernel's faster path for runs of one-byte gaps (delta coding, the
@@ -334,15 +318,6 @@ impl<W> OneByteRuns<W> for NoRuns {
     ) -> (usize, usize) {
         (key, pos)
     }
-}
-
-/// Control bytes `key..key + lanes` as the low bytes of a u64.
-#[inline(always)]
-fn group(control: &[u8], key: usize, lanes: usize) -> u64 {
-    control[key..key + lanes]
-        .iter()
-        .rev()
-        .fold(0, |c, &k| c << 8 | u64::from(k))
 }
 
 #[cfg(test)]

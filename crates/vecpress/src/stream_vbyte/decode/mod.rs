@@ -7,7 +7,7 @@
 pub(crate) mod scalar;
 
 #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
-mod generic;
+pub(crate) mod generic;
 
 #[cfg(target_arch = "x86_64")]
 mod avx2;

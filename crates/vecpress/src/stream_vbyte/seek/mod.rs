@@ -18,6 +18,8 @@ mod neon;
 #[cfg(target_arch = "x86_64")]
 mod ssse3;
 
+#[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
+use super::decode::generic::{row, running};
 use super::decode::scalar::{control_truncated, read};
 use super::tables::{Codes1234, Variant};
 use super::{control_len, data_len};
@@ -91,15 +93,10 @@ fn select_delta_impl(isa: Isa, input: &[u8], n: usize, i: usize, prev: u32) -> R
     }
     let (control, data) = input.split_at(clen);
     // Whole groups up to value i with the kernel, the rest value by value.
-    let (groups, mut pos, sum) = sum_groups(isa, &control[..(i + 1) / 4], data);
+    let (groups, pos, sum) = sum_groups(isa, &control[..(i + 1) / 4], data);
     let mut sum = prev.wrapping_add(sum);
-    for k in 4 * groups..=i {
-        let len = Codes1234::LENS[code(control, k)];
-        let Some(v) = read(data, pos, len) else {
-            return Err(truncated(control, data.len(), clen, i));
-        };
-        sum = sum.wrapping_add(v);
-        pos += len;
+    for gap in Gaps::new(control, data, 4 * groups, pos, i + 1) {
+        sum = sum.wrapping_add(gap?.1);
     }
     Ok(sum)
 }
@@ -158,25 +155,63 @@ fn seek_delta_impl(
     }
     let (control, data) = input.split_at(clen);
     // Whole groups with the kernel, the rest value by value.
-    let (groups, mut pos, mut acc) = match find_groups(isa, &control[..n / 4], data, prev, target) {
+    let (groups, pos, mut acc) = match find_groups(isa, &control[..n / 4], data, prev, target) {
         Found::At(i, value) => return Ok(Some((i, value))),
         Found::Not { groups, pos, acc } => (groups, pos, acc),
     };
-    for k in 4 * groups..n {
-        let len = Codes1234::LENS[code(control, k)];
-        let Some(gap) = read(data, pos, len) else {
-            return Err(Error::Truncated {
-                offset: clen + pos,
-                needed: n - k,
-            });
-        };
+    for gap in Gaps::new(control, data, 4 * groups, pos, n) {
+        let (k, gap) = gap?;
         acc = acc.wrapping_add(gap);
         if acc >= target {
             return Ok(Some((k, acc)));
         }
-        pos += len;
     }
     Ok(None)
+}
+
+/// Values `k..end` read one by one from data byte `pos` (where value `k`
+/// starts), with their index; a value cut by the end of the data ends the
+/// iteration with `Err(Truncated)` counting it and those after it up to
+/// `end` as missing.
+struct Gaps<'a> {
+    control: &'a [u8],
+    data: &'a [u8],
+    k: usize,
+    pos: usize,
+    end: usize,
+}
+
+impl<'a> Gaps<'a> {
+    fn new(control: &'a [u8], data: &'a [u8], k: usize, pos: usize, end: usize) -> Self {
+        Gaps {
+            control,
+            data,
+            k,
+            pos,
+            end,
+        }
+    }
+}
+
+impl Iterator for Gaps<'_> {
+    type Item = Result<(usize, u32), Error>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        if self.k >= self.end {
+            return None;
+        }
+        let (k, len) = (self.k, Codes1234::LENS[code(self.control, self.k)]);
+        let Some(v) = read(self.data, self.pos, len) else {
+            self.k = self.end;
+            return Some(Err(Error::Truncated {
+                offset: self.control.len() + self.pos,
+                needed: self.end - k,
+            }));
+        };
+        self.k += 1;
+        self.pos += len;
+        Some(Ok((k, v)))
+    }
 }
 
 /// What a search kernel found.
@@ -221,7 +256,6 @@ fn find_groups(isa: Isa, control: &[u8], data: &[u8], acc: u32, target: u32) -> 
 #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
 #[inline(always)]
 unsafe fn find_groups_with<W: Vector>(control: &[u8], data: &[u8], acc: u32, target: u32) -> Found {
-    debug_assert_eq!(W::LANES, 1);
     let (mut g, mut pos) = (0, 0);
     // SAFETY: the CPU supports W.
     let (mut sum, goal) = unsafe { (W::splat_u32(acc), W::splat_u32(target)) };
@@ -230,10 +264,8 @@ unsafe fn find_groups_with<W: Vector>(control: &[u8], data: &[u8], acc: u32, tar
             // 16 one-byte gaps: skipped whole by their byte sum when the
             // running sum stays below the target without wrapping.
             // SAFETY: the CPU supports W; 16 bytes remain at `pos`.
-            let (total, last) = unsafe {
-                let bytes = W::load_lanes(data.as_ptr(), [pos, 0, 0, 0]);
-                (bytes.sum_u8(), sum.last_u32())
-            };
+            let (total, last) =
+                unsafe { (W::load(data.as_ptr().add(pos)).sum_u8(), sum.last_u32()) };
             if u64::from(last) + u64::from(total) < u64::from(target) {
                 // SAFETY: the CPU supports W.
                 sum = unsafe { W::splat_u32(last + total) };
@@ -243,14 +275,11 @@ unsafe fn find_groups_with<W: Vector>(control: &[u8], data: &[u8], acc: u32, tar
             }
         }
         let c = usize::from(control[g]);
-        // SAFETY: the CPU supports W; the loads are of the 16 bytes at
-        // `pos`, 16 remaining (the loop condition), and of a 16-byte row of
-        // the DECODE table.
+        // SAFETY: the CPU supports W; the load is of the 16 bytes at
+        // `pos`, 16 remaining (the loop condition).
         let (values, hit) = unsafe {
-            let bytes = W::load_lanes(data.as_ptr(), [pos, 0, 0, 0]);
-            let mask = W::load_lanes(Codes1234::DECODE.as_ptr().cast(), [16 * c, 0, 0, 0]);
-            let values = bytes.shuffle_lanes(mask).prefix_sum_u32().add_u32(sum);
-            sum = values.splat_last_u32();
+            let gaps = W::load(data.as_ptr().add(pos)).shuffle(row::<W, Codes1234>(c));
+            let values = running::<W, true>(gaps, &mut sum);
             (values, values.ge_mask_u32(goal))
         };
         if hit != 0 {
