@@ -583,3 +583,25 @@ fn lz4_flex_decodes_ours_and_we_decode_its() {
         }
     }
 }
+
+/// Inputs around 64 KiB (where the compressor switches to a table of u16
+/// positions that skips the distance test): random head, zeros, then the
+/// head again, so that the search meets the head's position as the
+/// candidate of the last bytes, as far back as the input allows. Offsets
+/// stay within 65535 bytes: ours and liblz4 decode every block.
+#[test]
+fn matches_near_64k_stay_within_the_largest_offset() {
+    let mut rng = Rng::new(64);
+    for len in (65_536 - 24..65_536 + 48).chain([131_072 - 12, 131_072 + 12]) {
+        let head: Vec<u8> = (0..24).map(|_| rng.next_u64() as u8).collect();
+        let mut data = vec![0u8; len];
+        data[..24].copy_from_slice(&head);
+        data[len - 24..].copy_from_slice(&head);
+        let packed = block::compress(&data);
+        let mut out = vec![0u8; len];
+        assert_eq!(block::decompress_into(&packed, &mut out), Ok(len), "{len}");
+        assert!(out == data, "{len}: ours");
+        let theirs = lz4::block::decompress(&packed, Some(len as i32)).expect("liblz4 decodes it");
+        assert!(theirs == data, "{len}: liblz4");
+    }
+}

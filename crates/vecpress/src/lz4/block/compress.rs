@@ -56,6 +56,10 @@ unsafe fn read_u64_unchecked(data: &[u8], at: usize) -> u64 {
 
 /// A hash table of positions.
 trait Table {
+    /// Whether a candidate may lie more than [`MAX_DISTANCE`] back: false
+    /// for inputs below [`LIMIT_64K`], where no position that starts a match
+    /// (below `len - MFLIMIT + 1`) is that far from any other.
+    const FAR: bool;
     /// The table slot of the bytes `seq` (8 bytes read little-endian).
     fn slot(seq: u64) -> usize;
     /// The table slot of the bytes at `at`.
@@ -71,6 +75,7 @@ trait Table {
 struct Small([u16; 1 << (HASH_LOG + 1)]);
 
 impl Table for Small {
+    const FAR: bool = false;
     #[inline(always)]
     fn slot(seq: u64) -> usize {
         ((seq as u32).wrapping_mul(2_654_435_761) >> (32 - (HASH_LOG + 1))) as usize
@@ -89,6 +94,7 @@ impl Table for Small {
 struct Large([u32; 1 << HASH_LOG]);
 
 impl Table for Large {
+    const FAR: bool = true;
     #[inline(always)]
     fn slot(seq: u64) -> usize {
         const PRIME_5_BYTES: u64 = 889_523_592_379;
@@ -130,14 +136,21 @@ pub(super) fn compress(
 }
 
 /// Whether the candidate `m` for position `ip`, whose first 4 bytes are
-/// `seq`, is a match: 1 to [`MAX_DISTANCE`] back, with 4 equal bytes.
+/// `seq`, is a match: 1 to [`MAX_DISTANCE`] back, with 4 equal bytes. With
+/// `T::FAR` false only `m < ip` is tested (one compare), which every
+/// candidate of such a table passes (the table holds earlier positions),
+/// but the read below needs.
 ///
 /// # Safety
 /// `ip + 4 <= data.len()`.
 #[inline(always)]
-unsafe fn is_match(data: &[u8], m: usize, ip: usize, seq: u32) -> bool {
+unsafe fn is_match<T: Table>(data: &[u8], m: usize, ip: usize, seq: u32) -> bool {
     debug_assert!(ip + 4 <= data.len());
-    if ip.wrapping_sub(m).wrapping_sub(1) >= MAX_DISTANCE {
+    if T::FAR {
+        if ip.wrapping_sub(m).wrapping_sub(1) >= MAX_DISTANCE {
+            return false;
+        }
+    } else if m >= ip {
         return false;
     }
     // SAFETY: 1 <= ip - m, so m + 4 <= ip + 3 < data.len().
@@ -191,7 +204,7 @@ fn parse<T: Table>(
             forward_h = T::slot(forward_seq);
             table.put(h, ip);
             // SAFETY: ip (the last probe) <= mflimit_plus_one, so ip + 4 <= len.
-            if unsafe { is_match(data, m, ip, seq) } {
+            if unsafe { is_match::<T>(data, m, ip, seq) } {
                 break;
             }
         }
@@ -223,7 +236,7 @@ fn parse<T: Table>(
             m = table.get(h);
             table.put(h, ip);
             // SAFETY: as above, ip + 4 <= len.
-            if !unsafe { is_match(data, m, ip, seq as u32) } {
+            if !unsafe { is_match::<T>(data, m, ip, seq as u32) } {
                 break;
             }
             literals = ip;
