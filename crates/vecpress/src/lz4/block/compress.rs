@@ -295,12 +295,17 @@ impl Out<'_> {
     #[inline(always)]
     fn room(&self, n: usize) -> Result<(), Error> {
         if n > self.dst.len() - self.pos {
-            return Err(Error::OutputTooSmall {
-                needed: self.bound,
-                actual: self.dst.len(),
-            });
+            return Err(self.too_small());
         }
         Ok(())
+    }
+
+    #[cold]
+    fn too_small(&self) -> Error {
+        Error::OutputTooSmall {
+            needed: self.bound,
+            actual: self.dst.len(),
+        }
     }
 
     /// Appends a length extension: 255s, then the remainder.
