@@ -256,21 +256,34 @@ fn parse<T: Table>(
 pub(super) fn count(data: &[u8], p: usize, m: usize, limit: usize) -> usize {
     let a = &data[p..limit];
     let b = &data[m..m + a.len()];
+    // Most matches end within their first 8 bytes: that compare stands
+    // alone, before the loop.
+    let mut start = 0;
+    if let (Some(x), Some(y)) = (a.first_chunk::<8>(), b.first_chunk::<8>()) {
+        let diff = u64::from_le_bytes(*x) ^ u64::from_le_bytes(*y);
+        if diff != 0 {
+            return (diff.trailing_zeros() / 8) as usize;
+        }
+        start = 8;
+    }
+    let (a, b) = (&a[start..], &b[start..]);
     let mut n = 0;
     for (x, y) in a.chunks_exact(8).zip(b.chunks_exact(8)) {
         let x = u64::from_le_bytes(x.try_into().expect("8 bytes"));
         let y = u64::from_le_bytes(y.try_into().expect("8 bytes"));
         let diff = x ^ y;
         if diff != 0 {
-            return n + (diff.trailing_zeros() / 8) as usize;
+            return start + n + (diff.trailing_zeros() / 8) as usize;
         }
         n += 8;
     }
-    n + a[n..]
-        .iter()
-        .zip(&b[n..])
-        .take_while(|(x, y)| x == y)
-        .count()
+    start
+        + n
+        + a[n..]
+            .iter()
+            .zip(&b[n..])
+            .take_while(|(x, y)| x == y)
+            .count()
 }
 
 /// Bytes of the extension of a nibble-coded length `n`.
@@ -415,5 +428,32 @@ impl Out<'_> {
         }
         self.pos += n;
         token_at
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::count;
+
+    #[test]
+    fn count_is_the_length_of_the_common_run() {
+        // Two copies of a pattern with one byte changed at every distance
+        // from the start, up to limits on both sides of each 8-byte step.
+        let base: Vec<u8> = (0..40u32).map(|i| (i * 37 % 251) as u8).collect();
+        for diff_at in 0..=40 {
+            let mut data = base.clone();
+            data.extend_from_slice(&base);
+            if diff_at < 40 {
+                data[40 + diff_at] ^= 0x5a;
+            }
+            for limit in 40..=80 {
+                let want = diff_at.min(limit - 40);
+                assert_eq!(
+                    count(&data, 40, 0, limit),
+                    want,
+                    "diff {diff_at} limit {limit}"
+                );
+            }
+        }
     }
 }
