@@ -91,6 +91,12 @@ impl Vector for uint8x16_t {
     }
 
     #[inline(always)]
+    unsafe fn sum_u8_lanes(self) -> Self {
+        // SAFETY: the caller guarantees Neon.
+        unsafe { vreinterpretq_u8_u32(vpaddlq_u16(vpaddlq_u8(self))) }
+    }
+
+    #[inline(always)]
     unsafe fn ge_mask_u32(self, target: Self) -> u32 {
         // SAFETY: the caller guarantees Neon.
         unsafe {
@@ -98,6 +104,18 @@ impl Vector for uint8x16_t {
             let bits = vandq_u32(ge, vld1q_u32([1u32, 2, 4, 8].as_ptr()));
             vaddvq_u32(bits)
         }
+    }
+
+    #[inline(always)]
+    unsafe fn or(self, other: Self) -> Self {
+        // SAFETY: the caller guarantees Neon.
+        unsafe { vorrq_u8(self, other) }
+    }
+
+    #[inline(always)]
+    unsafe fn sum_u32(self) -> u32 {
+        // SAFETY: the caller guarantees Neon.
+        unsafe { vaddvq_u32(vreinterpretq_u32_u8(self)) }
     }
 
     #[inline(always)]

@@ -95,12 +95,31 @@ pub(crate) trait Vector: Copy {
     /// The CPU supports the type's instruction set.
     unsafe fn sum_u8(self) -> u32;
 
+    /// u32 elements whose sum is the sum of the 16 bytes (`psadbw`: two
+    /// sums of 8 bytes, in elements 0 and 2; Neon: four sums of 4).
+    ///
+    /// # Safety
+    /// The CPU supports the type's instruction set.
+    unsafe fn sum_u8_lanes(self) -> Self;
+
     /// The bits, lowest for element 0, of the u32 elements at least the
     /// matching ones of `target` (unsigned); 4 bits, one per element.
     ///
     /// # Safety
     /// The CPU supports the type's instruction set.
     unsafe fn ge_mask_u32(self, target: Self) -> u32;
+
+    /// Bitwise or.
+    ///
+    /// # Safety
+    /// The CPU supports the type's instruction set.
+    unsafe fn or(self, other: Self) -> Self;
+
+    /// The sum of the u32 elements, wrapping.
+    ///
+    /// # Safety
+    /// The CPU supports the type's instruction set.
+    unsafe fn sum_u32(self) -> u32;
 
     /// The last u32 element.
     ///

@@ -80,11 +80,33 @@ impl Vector for __m128i {
     }
 
     #[inline(always)]
+    unsafe fn sum_u8_lanes(self) -> Self {
+        // SAFETY: the caller guarantees SSE2.
+        unsafe { _mm_sad_epu8(self, _mm_setzero_si128()) }
+    }
+
+    #[inline(always)]
     unsafe fn ge_mask_u32(self, target: Self) -> u32 {
         // SAFETY: the caller guarantees SSE4.1.
         unsafe {
             let ge = _mm_cmpeq_epi32(_mm_max_epu32(self, target), self);
             _mm_movemask_ps(_mm_castsi128_ps(ge)) as u32
+        }
+    }
+
+    #[inline(always)]
+    unsafe fn or(self, other: Self) -> Self {
+        // SAFETY: the caller guarantees SSE2.
+        unsafe { _mm_or_si128(self, other) }
+    }
+
+    #[inline(always)]
+    unsafe fn sum_u32(self) -> u32 {
+        // SAFETY: the caller guarantees SSE2.
+        unsafe {
+            let x = _mm_add_epi32(self, _mm_shuffle_epi32::<0b01_00_11_10>(self));
+            let x = _mm_add_epi32(x, _mm_shuffle_epi32::<0b10_11_00_01>(x));
+            _mm_cvtsi128_si32(x) as u32
         }
     }
 

@@ -6,9 +6,10 @@
 //! codes `0..i`, which [`data_len`] sums 8 control bytes (32 codes) at a
 //! time from bit counts of a u64. So [`select`] reads one value and never
 //! decodes the others. With delta coding the value is the sum of every gap
-//! up to it: [`select_delta`] sums whole groups with a kernel that shuffles
-//! each group's bytes into u32 lanes, as decoding does, and adds them to an
-//! accumulator instead of storing them (no prefix sum, no store).
+//! up to it: [`select_delta`] sums them with a kernel that shuffles each
+//! group's bytes into u32 lanes, as decoding does, and adds them to an
+//! accumulator instead of storing them (no prefix sum, no store); in the
+//! group of value `i`, the shuffle zeroes the lanes after it.
 //! [`seek_delta`] decodes group by group as the delta decoders do, compares
 //! each group's four values with the target, and stores nothing; it stops
 //! at the first value that reaches the target, reading no data after it.
@@ -92,10 +93,11 @@ fn select_delta_impl(isa: Isa, input: &[u8], n: usize, i: usize, prev: u32) -> R
         return Err(control_truncated(input.len(), i + 1));
     }
     let (control, data) = input.split_at(clen);
-    // Whole groups up to value i with the kernel, the rest value by value.
-    let (groups, pos, sum) = sum_groups(isa, &control[..(i + 1) / 4], data);
+    // Values 0..=i with the kernel while 16 data bytes remain, the rest
+    // value by value.
+    let (done, pos, sum) = sum_values(isa, control, i + 1, data);
     let mut sum = prev.wrapping_add(sum);
-    for gap in Gaps::new(control, data, 4 * groups, pos, i + 1) {
+    for gap in Gaps::new(control, data, done, pos, i + 1) {
         sum = sum.wrapping_add(gap?.1);
     }
     Ok(sum)
@@ -196,6 +198,7 @@ impl<'a> Gaps<'a> {
 impl Iterator for Gaps<'_> {
     type Item = Result<(usize, u32), Error>;
 
+    #[inline]
     fn next(&mut self) -> Option<Self::Item> {
         if self.k >= self.end {
             return None;
@@ -231,10 +234,11 @@ fn find_groups(isa: Isa, control: &[u8], data: &[u8], acc: u32, target: u32) -> 
     match isa {
         #[cfg(target_arch = "x86_64")]
         // SAFETY: `isa` came from `Isa::best()` or `Isa::check()`, so the
-        // CPU has SSE4.1 (every x86 level above Scalar implies it).
-        Isa::Sse41 | Isa::Avx2 | Isa::Avx512 => unsafe {
-            ssse3::find_groups(control, data, acc, target)
-        },
+        // CPU has SSE4.1.
+        Isa::Sse41 => unsafe { ssse3::find_groups(control, data, acc, target) },
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: as above, the CPU has AVX2 (the AVX-512 level implies it).
+        Isa::Avx2 | Isa::Avx512 => unsafe { ssse3::find_groups_avx2(control, data, acc, target) },
         #[cfg(target_arch = "aarch64")]
         // SAFETY: as above, the CPU has Neon.
         Isa::Neon => unsafe { neon::find_groups(control, data, acc, target) },
@@ -301,21 +305,122 @@ unsafe fn find_groups_with<W: Vector>(control: &[u8], data: &[u8], acc: u32, tar
     }
 }
 
-/// The one map from ISA level to summing kernel: the sum (wrapping) of the
-/// values of a prefix of the groups of `control`, from the start of `data`;
-/// returns (groups summed, data bytes consumed, sum). The kernels stop
-/// where less than 16 data bytes remain.
-fn sum_groups(isa: Isa, control: &[u8], data: &[u8]) -> (usize, usize, u32) {
+/// The one map from ISA level to summing kernel: the sum (wrapping) of
+/// the first `n` values of the stream whose control bytes start `control`
+/// (at least `n.div_ceil(4)` of them) and data bytes are `data`; returns
+/// (values summed, data bytes of the whole groups among them, sum). The
+/// kernels sum while 16 data bytes remain: `n` values, or a multiple of 4
+/// below it.
+fn sum_values(isa: Isa, control: &[u8], n: usize, data: &[u8]) -> (usize, usize, u32) {
     match isa {
         #[cfg(target_arch = "x86_64")]
         // SAFETY: `isa` came from `Isa::best()` or `Isa::check()`, so the
-        // CPU has SSE4.1 (every x86 level above Scalar implies it).
-        Isa::Sse41 | Isa::Avx2 | Isa::Avx512 => unsafe { ssse3::sum_groups(control, data) },
+        // CPU has SSE4.1.
+        Isa::Sse41 => unsafe { ssse3::sum_values(control, n, data) },
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: as above, the CPU has AVX2 (the AVX-512 level implies it).
+        Isa::Avx2 | Isa::Avx512 => unsafe { ssse3::sum_values_avx2(control, n, data) },
         #[cfg(target_arch = "aarch64")]
         // SAFETY: as above, the CPU has Neon.
-        Isa::Neon => unsafe { neon::sum_groups(control, data) },
+        Isa::Neon => unsafe { neon::sum_values(control, n, data) },
         _ => (0, 0, 0),
     }
+}
+
+/// `pshufb`/`tbl` bytes that zero the u32 lanes from `r` on (high bit set),
+/// or-ed into a `DECODE` row for a group of which only `r` values count.
+#[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
+static FIRST_LANES: [[u8; 16]; 4] = {
+    let mut t = [[0u8; 16]; 4];
+    let mut r = 0;
+    while r < 4 {
+        let mut i = 4 * r;
+        while i < 16 {
+            t[r][i] = 0x80;
+            i += 1;
+        }
+        r += 1;
+    }
+    t
+};
+
+/// The summing of [`sum_values`], written once over [`Vector`]: each
+/// group's bytes shuffled into its four values by its `DECODE` row, as
+/// decoding does, and added to one of two accumulators (no prefix sum, no
+/// store); four groups of one-byte values (a zero control u32) summed by
+/// their byte sums; the last group, when only some of its values count,
+/// with the other lanes zeroed by its shuffle.
+///
+/// # Safety
+/// The CPU supports `W`; `control.len() >= n.div_ceil(4)`.
+#[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
+#[inline(always)]
+unsafe fn sum_values_with<W: Vector>(control: &[u8], n: usize, data: &[u8]) -> (usize, usize, u32) {
+    debug_assert!(control.len() >= n.div_ceil(4));
+    let whole = n / 4;
+    let length = |c: u8| usize::from(Codes1234::LENGTH[usize::from(c)]);
+    /// The values of the group of control byte `c` whose data starts at
+    /// `data[at]`.
+    ///
+    /// # Safety
+    /// The CPU supports `W`; `at + 16 <= data.len()`.
+    #[inline(always)]
+    unsafe fn group<W: Vector>(data: &[u8], c: u8, at: usize) -> W {
+        debug_assert!(at + 16 <= data.len());
+        // SAFETY: the caller's promises.
+        unsafe { W::load(data.as_ptr().add(at)).shuffle(row::<W, Codes1234>(usize::from(c))) }
+    }
+    let (mut g, mut pos) = (0, 0);
+    // SAFETY: the CPU supports W.
+    let (mut acc, mut acc2) = unsafe { (W::splat_u32(0), W::splat_u32(0)) };
+    // Four groups a pass while their data (at most 64 bytes, or 16 bytes
+    // of one-byte values) is all there.
+    while g + 4 <= whole {
+        let k: [u8; 4] = control[g..g + 4].try_into().expect("4 bytes");
+        if k == [0; 4] && data.len() - pos >= 16 {
+            // SAFETY: 16 bytes remain at `pos`; the CPU supports W.
+            acc2 = unsafe { acc2.add_u32(W::load(data.as_ptr().add(pos)).sum_u8_lanes()) };
+            pos += 16;
+            g += 4;
+            continue;
+        }
+        if data.len() - pos < 64 {
+            break;
+        }
+        let p1 = pos + length(k[0]);
+        let p2 = p1 + length(k[1]);
+        let p3 = p2 + length(k[2]);
+        // SAFETY: the CPU supports W; each group starts at most 48 bytes
+        // after `pos`, so its 16 bytes are there.
+        unsafe {
+            let a = group::<W>(data, k[0], pos).add_u32(group(data, k[1], p1));
+            let b = group::<W>(data, k[2], p2).add_u32(group(data, k[3], p3));
+            acc = acc.add_u32(a.add_u32(b));
+        }
+        pos = p3 + length(k[3]);
+        g += 4;
+    }
+    while g < whole && data.len() - pos >= 16 {
+        // SAFETY: the CPU supports W; 16 bytes remain at `pos`.
+        acc = unsafe { acc.add_u32(group(data, control[g], pos)) };
+        pos += length(control[g]);
+        g += 1;
+    }
+    let mut done = 4 * g;
+    let rest = n % 4;
+    if g == whole && rest != 0 && data.len() - pos >= 16 {
+        let c = control[g];
+        // SAFETY: the CPU supports W; 16 bytes remain at `pos`, and
+        // `FIRST_LANES[rest]` is 16 bytes.
+        unsafe {
+            let mask = row::<W, Codes1234>(usize::from(c)).or(W::load(FIRST_LANES[rest].as_ptr()));
+            acc2 = acc2.add_u32(W::load(data.as_ptr().add(pos)).shuffle(mask));
+        }
+        done = n;
+    }
+    // SAFETY: the CPU supports W.
+    let sum = unsafe { acc.add_u32(acc2).sum_u32() };
+    (done, pos, sum)
 }
 
 /// The code of value `i`.

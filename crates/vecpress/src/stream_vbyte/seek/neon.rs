@@ -1,34 +1,16 @@
-//! The sum of the values of whole groups with Neon: `tbl` each group's data
-//! bytes into four u32 lanes, as decoding does, and add them to an
-//! accumulator instead of storing them.
+//! The Neon entry points of the search and summing kernels of
+//! [`seek`](super), written once over `Vector`.
 
 use core::arch::aarch64::*;
 
-use crate::stream_vbyte::tables::{Codes1234, Variant};
-
-/// Sums the values of the groups of `control` (wrapping), from the start of
-/// `data`, while 16 data bytes remain; returns (groups summed, data bytes
-/// consumed, sum).
+/// The summing of [`sum_values_with`](super::sum_values_with) on Neon.
 ///
 /// # Safety
-/// The CPU must have Neon.
+/// The CPU must have Neon; `control.len() >= n.div_ceil(4)`.
 #[target_feature(enable = "neon")]
-pub(super) unsafe fn sum_groups(control: &[u8], data: &[u8]) -> (usize, usize, u32) {
-    let (mut g, mut pos) = (0, 0);
-    let mut acc = vdupq_n_u32(0);
-    while g < control.len() && pos + 16 <= data.len() {
-        let c = control[g] as usize;
-        // SAFETY: data[pos..pos + 16] exists (the loop condition); the mask
-        // is a 16-byte table row; the caller provides Neon.
-        unsafe {
-            let bytes = vld1q_u8(data.as_ptr().add(pos));
-            let mask = vld1q_u8(Codes1234::DECODE[c].as_ptr());
-            acc = vaddq_u32(acc, vreinterpretq_u32_u8(vqtbl1q_u8(bytes, mask)));
-        }
-        pos += Codes1234::LENGTH[c] as usize;
-        g += 1;
-    }
-    (g, pos, vaddvq_u32(acc))
+pub(super) unsafe fn sum_values(control: &[u8], n: usize, data: &[u8]) -> (usize, usize, u32) {
+    // SAFETY: the caller's promises.
+    unsafe { super::sum_values_with::<uint8x16_t>(control, n, data) }
 }
 
 /// The search of [`find_groups_with`](super::find_groups_with) on Neon.
