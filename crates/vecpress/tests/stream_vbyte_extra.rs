@@ -498,3 +498,79 @@ fn select_and_seek_kernels_agree_on_bad_input() {
         }
     }
 }
+
+/// A stream whose running sum wraps past 2^32 inside a run of groups: the
+/// first value at least the target comes before the wrap, though the sum
+/// over the run (wrapping) stays below the target. Every kernel answers as
+/// the scalar search does.
+#[test]
+fn seek_where_the_running_sum_wraps_agrees_with_scalar() {
+    for at in [0usize, 1, 5, 17, 40, 90] {
+        let mut gaps = vec![1u32; 120];
+        gaps[at] = 200;
+        gaps[at + 1] = u32::MAX - 194;
+        let mut acc = 10u32;
+        let values: Vec<u32> = gaps
+            .iter()
+            .map(|&g| {
+                acc = acc.wrapping_add(g);
+                acc
+            })
+            .collect();
+        let bytes = sv::encode_delta_to_vec(&values, 10);
+        for target in [50u32, 100, 205, 210, 211, 1000, u32::MAX] {
+            let want = sv::seek_delta_with(Isa::Scalar, &bytes, values.len(), target, 10);
+            let first = values.iter().position(|&v| v >= target);
+            assert_eq!(
+                want,
+                Ok(first.map(|i| (i, values[i]))),
+                "at {at} target {target}"
+            );
+            for &isa in Isa::available() {
+                assert_eq!(
+                    sv::seek_delta_with(isa, &bytes, values.len(), target, 10),
+                    want,
+                    "{isa:?} at {at} target {target}"
+                );
+            }
+        }
+    }
+}
+
+/// A stream cut right after the value a seek finds still answers, on every
+/// kernel, for every cut past that value's last byte.
+#[test]
+fn seek_answers_on_a_stream_cut_after_the_value_found() {
+    let mut rng = Rng::new(77);
+    for bits in [1u32, 8, 12, 20] {
+        let values = sorted(&mut rng, 300, bits, 0);
+        let bytes = sv::encode_delta_to_vec(&values, 0);
+        let clen = 300usize.div_ceil(4);
+        for i in [0usize, 3, 17, 64, 150, 299] {
+            let target = values[i];
+            let first = values.iter().position(|&v| v >= target).unwrap();
+            // The data bytes up to the end of value `first`.
+            let gaps: Vec<u32> = values
+                .iter()
+                .scan(0u32, |p, &v| {
+                    let g = v.wrapping_sub(*p);
+                    *p = v;
+                    Some(g)
+                })
+                .collect();
+            let end: usize = gaps[..=first]
+                .iter()
+                .map(|&g| (32 - g.leading_zeros()).max(1).div_ceil(8) as usize)
+                .sum();
+            for cut in clen + end..=bytes.len() {
+                for &isa in Isa::available() {
+                    assert_eq!(
+                        sv::seek_delta_with(isa, &bytes[..cut], 300, target, 0),
+                        Ok(Some((first, values[first]))),
+                        "{isa:?} bits {bits} i {i} cut {cut}"
+                    );
+                }
+            }
+        }
+    }
+}

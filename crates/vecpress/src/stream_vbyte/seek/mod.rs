@@ -10,9 +10,12 @@
 //! group's bytes into u32 lanes, as decoding does, and adds them to an
 //! accumulator instead of storing them (no prefix sum, no store); in the
 //! group of value `i`, the shuffle zeroes the lanes after it.
-//! [`seek_delta`] decodes group by group as the delta decoders do, compares
-//! each group's four values with the target, and stores nothing; it stops
-//! at the first value that reaches the target, reading no data after it.
+//! [`seek_delta`] skips four groups at a time while the sum of their gaps
+//! (summed as `select_delta` does) keeps the running sum below the target,
+//! then decodes group by group as the delta decoders do, compares each
+//! group's four values with the target, and stores nothing; it stops at the
+//! first value that reaches the target, reading no data after the skipped
+//! groups and that value's group.
 
 #[cfg(target_arch = "aarch64")]
 mod neon;
@@ -105,9 +108,10 @@ fn select_delta_impl(isa: Isa, input: &[u8], n: usize, i: usize, prev: u32) -> R
 
 /// The index and value of the first value `>= target` in a delta-coded
 /// sorted stream of `n` values encoded from `prev`, or `None` if every
-/// value is smaller. The best kernel decodes group by group without
-/// storing, up to the value found: data after it is not read (a stream cut
-/// after that value still answers).
+/// value is smaller. The best kernel skips four groups at a time while the
+/// sum of their gaps stays below the target, then decodes group by group
+/// without storing, up to the value found: a stream cut after that value
+/// still answers.
 ///
 /// ```
 /// use vecpress::stream_vbyte;
@@ -252,30 +256,63 @@ fn find_groups(isa: Isa, control: &[u8], data: &[u8], acc: u32, target: u32) -> 
 
 /// The search of [`find_groups`], written once over [`Vector`]: each group
 /// decoded as the decoders do (table shuffle, prefix sum, plus the previous
-/// value), compared with the target, nothing stored; four groups of
-/// one-byte gaps that cannot reach the target are skipped by their byte sum.
+/// value), compared with the target, nothing stored; four groups whose
+/// gaps cannot bring the running sum to the target are skipped by their sum
+/// (a byte sum for one-byte gaps, else the sum of their shuffles, when no
+/// gap takes 4 bytes and the sum cannot wrap).
 ///
 /// # Safety
 /// The CPU supports `W` (16-byte registers).
 #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
 #[inline(always)]
 unsafe fn find_groups_with<W: Vector>(control: &[u8], data: &[u8], acc: u32, target: u32) -> Found {
+    let length = |c: u8| usize::from(Codes1234::LENGTH[usize::from(c)]);
     let (mut g, mut pos) = (0, 0);
+    // Groups before this one are searched one by one (a skip failed there).
+    let mut one_by_one = 0;
     // SAFETY: the CPU supports W.
     let (mut sum, goal) = unsafe { (W::splat_u32(acc), W::splat_u32(target)) };
     while g < control.len() && data.len() - pos >= 16 {
-        if control.get(g..g + 4) == Some(&[0; 4]) {
-            // 16 one-byte gaps: skipped whole by their byte sum when the
-            // running sum stays below the target without wrapping.
-            // SAFETY: the CPU supports W; 16 bytes remain at `pos`.
-            let (total, last) =
-                unsafe { (W::load(data.as_ptr().add(pos)).sum_u8(), sum.last_u32()) };
-            if u64::from(last) + u64::from(total) < u64::from(target) {
-                // SAFETY: the CPU supports W.
-                sum = unsafe { W::splat_u32(last + total) };
-                pos += 16;
-                g += 4;
-                continue;
+        if g >= one_by_one {
+            if let Some(&k) = control[g..].first_chunk::<4>() {
+                // Four groups skipped whole by the sum of their gaps when
+                // the running sum stays below the target without wrapping:
+                // 16 one-byte gaps by their byte sum, or groups with no
+                // 4-byte gap (16 gaps below 2^24, whose sum cannot wrap)
+                // by the sum of their shuffles.
+                let w = u32::from_le_bytes(k);
+                if w == 0 {
+                    // SAFETY: the CPU supports W; 16 bytes remain at `pos`.
+                    let (total, last) =
+                        unsafe { (W::load(data.as_ptr().add(pos)).sum_u8(), sum.last_u32()) };
+                    if u64::from(last) + u64::from(total) < u64::from(target) {
+                        // SAFETY: the CPU supports W.
+                        sum = unsafe { W::splat_u32(last + total) };
+                        pos += 16;
+                        g += 4;
+                        continue;
+                    }
+                    one_by_one = g + 4;
+                } else if w & w >> 1 & 0x5555_5555 == 0 && data.len() - pos >= 64 {
+                    let p1 = pos + length(k[0]);
+                    let p2 = p1 + length(k[1]);
+                    let p3 = p2 + length(k[2]);
+                    // SAFETY: the CPU supports W; each group starts at most
+                    // 48 bytes after `pos`, so its 16 bytes are there.
+                    let (total, last) = unsafe {
+                        let a = group::<W>(data, k[0], pos).add_u32(group(data, k[1], p1));
+                        let b = group::<W>(data, k[2], p2).add_u32(group(data, k[3], p3));
+                        (a.add_u32(b).sum_u32(), sum.last_u32())
+                    };
+                    if u64::from(last) + u64::from(total) < u64::from(target) {
+                        // SAFETY: the CPU supports W.
+                        sum = unsafe { W::splat_u32(last + total) };
+                        pos = p3 + length(k[3]);
+                        g += 4;
+                        continue;
+                    }
+                    one_by_one = g + 4;
+                }
             }
         }
         let c = usize::from(control[g]);
@@ -303,6 +340,19 @@ unsafe fn find_groups_with<W: Vector>(control: &[u8], data: &[u8], acc: u32, tar
         pos,
         acc,
     }
+}
+
+/// The values (gaps) of the group of control byte `c` whose data starts at
+/// `data[at]`.
+///
+/// # Safety
+/// The CPU supports `W`; `at + 16 <= data.len()`.
+#[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
+#[inline(always)]
+unsafe fn group<W: Vector>(data: &[u8], c: u8, at: usize) -> W {
+    debug_assert!(at + 16 <= data.len());
+    // SAFETY: the caller's promises.
+    unsafe { W::load(data.as_ptr().add(at)).shuffle(row::<W, Codes1234>(usize::from(c))) }
 }
 
 /// The one map from ISA level to summing kernel: the sum (wrapping) of
@@ -359,17 +409,6 @@ unsafe fn sum_values_with<W: Vector>(control: &[u8], n: usize, data: &[u8]) -> (
     debug_assert!(control.len() >= n.div_ceil(4));
     let whole = n / 4;
     let length = |c: u8| usize::from(Codes1234::LENGTH[usize::from(c)]);
-    /// The values of the group of control byte `c` whose data starts at
-    /// `data[at]`.
-    ///
-    /// # Safety
-    /// The CPU supports `W`; `at + 16 <= data.len()`.
-    #[inline(always)]
-    unsafe fn group<W: Vector>(data: &[u8], c: u8, at: usize) -> W {
-        debug_assert!(at + 16 <= data.len());
-        // SAFETY: the caller's promises.
-        unsafe { W::load(data.as_ptr().add(at)).shuffle(row::<W, Codes1234>(usize::from(c))) }
-    }
     let (mut g, mut pos) = (0, 0);
     // SAFETY: the CPU supports W.
     let (mut acc, mut acc2) = unsafe { (W::splat_u32(0), W::splat_u32(0)) };
