@@ -170,9 +170,10 @@ unsafe fn copy_match<C: Copier>(out: *mut u8, op: usize, offset: usize, len: usi
 }
 
 /// Copies a match of at most [`SHORT_MATCH`] bytes at offset `offset` to
-/// `out + op`, writing at most [`SHORT_WRITE`] bytes: three 8-byte copies
-/// when the offset is at least 8 (as liblz4 does), else the copier's start
-/// of an overlapping match.
+/// `out + op`, writing at most [`SHORT_WRITE`] bytes: copies of 8, 8 and 2
+/// bytes when the offset is at least 8 (as liblz4 does: a third copy of 8
+/// bytes, reading across more of the stores just made, measured slower),
+/// else the copier's start of an overlapping match.
 ///
 /// # Safety
 /// `1 <= offset <= op`, `len <= SHORT_MATCH`; `out .. out + op +
@@ -181,7 +182,7 @@ unsafe fn copy_match<C: Copier>(out: *mut u8, op: usize, offset: usize, len: usi
 #[inline(always)]
 unsafe fn copy_short_match<C: Copier>(out: *mut u8, op: usize, offset: usize, len: usize) {
     debug_assert!(len <= SHORT_MATCH);
-    // SAFETY: as in `copy_match`; writes end by op + 32 (3 * 8, or
+    // SAFETY: as in `copy_match`; writes end by op + 32 (8 + 8 + 2, or
     // an overlap start of W <= 32 bytes then chunks while k < len <= 18,
     // which for W = 8 ends at 24 and for W = 16 at 32).
     unsafe {
@@ -189,7 +190,7 @@ unsafe fn copy_short_match<C: Copier>(out: *mut u8, op: usize, offset: usize, le
         if offset >= 8 {
             ptr::copy_nonoverlapping(dst.sub(offset), dst, 8);
             ptr::copy_nonoverlapping(dst.add(8).sub(offset), dst.add(8), 8);
-            ptr::copy_nonoverlapping(dst.add(16).sub(offset), dst.add(16), 8);
+            ptr::copy_nonoverlapping(dst.add(16).sub(offset), dst.add(16), 2);
         } else {
             let d = C::overlap(dst, offset);
             let mut k = C::W;
@@ -207,6 +208,13 @@ const SHORT_MATCH: usize = 14 + MINMATCH;
 const SHORT_LITERALS: usize = 16;
 /// The most bytes [`copy_short_match`] writes.
 const SHORT_WRITE: usize = 32;
+
+/// Marks the branch that calls it as rarely taken, so that the compiler
+/// lays it out of the way of the common path (`core::hint::cold_path`, which
+/// needs Rust 1.95).
+#[cold]
+#[inline]
+fn cold() {}
 
 /// Reads a length extension at `*ip`, adding to `len`; `None` when the input
 /// ends first or the length passes `cap` (the fast loop then declines).
@@ -266,6 +274,7 @@ pub(super) unsafe fn fast_loop<C: Copier>(
             // (the loop condition); input and output are distinct slices.
             unsafe { ptr::copy_nonoverlapping(inp.add(ip), out.add(op), SHORT_LITERALS) };
         } else {
+            cold();
             let Some(n) = extension(src, &mut ip, lit, in_len) else {
                 return (seq_ip, seq_op);
             };
@@ -295,6 +304,7 @@ pub(super) unsafe fn fast_loop<C: Copier>(
             unsafe { copy_short_match::<C>(out, op, offset, len + MINMATCH) };
             op += len + MINMATCH;
         } else {
+            cold();
             let Some(n) = extension(src, &mut ip, len, out_len) else {
                 return (seq_ip, seq_op);
             };
