@@ -266,7 +266,6 @@ fn find_groups(isa: Isa, control: &[u8], data: &[u8], acc: u32, target: u32) -> 
 #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
 #[inline(always)]
 unsafe fn find_groups_with<W: Vector>(control: &[u8], data: &[u8], acc: u32, target: u32) -> Found {
-    let length = |c: u8| usize::from(Codes1234::LENGTH[usize::from(c)]);
     let (mut g, mut pos) = (0, 0);
     // Groups before this one are searched one by one (a skip failed there).
     let mut one_by_one = 0;
@@ -294,20 +293,15 @@ unsafe fn find_groups_with<W: Vector>(control: &[u8], data: &[u8], acc: u32, tar
                     }
                     one_by_one = g + 4;
                 } else if w & w >> 1 & 0x5555_5555 == 0 && data.len() - pos >= 64 {
-                    let p1 = pos + length(k[0]);
-                    let p2 = p1 + length(k[1]);
-                    let p3 = p2 + length(k[2]);
-                    // SAFETY: the CPU supports W; each group starts at most
-                    // 48 bytes after `pos`, so its 16 bytes are there.
-                    let (total, last) = unsafe {
-                        let a = group::<W>(data, k[0], pos).add_u32(group(data, k[1], p1));
-                        let b = group::<W>(data, k[2], p2).add_u32(group(data, k[3], p3));
-                        (a.add_u32(b).sum_u32(), sum.last_u32())
-                    };
+                    // SAFETY: the CPU supports W; 64 bytes remain at `pos`.
+                    let ((sums, end), last) =
+                        unsafe { (four_groups::<W>(data, k, pos), sum.last_u32()) };
+                    // SAFETY: the CPU supports W.
+                    let total = unsafe { sums.sum_u32() };
                     if u64::from(last) + u64::from(total) < u64::from(target) {
                         // SAFETY: the CPU supports W.
                         sum = unsafe { W::splat_u32(last + total) };
-                        pos = p3 + length(k[3]);
+                        pos = end;
                         g += 4;
                         continue;
                     }
@@ -355,6 +349,29 @@ unsafe fn group<W: Vector>(data: &[u8], c: u8, at: usize) -> W {
     unsafe { W::load(data.as_ptr().add(at)).shuffle(row::<W, Codes1234>(usize::from(c))) }
 }
 
+/// The sums, lane by lane (wrapping), of the values of the four groups of
+/// control bytes `k` whose data starts at `data[pos]`, and the data byte
+/// after them.
+///
+/// # Safety
+/// The CPU supports `W`; `pos + 64 <= data.len()`.
+#[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
+#[inline(always)]
+unsafe fn four_groups<W: Vector>(data: &[u8], k: [u8; 4], pos: usize) -> (W, usize) {
+    let length = |c: u8| usize::from(Codes1234::LENGTH[usize::from(c)]);
+    let p1 = pos + length(k[0]);
+    let p2 = p1 + length(k[1]);
+    let p3 = p2 + length(k[2]);
+    // SAFETY: the CPU supports W; each group starts at most 48 bytes after
+    // `pos`, so its 16 bytes are there.
+    let sums = unsafe {
+        let a = group::<W>(data, k[0], pos).add_u32(group(data, k[1], p1));
+        let b = group::<W>(data, k[2], p2).add_u32(group(data, k[3], p3));
+        a.add_u32(b)
+    };
+    (sums, p3 + length(k[3]))
+}
+
 /// The one map from ISA level to summing kernel: the sum (wrapping) of
 /// the first `n` values of the stream whose control bytes start `control`
 /// (at least `n.div_ceil(4)` of them) and data bytes are `data`; returns
@@ -396,10 +413,11 @@ static FIRST_LANES: [[u8; 16]; 4] = {
 
 /// The summing of [`sum_values`], written once over [`Vector`]: each
 /// group's bytes shuffled into its four values by its `DECODE` row, as
-/// decoding does, and added to one of two accumulators (no prefix sum, no
-/// store); four groups of one-byte values (a zero control u32) summed by
-/// their byte sums; the last group, when only some of its values count,
-/// with the other lanes zeroed by its shuffle.
+/// decoding does, and added, four groups at a time ([`four_groups`]), into
+/// an accumulator (no prefix sum, no store); four groups of one-byte values
+/// (a zero control u32) summed by their byte sums; the last group, when
+/// only some of its values count, with the other lanes zeroed by its
+/// shuffle.
 ///
 /// # Safety
 /// The CPU supports `W`; `control.len() >= n.div_ceil(4)`.
@@ -408,7 +426,6 @@ static FIRST_LANES: [[u8; 16]; 4] = {
 unsafe fn sum_values_with<W: Vector>(control: &[u8], n: usize, data: &[u8]) -> (usize, usize, u32) {
     debug_assert!(control.len() >= n.div_ceil(4));
     let whole = n / 4;
-    let length = |c: u8| usize::from(Codes1234::LENGTH[usize::from(c)]);
     let (mut g, mut pos) = (0, 0);
     // SAFETY: the CPU supports W.
     let (mut acc, mut acc2) = unsafe { (W::splat_u32(0), W::splat_u32(0)) };
@@ -426,23 +443,17 @@ unsafe fn sum_values_with<W: Vector>(control: &[u8], n: usize, data: &[u8]) -> (
         if data.len() - pos < 64 {
             break;
         }
-        let p1 = pos + length(k[0]);
-        let p2 = p1 + length(k[1]);
-        let p3 = p2 + length(k[2]);
-        // SAFETY: the CPU supports W; each group starts at most 48 bytes
-        // after `pos`, so its 16 bytes are there.
-        unsafe {
-            let a = group::<W>(data, k[0], pos).add_u32(group(data, k[1], p1));
-            let b = group::<W>(data, k[2], p2).add_u32(group(data, k[3], p3));
-            acc = acc.add_u32(a.add_u32(b));
-        }
-        pos = p3 + length(k[3]);
+        // SAFETY: the CPU supports W; 64 bytes remain at `pos`.
+        let (sums, end) = unsafe { four_groups::<W>(data, k, pos) };
+        // SAFETY: the CPU supports W.
+        acc = unsafe { acc.add_u32(sums) };
+        pos = end;
         g += 4;
     }
     while g < whole && data.len() - pos >= 16 {
         // SAFETY: the CPU supports W; 16 bytes remain at `pos`.
         acc = unsafe { acc.add_u32(group(data, control[g], pos)) };
-        pos += length(control[g]);
+        pos += usize::from(Codes1234::LENGTH[usize::from(control[g])]);
         g += 1;
     }
     let mut done = 4 * g;
