@@ -588,7 +588,8 @@ fn lz4_flex_decodes_ours_and_we_decode_its() {
 /// positions that skips the distance test): random head, zeros, then the
 /// head again, so that the search meets the head's position as the
 /// candidate of the last bytes, as far back as the input allows. Offsets
-/// stay within 65535 bytes: ours and liblz4 decode every block.
+/// stay within 65535 bytes: ours and liblz4 (on x86-64, where it is built)
+/// decode every block.
 #[test]
 fn matches_near_64k_stay_within_the_largest_offset() {
     let mut rng = Rng::new(64);
@@ -601,7 +602,11 @@ fn matches_near_64k_stay_within_the_largest_offset() {
         let mut out = vec![0u8; len];
         assert_eq!(block::decompress_into(&packed, &mut out), Ok(len), "{len}");
         assert!(out == data, "{len}: ours");
-        let theirs = lz4::block::decompress(&packed, Some(len as i32)).expect("liblz4 decodes it");
-        assert!(theirs == data, "{len}: liblz4");
+        #[cfg(target_arch = "x86_64")]
+        {
+            let theirs =
+                lz4::block::decompress(&packed, Some(len as i32)).expect("liblz4 decodes it");
+            assert!(theirs == data, "{len}: liblz4");
+        }
     }
 }

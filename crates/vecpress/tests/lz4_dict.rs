@@ -11,8 +11,10 @@ mod common;
 use std::io::{Read, Write};
 
 use common::{infos, random_bytes, repetitive, text_like, Rng};
+#[cfg(target_arch = "x86_64")]
+use vecpress::lz4::block;
+use vecpress::lz4::dict;
 use vecpress::lz4::frame::{self, BlockSize, FrameDecoder, FrameEncoder, FrameInfo};
-use vecpress::lz4::{block, dict};
 use vecpress::Error;
 
 /// Content that borrows from `dict` (pieces of it, with fresh bytes

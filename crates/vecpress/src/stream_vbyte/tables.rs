@@ -30,7 +30,9 @@ pub(crate) trait Variant: Copy + 'static {
     /// Encoding shuffle masks per control byte.
     const ENCODE: &'static [[u8; 16]; 256];
     /// Which bytes of four u32 values hold data, per control byte: bit
-    /// `4i + j` is set for `j < ` the length of value `i` (a `vpexpandb` mask).
+    /// `4i + j` is set for `j < ` the length of value `i` (a `vpexpandb` mask;
+    /// only the AVX-512 decoder reads it).
+    #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
     const EXPAND: &'static [u16; 256];
     /// The largest value codes 0, 1 and 2 hold (code 3 holds any).
     const LIMITS: [u32; 3];
