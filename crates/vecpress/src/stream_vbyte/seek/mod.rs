@@ -309,12 +309,11 @@ unsafe fn find_groups_with<W: Vector>(control: &[u8], data: &[u8], acc: u32, tar
                 }
             }
         }
-        let c = usize::from(control[g]);
-        // SAFETY: the CPU supports W; the load is of the 16 bytes at
-        // `pos`, 16 remaining (the loop condition).
+        let c = control[g];
+        // SAFETY: the CPU supports W; 16 bytes remain at `pos` (the loop
+        // condition).
         let (values, hit) = unsafe {
-            let gaps = W::load(data.as_ptr().add(pos)).shuffle(row::<W, Codes1234>(c));
-            let values = running::<W, true>(gaps, &mut sum);
+            let values = running::<W, true>(group(data, c, pos), &mut sum);
             (values, values.ge_mask_u32(goal))
         };
         if hit != 0 {
@@ -324,7 +323,7 @@ unsafe fn find_groups_with<W: Vector>(control: &[u8], data: &[u8], acc: u32, tar
             unsafe { values.store(four.as_mut_ptr().cast()) };
             return Found::At(4 * g + lane, four[lane]);
         }
-        pos += usize::from(Codes1234::LENGTH[c]);
+        pos += length(c);
         g += 1;
     }
     // SAFETY: the CPU supports W.
@@ -334,6 +333,13 @@ unsafe fn find_groups_with<W: Vector>(control: &[u8], data: &[u8], acc: u32, tar
         pos,
         acc,
     }
+}
+
+/// The data bytes of the group of control byte `c`.
+#[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
+#[inline(always)]
+fn length(c: u8) -> usize {
+    usize::from(Codes1234::LENGTH[usize::from(c)])
 }
 
 /// The values (gaps) of the group of control byte `c` whose data starts at
@@ -358,7 +364,6 @@ unsafe fn group<W: Vector>(data: &[u8], c: u8, at: usize) -> W {
 #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
 #[inline(always)]
 unsafe fn four_groups<W: Vector>(data: &[u8], k: [u8; 4], pos: usize) -> (W, usize) {
-    let length = |c: u8| usize::from(Codes1234::LENGTH[usize::from(c)]);
     let p1 = pos + length(k[0]);
     let p2 = p1 + length(k[1]);
     let p3 = p2 + length(k[2]);
@@ -453,7 +458,7 @@ unsafe fn sum_values_with<W: Vector>(control: &[u8], n: usize, data: &[u8]) -> (
     while g < whole && data.len() - pos >= 16 {
         // SAFETY: the CPU supports W; 16 bytes remain at `pos`.
         acc = unsafe { acc.add_u32(group(data, control[g], pos)) };
-        pos += usize::from(Codes1234::LENGTH[usize::from(control[g])]);
+        pos += length(control[g]);
         g += 1;
     }
     let mut done = 4 * g;
