@@ -28,9 +28,6 @@
 pub mod g8iu;
 pub mod gb;
 
-#[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
-mod vector;
-
 use crate::Error;
 
 /// Bytes a value takes in both formats: 1 to 4, with 0 taking one byte.

@@ -12,6 +12,12 @@ impl Vector for uint8x16_t {
     }
 
     #[inline(always)]
+    unsafe fn load8(ptr: *const u8) -> Self {
+        // SAFETY: the caller guarantees the 8 bytes are readable, and Neon.
+        unsafe { vcombine_u8(vld1_u8(ptr), vdup_n_u8(0)) }
+    }
+
+    #[inline(always)]
     unsafe fn widen_u8(ptr: *const u8) -> Self {
         // SAFETY: the caller guarantees the 4 bytes are readable, and Neon.
         unsafe {

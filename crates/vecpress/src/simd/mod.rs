@@ -32,6 +32,13 @@ pub(crate) trait Vector: Copy {
     /// Those bytes are readable.
     unsafe fn load(ptr: *const u8) -> Self;
 
+    /// The 8 bytes at `ptr` in the low half, zeros in the high half.
+    ///
+    /// # Safety
+    /// Those bytes are readable.
+    #[cfg_attr(not(feature = "g8iu"), allow(dead_code))] // read by G8IU only
+    unsafe fn load8(ptr: *const u8) -> Self;
+
     /// The 4 bytes at `ptr`, zero-extended to u32 elements.
     ///
     /// # Safety

@@ -13,6 +13,13 @@ impl Vector for __m128i {
     }
 
     #[inline(always)]
+    unsafe fn load8(ptr: *const u8) -> Self {
+        // SAFETY: the caller guarantees the 8 bytes are readable (movq reads
+        // no more).
+        unsafe { _mm_loadl_epi64(ptr.cast()) }
+    }
+
+    #[inline(always)]
     unsafe fn widen_u8(ptr: *const u8) -> Self {
         // SAFETY: the caller guarantees the 4 bytes are readable, and SSE4.1.
         unsafe { _mm_cvtepu8_epi32(_mm_cvtsi32_si128(ptr.cast::<i32>().read_unaligned())) }

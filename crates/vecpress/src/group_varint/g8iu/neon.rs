@@ -1,7 +1,7 @@
 //! The Varint-G8IU decoder for aarch64 with Neon (`tbl`, `vqtbl1q_u8`), at the `Neon`
-//! level: [`super::simd`] compiled for `uint32x4_t`.
+//! level: [`super::simd`] compiled for `uint8x16_t`.
 
-use core::arch::aarch64::uint32x4_t;
+use core::arch::aarch64::uint8x16_t;
 
 use super::simd::decode;
 
@@ -12,8 +12,8 @@ use super::simd::decode;
 /// The CPU must have Neon.
 #[target_feature(enable = "neon")]
 pub(super) unsafe fn decode_bulk(input: &[u8], out: &mut [u32]) -> (usize, usize) {
-    // SAFETY: this function's contract gives the features `uint32x4_t`'s methods need.
-    unsafe { decode::<uint32x4_t, false>(input, out, &mut 0) }
+    // SAFETY: this function's contract gives the features `uint8x16_t`'s methods need.
+    unsafe { decode::<uint8x16_t, false>(input, out, &mut 0) }
 }
 
 /// [`decode_bulk`] for gaps: writes their running sum from `*prev` and
@@ -27,6 +27,6 @@ pub(super) unsafe fn decode_delta_bulk(
     out: &mut [u32],
     prev: &mut u32,
 ) -> (usize, usize) {
-    // SAFETY: this function's contract gives the features `uint32x4_t`'s methods need.
-    unsafe { decode::<uint32x4_t, true>(input, out, prev) }
+    // SAFETY: this function's contract gives the features `uint8x16_t`'s methods need.
+    unsafe { decode::<uint8x16_t, true>(input, out, prev) }
 }

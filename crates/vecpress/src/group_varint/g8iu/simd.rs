@@ -22,9 +22,9 @@
 //! block (which may hold fewer values than it could), and anything under 9
 //! bytes or 8 values of room, is left to the checked scalar path.
 
-use super::super::vector::Vector;
 use super::scalar::BLOCK;
 use super::tables::{COUNT, SHUFFLE};
+use crate::simd::Vector;
 
 /// Decodes whole blocks from the start of `input` into `out`; returns
 /// (bytes consumed, values produced). With `DELTA`, writes the running sum
@@ -42,7 +42,7 @@ pub(super) unsafe fn decode<V: Vector, const DELTA: bool>(
     let dst = out.as_mut_ptr();
     let (mut pos, mut done) = (0usize, 0usize);
     // SAFETY: registers only; the caller provides the CPU features.
-    let mut last = unsafe { V::splat(*prev) };
+    let mut last = unsafe { V::splat_u32(*prev) };
     while input.len() - pos >= BLOCK && out.len() - done >= 8 {
         let control = usize::from(input[pos]);
         let count = usize::from(COUNT[control]);
@@ -55,25 +55,25 @@ pub(super) unsafe fn decode<V: Vector, const DELTA: bool>(
         // provides the CPU features.
         unsafe {
             let data = V::load8(src.add(pos + 1));
-            let mut lo = data.shuffle(V::load16(masks[0].as_ptr()));
-            let mut hi = data.shuffle(V::load16(masks[1].as_ptr()));
+            let mut lo = data.shuffle(V::load(masks[0].as_ptr()));
+            let mut hi = data.shuffle(V::load(masks[1].as_ptr()));
             if DELTA {
                 // Only `last + sum` is on the loop-carried path.
-                let lo_sums = lo.prefix_sum();
-                let hi_sums = hi.prefix_sum().add(lo_sums.last_lane());
-                lo = lo_sums.add(last);
-                hi = hi_sums.add(last);
-                last = last.add(hi_sums.last_lane());
+                let lo_sums = lo.prefix_sum_u32();
+                let hi_sums = hi.prefix_sum_u32().add_u32(lo_sums.splat_last_u32());
+                lo = lo_sums.add_u32(last);
+                hi = hi_sums.add_u32(last);
+                last = last.add_u32(hi_sums.splat_last_u32());
             }
-            lo.store(dst.add(done));
-            hi.store(dst.add(done + 4));
+            lo.store(dst.add(done).cast());
+            hi.store(dst.add(done + 4).cast());
         }
         pos += BLOCK;
         done += count;
     }
     if DELTA {
         // SAFETY: registers only; the caller provides the CPU features.
-        *prev = unsafe { last.lane0() };
+        *prev = unsafe { last.last_u32() };
     }
     (pos, done)
 }

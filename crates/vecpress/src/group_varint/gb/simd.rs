@@ -19,9 +19,9 @@
 //! group's address no longer waits for the table lookup (without it, the
 //! kernel ran slower than the scalar decoder on posting lists).
 
-use super::super::vector::Vector;
 use super::scalar::GROUP_MAX;
 use super::tables::{LEN, SHUFFLE};
+use crate::simd::Vector;
 
 /// Decodes whole groups from the start of `input` into `out`; returns
 /// (bytes consumed, values produced). With `DELTA`, writes the running sum
@@ -39,22 +39,22 @@ pub(super) unsafe fn decode<V: Vector, const DELTA: bool>(
     let dst = out.as_mut_ptr();
     let (mut pos, mut done) = (0usize, 0usize);
     // SAFETY: registers only; the caller provides the CPU features.
-    let mut last = unsafe { V::splat(*prev) };
+    let mut last = unsafe { V::splat_u32(*prev) };
     while input.len() - pos >= GROUP_MAX && out.len() - done >= 4 {
         let control = usize::from(input[pos]);
         // SAFETY: input[pos + 1..pos + 17] is in bounds and out[done..done + 4]
         // too (loop condition); a SHUFFLE row is 16 bytes; the caller provides
         // the CPU features.
         unsafe {
-            let data = V::load16(src.add(pos + 1));
-            let mut v = data.shuffle(V::load16(SHUFFLE[control].as_ptr()));
+            let data = V::load(src.add(pos + 1));
+            let mut v = data.shuffle(V::load(SHUFFLE[control].as_ptr()));
             if DELTA {
                 // Only `last + sum` is on the loop-carried path.
-                let sums = v.prefix_sum();
-                v = sums.add(last);
-                last = last.add(sums.last_lane());
+                let sums = v.prefix_sum_u32();
+                v = sums.add_u32(last);
+                last = last.add_u32(sums.splat_last_u32());
             }
-            v.store(dst.add(done));
+            v.store(dst.add(done).cast());
         }
         // The paper's fast path for four one-byte values: a predicted branch
         // lets the next group's loads start before this control byte arrives.
@@ -67,7 +67,7 @@ pub(super) unsafe fn decode<V: Vector, const DELTA: bool>(
     }
     if DELTA {
         // SAFETY: registers only; the caller provides the CPU features.
-        *prev = unsafe { last.lane0() };
+        *prev = unsafe { last.last_u32() };
     }
     (pos, done)
 }
