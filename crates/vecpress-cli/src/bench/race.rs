@@ -189,11 +189,20 @@ pub fn take_memcpy(timed: &mut Vec<Timed>) -> Duration {
 /// The least time a timed sample of one decoder lasts.
 const SAMPLE: Duration = Duration::from_millis(2);
 
+/// How long a contestant runs untimed before each of its samples.
+const WARM_UP: Duration = Duration::from_millis(10);
+
 /// Times the contestants in `reps` interleaved rounds.
 ///
 /// A sample is as many passes as fill about 2 ms, so that a tiny input is not
 /// timed in the shadow of the previous contestant (cold caches, or vector
-/// units that were powered down).
+/// units that were powered down). Before it, the contestant runs untimed for
+/// [`WARM_UP`], at least one pass: that shadow outlasts a pass over a large
+/// input. (On the AMD Zen 4 machines, the decoders right after a slow scalar
+/// one ran 15-30% faster or slower than in a steady run for several
+/// milliseconds, so that in a fixed order the same contestants always
+/// carried it: the first Stream VByte kernels looked 0.7-0.85x the C
+/// decoder they match.)
 pub fn race<T>(mut contestants: Vec<Contestant<'_, T>>, buf: &mut [T], reps: u32) -> Vec<Timed> {
     let mut repeat = vec![1u32; contestants.len()];
     for (k, c) in contestants.iter_mut().enumerate() {
@@ -206,6 +215,13 @@ pub fn race<T>(mut contestants: Vec<Contestant<'_, T>>, buf: &mut [T], reps: u32
     let mut failed = vec![false; contestants.len()];
     for _ in 0..reps.max(1) {
         for (k, c) in contestants.iter_mut().enumerate() {
+            let warm = Instant::now();
+            loop {
+                failed[k] |= !(c.pass)(buf);
+                if warm.elapsed() >= WARM_UP {
+                    break;
+                }
+            }
             let start = Instant::now();
             for _ in 0..repeat[k] {
                 failed[k] |= !(c.pass)(buf);
