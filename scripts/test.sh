@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The project's whole test suite: formatting, lints, every crate's tests (each
+# The project's whole test suite: formatting, lints, docs, every crate's tests (each
 # SIMD kernel against the scalar reference, on every ISA level this CPU has),
 # the ISA cap, the Python package, the Neon kernels under qemu
 # (scripts/test-aarch64.sh) and a fuzz smoke run.
@@ -19,6 +19,10 @@ step "cargo clippy (all targets, -D warnings)"
 cargo clippy --workspace --all-targets -- -D warnings
 step "cargo clippy without default features (no Varint-G8IU)"
 cargo clippy -p vecpress --no-default-features --all-targets -- -D warnings
+
+step "cargo doc (no broken links, -D warnings), with and without default features"
+RUSTDOCFLAGS="-D warnings" cargo doc --workspace --no-deps --quiet
+RUSTDOCFLAGS="-D warnings" cargo doc -p vecpress --no-default-features --no-deps --quiet
 
 step "tests (release: the property tests decode millions of values per kernel)"
 cargo test --workspace --release

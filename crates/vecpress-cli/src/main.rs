@@ -8,7 +8,7 @@
 //! - `vecpress inspect`: what a vecpress file holds, or which codec suits a
 //!   raw file (see [`inspect`]).
 //! - `vecpress bench`: decode and encode speed of every codec, instruction set
-//!   and peer library on the same inputs (see [`bench`]).
+//!   and peer library on the same inputs (see [`bench`](mod@bench)).
 //! - `vecpress completions SHELL`: a completion script.
 //!
 //! Exit codes: 0 success, 1 a data or I/O error, 2 a usage error.

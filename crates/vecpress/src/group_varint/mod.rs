@@ -4,7 +4,7 @@
 //!
 //! - [`gb`]: Varint-GB, Google's group varint (Dean, WSDM 2009): one control
 //!   byte of four 2-bit lengths, then four values of 1 to 4 bytes.
-//! - [`g8iu`] (cargo feature `g8iu`, on by default): Varint-G8IU (Stepanov
+//! - `g8iu` (cargo feature `g8iu`, on by default): Varint-G8IU (Stepanov
 //!   et al., CIKM 2011): blocks of one control byte and 8 data bytes holding
 //!   as many whole values as fit. The format is the subject of a patent
 //!   application by its authors' employer (A9.com); see the module docs.

@@ -63,7 +63,7 @@
 //! indices moved up), and the checked scalar code reports a data stream
 //! that ends too soon, with its offset.
 //!
-//! The 64-bit variant, with byte lengths 1, 2, 4 and 8, is [`u64`].
+//! The 64-bit variant, with byte lengths 1, 2, 4 and 8, is [`u64`](mod@u64).
 //!
 //! # Example
 //!

@@ -161,10 +161,10 @@ impl HcOptions {
 ///
 /// # Errors
 /// [`Error::OutputTooSmall`] (with `needed` =
-/// [`max_compressed_len`](block::max_compressed_len)) when the block does
+/// [`max_compressed_len`]) when the block does
 /// not fit `dst`; a `dst` of that size always suffices.
 /// [`Error::LimitExceeded`] for inputs above
-/// [`MAX_INPUT_SIZE`](block::MAX_INPUT_SIZE).
+/// [`MAX_INPUT_SIZE`].
 ///
 /// ```
 /// use vecpress::lz4::{block, hc};
@@ -202,7 +202,7 @@ pub fn compress_into_with(src: &[u8], dst: &mut [u8], opts: &HcOptions) -> Resul
 /// Compresses `src` at `level` into a new vector holding exactly the block.
 ///
 /// # Panics
-/// For inputs above [`MAX_INPUT_SIZE`](block::MAX_INPUT_SIZE).
+/// For inputs above [`MAX_INPUT_SIZE`].
 ///
 /// ```
 /// use vecpress::lz4::{block, hc};
