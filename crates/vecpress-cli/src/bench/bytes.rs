@@ -214,7 +214,14 @@ impl ByteJob<'_> {
         let own: Vec<Option<Encoded>> = self
             .peers
             .iter()
-            .map(|p| Encoded::blocks(&input.bytes, blocks, 0, |block| p.encode(block, width)))
+            .map(|p| {
+                Encoded::blocks(&input.bytes, blocks, 0, |block| {
+                    let mut out = Vec::new();
+                    let n = p.encode(block, width, &mut out)?;
+                    out.truncate(n);
+                    Some(out)
+                })
+            })
             .collect();
         let adaptive = RefCell::new(AdaptiveDecompressor::new());
         let adaptive = &adaptive;
@@ -260,9 +267,11 @@ impl ByteJob<'_> {
         for (&peer, own) in self.peers.iter().zip(&own) {
             // Its compression is timed (and its size reported) where it has one.
             let encode = own.as_ref().map(|_| {
+                let mut out = Vec::new();
                 race::median(self.reps, || {
                     for b in blocks {
-                        black_box(peer.encode(black_box(&input.bytes[b.clone()]), width));
+                        let block = black_box(&input.bytes[b.clone()]);
+                        black_box(peer.encode(block, width, &mut out));
                     }
                 })
             });

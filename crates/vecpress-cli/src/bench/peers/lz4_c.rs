@@ -63,11 +63,11 @@ impl super::BytePeer for Lz4CHc {
         u32::try_from(self.level).ok()
     }
 
-    fn encode(&self, input: &[u8], _width: usize) -> Option<Vec<u8>> {
+    fn encode(&self, input: &[u8], _width: usize, out: &mut Vec<u8>) -> Option<usize> {
         let len = i32::try_from(input.len()).ok()?;
         // SAFETY: a pure function of its argument.
         let bound = unsafe { lz4_sys::LZ4_compressBound(len) };
-        let mut out = vec![0u8; usize::try_from(bound).ok()?];
+        let out = super::room(out, usize::try_from(bound).ok()?);
         // SAFETY: liblz4 reads `len` bytes of `input` and writes at most
         // `bound` bytes to `out`, which holds that many.
         let n = unsafe {
@@ -79,8 +79,7 @@ impl super::BytePeer for Lz4CHc {
                 self.level,
             )
         };
-        out.truncate(usize::try_from(n).ok().filter(|&n| n > 0)?);
-        Some(out)
+        usize::try_from(n).ok().filter(|&n| n > 0)
     }
 
     fn decode(&self, input: &[u8], width: usize, out: &mut [u8]) -> Option<usize> {
@@ -98,11 +97,11 @@ impl super::BytePeer for Lz4C {
         "lz4"
     }
 
-    fn encode(&self, input: &[u8], _width: usize) -> Option<Vec<u8>> {
+    fn encode(&self, input: &[u8], _width: usize, out: &mut Vec<u8>) -> Option<usize> {
         let len = i32::try_from(input.len()).ok()?;
         // SAFETY: a pure function of its argument.
         let bound = unsafe { lz4_sys::LZ4_compressBound(len) };
-        let mut out = vec![0u8; usize::try_from(bound).ok()?];
+        let out = super::room(out, usize::try_from(bound).ok()?);
         // SAFETY: liblz4 reads `len` bytes of `input` and writes at most
         // `bound` bytes to `out`, which holds that many.
         let n = unsafe {
@@ -113,8 +112,7 @@ impl super::BytePeer for Lz4C {
                 bound,
             )
         };
-        out.truncate(usize::try_from(n).ok().filter(|&n| n > 0)?);
-        Some(out)
+        usize::try_from(n).ok().filter(|&n| n > 0)
     }
 
     fn decode(&self, input: &[u8], _width: usize, out: &mut [u8]) -> Option<usize> {

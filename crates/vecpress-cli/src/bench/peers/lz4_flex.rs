@@ -33,8 +33,9 @@ impl super::BytePeer for Lz4Flex {
         "lz4"
     }
 
-    fn encode(&self, input: &[u8], _width: usize) -> Option<Vec<u8>> {
-        Some(lz4_flex::block::compress(input))
+    fn encode(&self, input: &[u8], _width: usize, out: &mut Vec<u8>) -> Option<usize> {
+        let bound = lz4_flex::block::get_maximum_output_size(input.len());
+        lz4_flex::block::compress_into(input, super::room(out, bound)).ok()
     }
 
     fn decode(&self, input: &[u8], _width: usize, out: &mut [u8]) -> Option<usize> {

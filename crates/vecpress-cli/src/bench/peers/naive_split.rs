@@ -46,15 +46,15 @@ impl BytePeer for Naive {
         "byte-split"
     }
 
-    fn encode(&self, input: &[u8], width: usize) -> Option<Vec<u8>> {
-        let mut out = vec![0u8; input.len()];
+    fn encode(&self, input: &[u8], width: usize, out: &mut Vec<u8>) -> Option<usize> {
+        let out = super::room(out, input.len());
         match width {
-            2 => split::<2>(input, width, &mut out),
-            4 => split::<4>(input, width, &mut out),
-            8 => split::<8>(input, width, &mut out),
-            _ => split::<0>(input, width, &mut out),
+            2 => split::<2>(input, width, out),
+            4 => split::<4>(input, width, out),
+            8 => split::<8>(input, width, out),
+            _ => split::<0>(input, width, out),
         }
-        Some(out)
+        Some(input.len())
     }
 
     fn decodes_ours(&self) -> bool {
