@@ -419,10 +419,10 @@ static FIRST_LANES: [[u8; 16]; 4] = {
 /// The summing of [`sum_values`], written once over [`Vector`]: each
 /// group's bytes shuffled into its four values by its `DECODE` row, as
 /// decoding does, and added, four groups at a time ([`four_groups`]), into
-/// an accumulator (no prefix sum, no store); four groups of one-byte values
-/// (a zero control u32) summed by their byte sums; the last group, when
-/// only some of its values count, with the other lanes zeroed by its
-/// shuffle.
+/// one accumulator (no prefix sum, no store); into a second, four groups
+/// of one-byte values (a zero control u32) by their byte sums, and the
+/// last group, when only some of its values count, with the other lanes
+/// zeroed by its shuffle.
 ///
 /// # Safety
 /// The CPU supports `W`; `control.len() >= n.div_ceil(4)`.
