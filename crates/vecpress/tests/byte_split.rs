@@ -332,3 +332,51 @@ proptest! {
         }
     }
 }
+
+/// Streams a multiple of 4 KiB apart (counts of values that are multiples
+/// of 4096, and separate streams cut from one buffer at that stride) take
+/// the decoders' skewed loops at widths 12 to 16: they must join the same
+/// values as everywhere else, through every whole step, the ring's last
+/// refills and the tail after them.
+#[test]
+fn streams_4k_apart_decode_like_any_others() {
+    for width in [11usize, 12, 13, 15, 16] {
+        for n in [4096usize, 8192, 8192 + 63, 12288 + 37] {
+            let mut rng = Rng::new((width * 131 + n) as u64);
+            let input = random_bytes(&mut rng, n * width);
+            let packed = naive_encode(&input, width);
+            for &isa in Isa::available() {
+                let ctx = format!("{isa} width {width} n {n}");
+                let mut out = vec![0u8; input.len()];
+                assert_eq!(
+                    byte_split::decode_with(isa, &packed, width, &mut out),
+                    Ok(input.len()),
+                    "{ctx}"
+                );
+                assert!(out == input, "{ctx}: decode");
+                // A range from a whole step on, and one from a value inside one.
+                for start in [64usize, 1000] {
+                    let count = n - start - 5;
+                    let mut part = vec![0u8; count * width];
+                    let res =
+                        byte_split::decode_range_with(isa, &packed, width, start, count, &mut part);
+                    assert_eq!(res, Ok(count * width), "{ctx}");
+                    assert!(
+                        part == input[start * width..(start + count) * width],
+                        "{ctx}: range from {start}"
+                    );
+                }
+            }
+            // Separate streams 4096 bytes apart in one buffer.
+            let stride = n.next_multiple_of(4096);
+            let mut buf = vec![0u8; stride * width];
+            for j in 0..width {
+                buf[j * stride..j * stride + n].copy_from_slice(&packed[j * n..(j + 1) * n]);
+            }
+            let streams: Vec<&[u8]> = (0..width).map(|j| &buf[j * stride..][..n]).collect();
+            let mut out = vec![0u8; input.len()];
+            assert_eq!(byte_split::decode_streams(&streams, width, &mut out), Ok(n));
+            assert!(out == input, "width {width} n {n}: separate streams");
+        }
+    }
+}

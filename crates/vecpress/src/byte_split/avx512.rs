@@ -26,15 +26,18 @@
 //! Both directions slow down when the streams lie a multiple of 4 KiB apart
 //! (a count of values that is a multiple of 4096) and there are 8 or more
 //! of them: every step's lines then fall in one set of the L1 cache. On a
-//! 64 KiB block of width 16 this costs half the speed; prefetching and
-//! staggering the streams through a ring of steps were measured slower.
+//! 64 KiB block of width 16 this cost half the speed. The decoder then
+//! reads streams 8 to 15 eight steps ahead through a ring on the stack
+//! ([`decode_skewed`]), which gives the speed back (2x on such blocks);
+//! the same ring for the encoder's stores, and prefetching, were measured
+//! slower or no faster.
 
 use core::arch::x86_64::*;
 
 use super::tables::{log2, MERGE, QMERGE, QUNMERGE, UNMERGE};
 // The register arrays are written out by `transpose.rs`'s macro: a loop
 // over an array of registers may keep the array on the stack.
-use super::transpose::{array, build};
+use super::transpose::{array, build, crowded, SKEW};
 use super::{Sink, Source};
 
 /// Values per step: a register of each stream.
@@ -149,6 +152,10 @@ unsafe fn streams<const K: usize>(src: &[u8]) -> [__m512i; K] {
 unsafe fn decode_k<const K: usize>(src: &impl Source, out: &mut [u8]) -> usize {
     let n = out.len() / K;
     let mut i = 0;
+    if K == 16 && crowded(src, K) {
+        // SAFETY: the caller's promises.
+        i = unsafe { decode_skewed(src, out) };
+    }
     while i < n {
         let rem = (n - i).min(BLOCK);
         // SAFETY: `load` reads within the stream's `rem` bytes; AVX-512 F and BW.
@@ -165,6 +172,57 @@ unsafe fn decode_k<const K: usize>(src: &impl Source, out: &mut [u8]) -> usize {
         i += rem;
     }
     n
+}
+
+/// [`decode_k`] for width 16 with crowded streams, as
+/// `transpose::decode_skewed` does it: the whole steps, streams 8 to 15
+/// read [`SKEW`] steps ahead into a ring of registers. Returns the values
+/// done (0 when the steps are too few to skew).
+///
+/// # Safety
+/// As [`decode_k`], with `K = 16`.
+#[target_feature(
+    enable = "sse2,ssse3,sse4.1,avx,avx2,bmi1,bmi2,popcnt,avx512f,avx512bw,avx512vl,avx512vbmi,avx512vbmi2"
+)]
+unsafe fn decode_skewed(src: &impl Source, out: &mut [u8]) -> usize {
+    const K: usize = 16;
+    let steps = out.len() / K / BLOCK;
+    if steps <= SKEW {
+        return 0;
+    }
+    // Streams 8 to 15 at step k: 64 bytes from slices of 64 (AVX-512 F).
+    macro_rules! upper {
+        ($k:expr) => {{
+            let at = $k * BLOCK;
+            // SAFETY: a full load of 64 bytes from a slice of 64; AVX-512 F.
+            build!(8, j => unsafe { load(&src.stream(8 + j)[at..at + BLOCK], 0) })
+        }};
+    }
+    let mut ring = [[_mm512_setzero_si512(); 8]; SKEW];
+    for (k, slot) in ring.iter_mut().enumerate() {
+        *slot = upper!(k);
+    }
+    for k in 0..steps {
+        let i = k * BLOCK;
+        let slot = &mut ring[k % SKEW];
+        let mut r: [__m512i; K] = build!(K, j => if j < 8 {
+            // SAFETY: as in `upper!`.
+            unsafe { load(&src.stream(j)[i..i + BLOCK], 0) }
+        } else {
+            slot[j - 8]
+        });
+        if k + SKEW < steps {
+            *slot = upper!(k + SKEW);
+        }
+        // SAFETY: the CPU has AVX-512 VBMI.
+        unsafe { join(&mut r) };
+        let dst = &mut out[i * K..(i + BLOCK) * K];
+        for (q, &reg) in r.iter().enumerate() {
+            // SAFETY: `store` writes within `dst`; AVX-512 BW.
+            unsafe { store(&mut dst[64 * q..], reg) };
+        }
+    }
+    steps * BLOCK
 }
 
 /// The 64 bytes of `s` from `at`, or as many as there are (zeros after
