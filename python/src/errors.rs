@@ -56,6 +56,12 @@ create_exception!(
 );
 create_exception!(
     vecpress,
+    DictionaryMismatchError,
+    Error,
+    "LZ4 data compressed with another dictionary than the one given (or given none): attributes `needed` (the id the data names) and `given` (the given dictionary's id, or None)."
+);
+create_exception!(
+    vecpress,
     UnsupportedError,
     Error,
     "The CPU lacks the instruction set asked for: attribute `isa`."
@@ -77,6 +83,10 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add(
         "InvalidArgumentError",
         py.get_type::<InvalidArgumentError>(),
+    )?;
+    m.add(
+        "DictionaryMismatchError",
+        py.get_type::<DictionaryMismatchError>(),
     )?;
     m.add("UnsupportedError", py.get_type::<UnsupportedError>())?;
     Ok(())
@@ -120,6 +130,16 @@ pub fn to_py(py: Python<'_>, err: vecpress::Error) -> PyErr {
             vec![("what", text(py, what)), ("value", int(py, value))],
         ),
         E::Unsupported { isa } => (UnsupportedError::new_err(msg), vec![("isa", text(py, isa))]),
+        E::DictionaryMismatch { needed, given } => (
+            DictionaryMismatchError::new_err(msg),
+            vec![
+                ("needed", int(py, needed as usize)),
+                (
+                    "given",
+                    given.map_or_else(|| py.None(), |g| int(py, g as usize)),
+                ),
+            ],
+        ),
         E::ChecksumMismatch { what, offset } => (
             ChecksumMismatchError::new_err(msg),
             vec![("what", text(py, what)), ("offset", int(py, offset))],

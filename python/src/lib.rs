@@ -48,5 +48,6 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(lz4::lz4_decompress_size_prepended, m)?)?;
     m.add_function(wrap_pyfunction!(lz4::lz4_compress_frame, m)?)?;
     m.add_function(wrap_pyfunction!(lz4::lz4_decompress_frame, m)?)?;
+    m.add_function(wrap_pyfunction!(lz4::lz4_train_dictionary, m)?)?;
     Ok(())
 }

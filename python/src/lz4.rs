@@ -1,46 +1,88 @@
 //! `vecpress.lz4`: LZ4 blocks (raw or with numcodecs' 4-byte size prefix)
-//! and LZ4 frames.
+//! and LZ4 frames, at the fast or the high-compression levels, with or
+//! without a dictionary.
+
+use std::io::Write;
 
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;
-use vecpress::lz4::{block, frame};
+use vecpress::lz4::{block, dict as lz4_dict, frame, hc};
 
 use crate::buffers::{output, Bytes};
 use crate::call::variable;
 use crate::errors::to_py;
 
+/// The dictionary's bytes, borrowed (`None`: no dictionary).
+fn dictionary(dict: Option<&Bound<'_, PyAny>>) -> PyResult<Option<Bytes>> {
+    dict.map(Bytes::get).transpose()
+}
+
 /// Compresses `data` into one block, after a 4-byte little-endian size when
-/// `store_size`.
+/// `store_size`: with the fast compressor at `level` 0 or 1 (at
+/// `acceleration`), with the high-compression parsers at 2 to 12; with
+/// `dict` before it when given.
 #[pyfunction]
+#[pyo3(signature = (data, acceleration, level, store_size, dict=None))]
 pub fn lz4_compress(
     py: Python<'_>,
     data: &Bound<'_, PyAny>,
     acceleration: u32,
+    level: u32,
     store_size: bool,
+    dict: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<Py<PyBytes>> {
     let input = Bytes::get(data)?;
+    let dict = dictionary(dict)?;
     let src = input.as_slice();
+    let dict = dict.as_ref().map(Bytes::as_slice);
     let prefix = if store_size { 4 } else { 0 };
     variable(py, prefix + block::max_compressed_len(src.len()), |buf| {
-        let n = block::compress_into_with(src, &mut buf[prefix..], acceleration)?;
+        let dst = &mut buf[prefix..];
+        // With a dictionary the fast level searches hash chains (see
+        // block::compress_with_dict): acceleration does not apply (the
+        // Python wrapper refuses it).
+        let n = match (level >= hc::MIN_LEVEL, dict) {
+            (false, None) => block::compress_into_with(src, dst, acceleration)?,
+            (false, Some(d)) => block::compress_with_dict(src, d, dst)?,
+            (true, None) => hc::compress_into(src, dst, level)?,
+            (true, Some(d)) => {
+                hc::compress_with_dict(src, d, dst, &hc::HcOptions::new().level(level))?
+            }
+        };
         if store_size {
-            // compress_into_with refuses inputs above block::MAX_INPUT_SIZE (< 2^31).
+            // The compressors refuse inputs above block::MAX_INPUT_SIZE (< 2^31).
             buf[..4].copy_from_slice(&(src.len() as u32).to_le_bytes());
         }
         Ok(prefix + n)
     })
 }
 
+/// Decompresses one block into `dst`, with `dict` before it when given.
+fn decompress_block(
+    src: &[u8],
+    dict: Option<&[u8]>,
+    dst: &mut [u8],
+) -> Result<usize, vecpress::Error> {
+    match dict {
+        Some(d) => block::decompress_with_dict(src, d, dst),
+        None => block::decompress_into(src, dst),
+    }
+}
+
 /// Decompresses one block of exactly `size` bytes into new bytes.
 #[pyfunction]
+#[pyo3(signature = (data, size, dict=None))]
 pub fn lz4_decompress(
     py: Python<'_>,
     data: &Bound<'_, PyAny>,
     size: usize,
+    dict: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<Py<PyBytes>> {
     let input = Bytes::get(data)?;
+    let dict = dictionary(dict)?;
     let src = input.as_slice();
+    let dict = dict.as_ref().map(Bytes::as_slice);
     if size > block::MAX_INPUT_SIZE {
         return Err(to_py(
             py,
@@ -53,7 +95,7 @@ pub fn lz4_decompress(
     }
     PyBytes::new_with(py, size, |out| {
         let n = py
-            .detach(|| block::decompress_into(src, out))
+            .detach(|| decompress_block(src, dict, out))
             .map_err(|e| to_py(py, e))?;
         if n != size {
             return Err(to_py(
@@ -72,49 +114,64 @@ pub fn lz4_decompress(
 /// Decompresses one block into `out` (a writable uint8 array); returns the
 /// bytes written.
 #[pyfunction]
+#[pyo3(signature = (data, out, dict=None))]
 pub fn lz4_decompress_into(
     py: Python<'_>,
     data: &Bound<'_, PyAny>,
     out: &Bound<'_, PyAny>,
+    dict: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<usize> {
     let input = Bytes::get(data)?;
+    let dict = dictionary(dict)?;
     let src = input.as_slice();
+    let dict = dict.as_ref().map(Bytes::as_slice);
     let mut rw = output::<u8>(out, 0)?;
     let dst = rw
         .as_slice_mut()
         .map_err(|e| PyValueError::new_err(e.to_string()))?;
-    py.detach(|| block::decompress_into(src, dst))
+    py.detach(|| decompress_block(src, dict, dst))
         .map_err(|e| to_py(py, e))
 }
 
 /// Decompresses a block behind a 4-byte little-endian size (numcodecs' LZ4,
 /// python-lz4's `store_size=True`).
 #[pyfunction]
+#[pyo3(signature = (data, dict=None))]
 pub fn lz4_decompress_size_prepended(
     py: Python<'_>,
     data: &Bound<'_, PyAny>,
+    dict: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<Py<PyBytes>> {
     let input = Bytes::get(data)?;
+    let dict = dictionary(dict)?;
     let src = input.as_slice();
-    let v = py
-        .detach(|| block::decompress_size_prepended(src))
-        .map_err(|e| to_py(py, e))?;
+    let v = match dict.as_ref().map(Bytes::as_slice) {
+        None => py.detach(|| block::decompress_size_prepended(src)),
+        Some(d) => py.detach(|| block::decompress_size_prepended_with_dict(src, d)),
+    }
+    .map_err(|e| to_py(py, e))?;
     Ok(PyBytes::new(py, &v).unbind())
 }
 
-/// Compresses `data` into one LZ4 frame.
+/// Compresses `data` into one LZ4 frame at `level` (as [`lz4_compress`]),
+/// with `dict` when given (its id in the header).
 #[pyfunction]
-#[pyo3(signature = (data, block_size, block_checksums, content_checksum, content_size))]
+#[pyo3(signature = (data, level, block_size, block_checksums, content_checksum, content_size, dict=None))]
+#[allow(clippy::too_many_arguments)]
 pub fn lz4_compress_frame(
     py: Python<'_>,
     data: &Bound<'_, PyAny>,
+    level: u32,
     block_size: usize,
     block_checksums: bool,
     content_checksum: bool,
     content_size: bool,
+    dict: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<Py<PyBytes>> {
     let input = Bytes::get(data)?;
+    let dict = dictionary(dict)?;
     let src = input.as_slice();
+    let dict = dict.as_ref().map(Bytes::as_slice);
     let size = match block_size {
         65_536 => frame::BlockSize::Max64KB,
         262_144 => frame::BlockSize::Max256KB,
@@ -131,22 +188,64 @@ pub fn lz4_compress_frame(
         .block_checksums(block_checksums)
         .content_checksum(content_checksum)
         .content_size(content_size.then_some(src.len() as u64));
-    let v = py.detach(|| frame::compress_with(src, info));
+    if level < hc::MIN_LEVEL && dict.is_none() {
+        let v = py.detach(|| frame::compress_with(src, info));
+        return Ok(PyBytes::new(py, &v).unbind());
+    }
+    let v = py.detach(|| {
+        let out = Vec::with_capacity(frame::max_compressed_len(src.len()));
+        let enc = match dict {
+            Some(d) => frame::FrameEncoder::with_dictionary(out, info, d),
+            None => frame::FrameEncoder::with_info(out, info),
+        };
+        let mut enc = if level >= hc::MIN_LEVEL {
+            enc.with_level(level)
+        } else {
+            enc
+        };
+        // Writing to a Vec fails only where the encoder does: never.
+        enc.write_all(src)?;
+        enc.finish()
+    });
+    let v = v.map_err(|e| to_py(py, vecpress::Error::from(e)))?;
     Ok(PyBytes::new(py, &v).unbind())
 }
 
 /// Decompresses LZ4 frames (concatenated, skippable and legacy frames too),
-/// refusing more than `max_size` bytes of output.
+/// refusing more than `max_size` bytes of output; frames made with a
+/// dictionary need `dict`.
 #[pyfunction]
+#[pyo3(signature = (data, max_size, dict=None))]
 pub fn lz4_decompress_frame(
     py: Python<'_>,
     data: &Bound<'_, PyAny>,
     max_size: usize,
+    dict: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<Py<PyBytes>> {
     let input = Bytes::get(data)?;
+    let dict = dictionary(dict)?;
     let src = input.as_slice();
-    let v = py
-        .detach(|| frame::decompress_with_limit(src, max_size))
-        .map_err(|e| to_py(py, e))?;
+    let v = match dict.as_ref().map(Bytes::as_slice) {
+        None => py.detach(|| frame::decompress_with_limit(src, max_size)),
+        Some(d) => py.detach(|| frame::decompress_with_dict_and_limit(src, d, max_size)),
+    }
+    .map_err(|e| to_py(py, e))?;
     Ok(PyBytes::new(py, &v).unbind())
+}
+
+/// A dictionary of at most `size` bytes trained on `samples` (a sequence of
+/// bytes-like objects).
+#[pyfunction]
+pub fn lz4_train_dictionary(
+    py: Python<'_>,
+    samples: Vec<Bound<'_, PyAny>>,
+    size: usize,
+) -> PyResult<Py<PyBytes>> {
+    let held = samples
+        .iter()
+        .map(Bytes::get)
+        .collect::<PyResult<Vec<Bytes>>>()?;
+    let slices: Vec<&[u8]> = held.iter().map(Bytes::as_slice).collect();
+    let d = py.detach(|| lz4_dict::train_dictionary(&slices, size));
+    Ok(PyBytes::new(py, &d).unbind())
 }

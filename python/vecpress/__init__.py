@@ -29,6 +29,7 @@ For zarr and Dask, see :mod:`vecpress.numcodecs` and :mod:`vecpress.zarr3`.
 from vecpress._native import (
     ChecksumMismatchError,
     CorruptError,
+    DictionaryMismatchError,
     Error,
     InvalidArgumentError,
     LimitExceededError,
@@ -44,6 +45,7 @@ from vecpress import byte_split, group_varint, lz4, stream_vbyte, vbyte
 __all__ = [
     "ChecksumMismatchError",
     "CorruptError",
+    "DictionaryMismatchError",
     "Error",
     "InvalidArgumentError",
     "LimitExceededError",

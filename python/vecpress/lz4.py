@@ -19,17 +19,44 @@ True
 '04224d18'
 >>> lz4.decompress_frame(frame) == text
 True
+
+Levels 2 to 12 run the high-compression parsers (as ``lz4 -9`` and
+``lz4 -12`` count them); any LZ4 decoder reads what they write:
+
+>>> len(lz4.compress(text, level=12)) <= len(block)
+True
+
+Small records compress better with a dictionary trained on records like
+them (:func:`train_dictionary`); the same dictionary decompresses them:
+
+>>> records = [b'{"id": %d, "status": "ok", "region": "eu-west"}' % i for i in range(200)]
+>>> d = lz4.train_dictionary(records, size=1024)
+>>> small = lz4.compress(records[7], dict=d)
+>>> len(small) < len(lz4.compress(records[7]))
+True
+>>> lz4.decompress(small, len(records[7]), dict=d) == records[7]
+True
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
 import numpy as np
 
 from vecpress import _native
 
-__all__ = ["compress", "decompress", "compress_frame", "decompress_frame", "BLOCK_SIZES", "MAX_FRAME_OUTPUT"]
+__all__ = [
+    "compress",
+    "decompress",
+    "compress_frame",
+    "decompress_frame",
+    "train_dictionary",
+    "BLOCK_SIZES",
+    "MAX_FRAME_OUTPUT",
+    "MAX_LEVEL",
+]
 
 #: The block sizes of LZ4 frames: 64 KiB, 256 KiB, 1 MiB, 4 MiB.
 BLOCK_SIZES = (1 << 16, 1 << 18, 1 << 20, 1 << 22)
@@ -38,26 +65,50 @@ BLOCK_SIZES = (1 << 16, 1 << 18, 1 << 20, 1 << 22)
 #: (a guard against decompression bombs): 1 GiB.
 MAX_FRAME_OUTPUT = 1 << 30
 
+#: The highest compression level (liblz4's ``LZ4HC_CLEVEL_MAX``).
+MAX_LEVEL = 12
 
-def compress(data: Any, *, acceleration: int = 1, store_size: bool = False) -> bytes:
+
+def _level(level: int, acceleration: int, dict: Any) -> int:
+    """Checks ``level`` and ``acceleration`` together; returns the level."""
+    level = int(level)
+    if not 0 <= level <= MAX_LEVEL:
+        raise ValueError(f"level must be in 0..={MAX_LEVEL}, got {level}")
+    if int(acceleration) < 1:
+        raise ValueError(f"acceleration must be >= 1, got {acceleration}")
+    if int(acceleration) != 1 and (level >= 2 or dict is not None):
+        raise ValueError("acceleration applies to the fast compressor (level 0 or 1) without a dictionary")
+    return level
+
+
+def compress(
+    data: Any, *, level: int = 1, acceleration: int = 1, store_size: bool = False, dict: Any = None
+) -> bytes:
     """Compresses any bytes-like object (a numpy array's bytes too) into one
-    LZ4 block; ``acceleration`` above 1 trades ratio for speed, as in liblz4.
-    With ``store_size`` the block follows its decompressed size as 4 bytes,
-    little-endian (numcodecs' LZ4, python-lz4's default).
+    LZ4 block.
+
+    ``level`` 0 or 1 runs the fast compressor, where ``acceleration`` above 1
+    trades ratio for speed, as in liblz4; levels 2 to :data:`MAX_LEVEL` run
+    the high-compression parsers (slower to compress, as fast to
+    decompress). With ``store_size`` the block follows its decompressed size
+    as 4 bytes, little-endian (numcodecs' LZ4, python-lz4's default). With
+    ``dict`` (bytes-like, its last 64 KiB count) matches may reach into it:
+    decompress with the same ``dict``.
 
     >>> compress(b"aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa").hex()
     '1f61010007506161616161'
     """
-    if acceleration < 1:
-        raise ValueError(f"acceleration must be >= 1, got {acceleration}")
-    return _native.lz4_compress(data, int(acceleration), bool(store_size))
+    level = _level(level, acceleration, dict)
+    return _native.lz4_compress(data, int(acceleration), level, bool(store_size), dict)
 
 
-def decompress(data: Any, size: int | None = None, *, out: Any = None, store_size: bool = False) -> Any:
+def decompress(
+    data: Any, size: int | None = None, *, out: Any = None, store_size: bool = False, dict: Any = None
+) -> Any:
     """Decompresses one LZ4 block. Give the decompressed ``size`` (its
     bytes are returned), or ``out`` (a writable numpy array, whose filled
     bytes are returned as a uint8 view), or ``store_size=True`` for a block
-    behind its 4-byte size.
+    behind its 4-byte size; and the ``dict`` it was compressed with, if any.
 
     Raises :class:`vecpress.CorruptError` or :class:`vecpress.TruncatedError`
     for a bad block, :class:`vecpress.OutputTooSmallError` when it holds more
@@ -71,42 +122,69 @@ def decompress(data: Any, size: int | None = None, *, out: Any = None, store_siz
     if store_size:
         if out is not None or size is not None:
             raise ValueError("store_size=True reads the size from the data: pass neither size nor out")
-        return _native.lz4_decompress_size_prepended(data)
+        return _native.lz4_decompress_size_prepended(data, dict)
     if out is not None:
         if not isinstance(out, np.ndarray):
             raise TypeError(f"out must be a numpy.ndarray, got {type(out).__name__}")
         if not out.flags.c_contiguous:
             raise ValueError("out must be C-contiguous")
         raw = out.reshape(-1).view(np.uint8)
-        n = _native.lz4_decompress_into(data, raw)
+        n = _native.lz4_decompress_into(data, raw, dict)
         return raw[:n]
     if size is None:
         raise TypeError("decompress() needs the decompressed size, out=, or store_size=True")
-    return _native.lz4_decompress(data, int(size))
+    return _native.lz4_decompress(data, int(size), dict)
 
 
 def compress_frame(
     data: Any,
     *,
+    level: int = 1,
     block_size: int = 1 << 16,
     block_checksums: bool = False,
     content_checksum: bool = True,
     content_size: bool = True,
+    dict: Any = None,
 ) -> bytes:
     """Compresses ``data`` into one LZ4 frame (readable by the ``lz4``
     command and any liblz4): independent blocks of ``block_size`` bytes (one
-    of :data:`BLOCK_SIZES`), an xxHash32 of the content, the content size in
-    the header.
+    of :data:`BLOCK_SIZES`) at ``level`` (as :func:`compress`), an xxHash32
+    of the content, the content size in the header. With ``dict`` every
+    block may reach into it, and the header names its id (``lz4 -D`` reads
+    such frames).
+
+    >>> text = b"frames at any level, " * 100
+    >>> decompress_frame(compress_frame(text, level=9)) == text
+    True
     """
-    return _native.lz4_compress_frame(data, int(block_size), bool(block_checksums), bool(content_checksum), bool(content_size))
+    level = _level(level, 1, None)
+    return _native.lz4_compress_frame(
+        data, level, int(block_size), bool(block_checksums), bool(content_checksum), bool(content_size), dict
+    )
 
 
-def decompress_frame(data: Any, *, max_size: int = MAX_FRAME_OUTPUT) -> bytes:
+def decompress_frame(data: Any, *, max_size: int = MAX_FRAME_OUTPUT, dict: Any = None) -> bytes:
     """Decompresses LZ4 frames (concatenated frames, skippable and legacy
     frames too), checking every checksum present; more than ``max_size``
-    bytes of output raise :class:`vecpress.LimitExceededError`.
+    bytes of output raise :class:`vecpress.LimitExceededError`. Frames made
+    with a dictionary need it as ``dict``.
 
     >>> decompress_frame(compress_frame(b"abc"))
     b'abc'
     """
-    return _native.lz4_decompress_frame(data, int(max_size))
+    return _native.lz4_decompress_frame(data, int(max_size), dict)
+
+
+def train_dictionary(samples: Iterable[Any], size: int = 1 << 16) -> bytes:
+    """A dictionary of at most ``size`` bytes (at most 64 KiB count) for
+    compressing records like ``samples`` (bytes-like objects, each a record
+    of the kind to compress on its own): the substrings most of them share,
+    the most useful last, where LZ4's offsets are shortest.
+
+    >>> d = train_dictionary([b"GET /items/%d HTTP/1.1\\r\\nHost: example.org\\r\\n" % i for i in range(100)], 256)
+    >>> len(d) <= 256 and b"Host: example.org" in d
+    True
+    """
+    if int(size) < 0:
+        raise ValueError(f"size must be >= 0, got {size}")
+    return _native.lz4_train_dictionary(list(samples), int(size))

@@ -228,14 +228,16 @@ class LZ4(Codec):
 
     codec_id = "vecpress_lz4"
 
-    def __init__(self, acceleration: int = 1):
-        if int(acceleration) < 1:
-            raise ValueError(f"acceleration must be >= 1, got {acceleration}")
+    def __init__(self, acceleration: int = 1, level: int = 1):
+        # The same checks as lz4.compress, made when the codec is built.
+        lz4.compress(b"", level=level, acceleration=acceleration)
         self.acceleration = int(acceleration)
+        self.level = int(level)
 
     def encode(self, buf: Any) -> bytes:
-        """The chunk's bytes as a size-prefixed LZ4 block."""
-        return lz4.compress(_flat_bytes(buf), acceleration=self.acceleration, store_size=True)
+        """The chunk's bytes as a size-prefixed LZ4 block (at ``level`` 2 to
+        12, the high-compression parsers: smaller chunks, read as fast)."""
+        return lz4.compress(_flat_bytes(buf), level=self.level, acceleration=self.acceleration, store_size=True)
 
     def decode(self, buf: Any, out: Any = None) -> Any:
         """The chunk's bytes (into ``out`` when given)."""

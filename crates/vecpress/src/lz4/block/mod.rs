@@ -43,7 +43,8 @@ mod neon;
 mod x86;
 
 pub use size_prepended::{
-    compress_size_prepended, decompress_size_prepended, decompress_size_prepended_with_limit,
+    compress_size_prepended, decompress_size_prepended, decompress_size_prepended_with_dict,
+    decompress_size_prepended_with_limit,
 };
 pub use variant::{variants, Variant};
 

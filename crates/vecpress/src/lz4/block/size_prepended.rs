@@ -62,6 +62,31 @@ pub fn decompress_size_prepended(src: &[u8]) -> Result<Vec<u8>, Error> {
 /// # Ok::<(), vecpress::Error>(())
 /// ```
 pub fn decompress_size_prepended_with_limit(src: &[u8], max: usize) -> Result<Vec<u8>, Error> {
+    decode(src, max, None)
+}
+
+/// Like [`decompress_size_prepended`], for a block compressed with the
+/// dictionary `dict` ([`compress_with_dict`](super::compress_with_dict)).
+///
+/// ```
+/// use vecpress::lz4::block;
+/// let dict = b"status=ok user=".repeat(3);
+/// let src = b"status=ok user=ann".to_vec();
+/// let mut packed = vec![0u8; 4 + block::max_compressed_len(src.len())];
+/// let n = block::compress_with_dict(&src, &dict, &mut packed[4..])?;
+/// packed[..4].copy_from_slice(&(src.len() as u32).to_le_bytes());
+/// packed.truncate(4 + n);
+/// assert_eq!(block::decompress_size_prepended_with_dict(&packed, &dict)?, src);
+/// assert!(block::decompress_size_prepended(&packed).is_err());
+/// # Ok::<(), vecpress::Error>(())
+/// ```
+pub fn decompress_size_prepended_with_dict(src: &[u8], dict: &[u8]) -> Result<Vec<u8>, Error> {
+    decode(src, crate::lz4::DEFAULT_MAX_OUTPUT, Some(dict))
+}
+
+/// The block after the size prefix of `src`, decoded with `dict` before it
+/// when given; a declared size above `max` is refused before allocating.
+fn decode(src: &[u8], max: usize, dict: Option<&[u8]>) -> Result<Vec<u8>, Error> {
     let Some(prefix) = src.get(..4) else {
         return Err(Error::Truncated {
             offset: 0,
@@ -86,7 +111,11 @@ pub fn decompress_size_prepended_with_limit(src: &[u8], max: usize) -> Result<Ve
         });
     }
     let mut out = vec![0u8; size];
-    let n = decompress_into(block, &mut out).map_err(|e| shift(e, 4))?;
+    let n = match dict {
+        Some(dict) => super::decompress_with_dict(block, dict, &mut out),
+        None => decompress_into(block, &mut out),
+    }
+    .map_err(|e| shift(e, 4))?;
     if n != size {
         return Err(Error::Corrupt {
             offset: 0,

@@ -85,6 +85,7 @@ pub use header::{BlockSize, FrameInfo};
 pub use read::FrameDecoder;
 pub use slice::{
     compress, compress_into, compress_into_with, compress_with, compress_with_dict, decompress,
-    decompress_into, decompress_with_dict, decompress_with_limit, max_compressed_len,
+    decompress_into, decompress_with_dict, decompress_with_dict_and_limit, decompress_with_limit,
+    max_compressed_len,
 };
 pub use write::FrameEncoder;

@@ -172,6 +172,25 @@ impl<R: Read> FrameDecoder<R> {
         dec
     }
 
+    /// Sets the most bytes this decoder produces over all frames, as
+    /// [`with_limit`](FrameDecoder::with_limit) does: for a decoder made
+    /// with [`with_dictionary`](FrameDecoder::with_dictionary).
+    ///
+    /// ```
+    /// use std::io::Read;
+    /// use vecpress::{lz4::frame::{self, FrameDecoder}, Error};
+    ///
+    /// let dict = b"header: value; ".repeat(4);
+    /// let bytes = frame::compress_with_dict(&[7u8; 5000], &dict);
+    /// let mut dec = FrameDecoder::with_dictionary(&bytes[..], &dict).limit(4096);
+    /// let err = dec.read_to_end(&mut Vec::new()).unwrap_err();
+    /// assert!(matches!(Error::from(err), Error::LimitExceeded { requested: 5000, limit: 4096, .. }));
+    /// ```
+    pub fn limit(mut self, max_output: u64) -> FrameDecoder<R> {
+        self.limit = max_output;
+        self
+    }
+
     /// The header of the LZ4 frame being read, once its header has been
     /// read (`None` between frames and in legacy frames).
     ///

@@ -168,12 +168,41 @@ pub fn compress_with_dict(src: &[u8], dict: &[u8]) -> Vec<u8> {
 /// # Ok::<(), vecpress::Error>(())
 /// ```
 pub fn decompress_with_dict(src: &[u8], dict: &[u8]) -> Result<Vec<u8>, Error> {
+    decompress_with_dict_and_limit(src, dict, usize::MAX)
+}
+
+/// [`decompress_with_dict`], refusing to produce more than `max_output`
+/// bytes as [`decompress_with_limit`] does.
+///
+/// ```
+/// use vecpress::{lz4::frame, Error};
+///
+/// let bytes = frame::compress_with_dict(&[1u8; 3000], b"dictionary");
+/// let err = frame::decompress_with_dict_and_limit(&bytes, b"dictionary", 2999).unwrap_err();
+/// assert!(matches!(err, Error::LimitExceeded { requested: 3000, limit: 2999, .. }));
+/// assert_eq!(frame::decompress_with_dict_and_limit(&bytes, b"dictionary", 3000)?.len(), 3000);
+/// # Ok::<(), vecpress::Error>(())
+/// ```
+pub fn decompress_with_dict_and_limit(
+    src: &[u8],
+    dict: &[u8],
+    max_output: usize,
+) -> Result<Vec<u8>, Error> {
+    let dec = FrameDecoder::with_dictionary(src, dict).limit(max_output as u64);
+    read_all(src, dec, max_output)
+}
+
+/// Every block `dec` decodes from `src`, into a vector reserved for the
+/// first frame's content size (a hint: at most `max_output`, and at most
+/// what LZ4 can expand `src` to, 255 bytes a byte).
+fn read_all(src: &[u8], mut dec: FrameDecoder<&[u8]>, max_output: usize) -> Result<Vec<u8>, Error> {
     let mut out = Vec::new();
     if let Some(size) = first_content_size(src) {
-        let bound = src.len().saturating_mul(255);
+        let bound = src.len().saturating_mul(255).min(max_output);
         out.reserve(usize::try_from(size).unwrap_or(usize::MAX).min(bound));
     }
-    let mut dec = FrameDecoder::with_dictionary(src, dict);
+    // Whole blocks straight from the decoder's buffer (`read_to_end` would
+    // ask for small reads and zero the vector's spare room first).
     while dec.next_block()? {
         out.extend_from_slice(dec.pending());
     }
@@ -252,20 +281,11 @@ pub fn decompress(src: &[u8]) -> Result<Vec<u8>, Error> {
 /// # Ok::<(), vecpress::Error>(())
 /// ```
 pub fn decompress_with_limit(src: &[u8], max_output: usize) -> Result<Vec<u8>, Error> {
-    let mut out = Vec::new();
-    if let Some(size) = first_content_size(src) {
-        // A hint only: at most the limit, and at most what an LZ4 block can
-        // expand the input to (255 bytes a byte).
-        let bound = src.len().saturating_mul(255).min(max_output);
-        out.reserve(usize::try_from(size).unwrap_or(usize::MAX).min(bound));
-    }
-    let mut dec = FrameDecoder::with_limit(src, max_output as u64);
-    // Whole blocks straight from the decoder's buffer (`read_to_end` would
-    // ask for small reads and zero the vector's spare room first).
-    while dec.next_block()? {
-        out.extend_from_slice(dec.pending());
-    }
-    Ok(out)
+    read_all(
+        src,
+        FrameDecoder::with_limit(src, max_output as u64),
+        max_output,
+    )
 }
 
 /// The content size the first frame of `src` declares, if its header says
