@@ -2,7 +2,9 @@
 //! and kernel: each must return what the checked decoder returns (the same
 //! length and bytes, or the same error), whatever the output buffer held
 //! before, and `validate` must agree. None may panic or read out of bounds.
-//! The prefix and dictionary forms must agree with each other.
+//! The prefix and dictionary forms must agree with each other. Decoded as
+//! either block of a pair (beside the same block cut short at half its
+//! length, into half the output), each gives what it gives alone.
 //!
 //! Input: two bytes for the output length (little endian: with the top bit
 //! clear, the size `validate` finds, less the low two bits, or the low 15
@@ -35,6 +37,24 @@ fuzz_target!(|data: &[u8]| {
             if let Ok(k) = res {
                 assert_eq!(got[..k], want[..k], "{v} fill {fill:#x}");
             }
+        }
+    }
+    // Pairs: the block beside a copy of its first half (another block,
+    // likely corrupt), into outputs of n and n / 2 bytes.
+    let half = &bytes[..bytes.len() / 2];
+    let mut want_half = vec![0x11u8; n / 2];
+    let want_half_res = block::decompress_into_variant(Variant::Checked, half, &mut want_half);
+    for v in block::variants() {
+        let (mut got, mut got_half) = (vec![0xEEu8; n], vec![0xEEu8; n / 2]);
+        let (res, res_half) =
+            block::decompress_pair_variant(v, (bytes, &mut got), (half, &mut got_half));
+        assert_eq!(res, want_res, "{v} pair");
+        assert_eq!(res_half, want_half_res, "{v} pair, half");
+        if let Ok(k) = res {
+            assert_eq!(got[..k], want[..k], "{v} pair");
+        }
+        if let Ok(k) = res_half {
+            assert_eq!(got_half[..k], want_half[..k], "{v} pair, half");
         }
     }
     for isa in block::kernels()

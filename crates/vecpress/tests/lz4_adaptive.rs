@@ -148,3 +148,46 @@ fn threads_share_statistics() {
     });
     assert_eq!(dec.stats().iter().map(|s| s.calls).sum::<u64>(), 20);
 }
+
+#[test]
+fn pairs_have_statistics_of_their_own_and_converge() {
+    let arms = arms();
+    let (fast, slow) = (arms[0], arms[1]);
+    let mut dec = AdaptiveDecompressor::with_variants(&[fast, slow]).unwrap();
+    dec.set_penalty(Some((slow, Duration::from_millis(3))));
+    let (packed, data) = sample_block();
+    let (mut a, mut b) = (vec![0u8; data.len()], vec![0u8; data.len() + 7]);
+    let mut late_fast = 0;
+    for k in 0..150 {
+        let before = dec.pair_stats();
+        a.fill(0);
+        b.fill(0);
+        let (ra, rb) = dec.decompress_pair((&packed, &mut a), (&packed, &mut b));
+        assert_eq!((ra, rb), (Ok(data.len()), Ok(data.len())));
+        assert!(a == data && b[..data.len()] == data);
+        let after = dec.pair_stats();
+        let chose_fast = after
+            .iter()
+            .zip(&before)
+            .any(|(x, y)| x.calls != y.calls && x.variant == fast);
+        if k >= 100 && chose_fast {
+            late_fast += 1;
+        }
+    }
+    assert!(late_fast >= 45, "{late_fast} of 50: {:?}", dec.pair_stats());
+    // Single blocks' statistics are untouched.
+    assert!(
+        dec.stats().iter().all(|s| s.calls == 0),
+        "{:?}",
+        dec.stats()
+    );
+    // A bad block in a pair: its error, the other block decoded, nothing timed.
+    let mut fresh = AdaptiveDecompressor::new();
+    let bad = [0x10, b'a', 9, 0];
+    let (ra, rb) = fresh.decompress_pair((&bad, &mut a), (&packed, &mut b));
+    assert_eq!(ra, block::decompress_into(&bad, &mut vec![0u8; data.len()]));
+    assert!(ra.is_err());
+    assert_eq!(rb, Ok(data.len()));
+    assert!(fresh.pair_stats().iter().all(|s| s.timed == 0));
+    assert_eq!(fresh.pair_stats().iter().map(|s| s.calls).sum::<u64>(), 1);
+}

@@ -78,12 +78,23 @@ fn mixed(r: &mut Rng, n: usize) -> Vec<u8> {
     v
 }
 
-/// Decodes `packed` with every available variant into a buffer one larger
-/// than `size` (filled with a sentinel) and checks each against the checked
-/// decoder: same result, same bytes.
+/// A valid block of text to decode beside the block under test.
+fn partner() -> &'static (Vec<u8>, Vec<u8>) {
+    static PARTNER: std::sync::OnceLock<(Vec<u8>, Vec<u8>)> = std::sync::OnceLock::new();
+    PARTNER.get_or_init(|| {
+        let data = text(&mut Rng::new(77), 3000);
+        (block::compress(&data), data)
+    })
+}
+
+/// Decodes `packed` with every available variant into a buffer of `size`
+/// bytes (filled with a sentinel) and checks each against the checked
+/// decoder: same result, same bytes. Also as either block of a pair, beside
+/// a valid block: the same result for it, and the partner decoded whole.
 fn all_variants_agree(packed: &[u8], size: usize, context: &str) -> Result<Vec<u8>, Error> {
     let mut want = vec![0x5Au8; size];
     let want_res = block::decompress_into_variant(Variant::Checked, packed, &mut want);
+    let (partner, partner_data) = partner();
     for v in block::variants() {
         for fill in [0xA5u8, 0x00] {
             let mut got = vec![fill; size];
@@ -92,6 +103,27 @@ fn all_variants_agree(packed: &[u8], size: usize, context: &str) -> Result<Vec<u
             if let Ok(n) = res {
                 assert_eq!(got[..n], want[..n], "{v} bytes, fill {fill:#x}, {context}");
             }
+        }
+        for first in [true, false] {
+            let mut got = vec![0xA5u8; size];
+            let mut other = vec![0xA5u8; partner_data.len()];
+            let (res, res_other) = if first {
+                block::decompress_pair_variant(v, (packed, &mut got), (partner, &mut other))
+            } else {
+                let (a, b) =
+                    block::decompress_pair_variant(v, (partner, &mut other), (packed, &mut got));
+                (b, a)
+            };
+            assert_eq!(res, want_res, "{v} pair (first {first}) result, {context}");
+            if let Ok(n) = res {
+                assert_eq!(
+                    got[..n],
+                    want[..n],
+                    "{v} pair (first {first}) bytes, {context}"
+                );
+            }
+            assert_eq!(res_other, Ok(partner_data.len()), "{v} partner, {context}");
+            assert!(other == *partner_data, "{v} partner bytes, {context}");
         }
     }
     want_res.map(|n| want[..n].to_vec())
@@ -511,6 +543,14 @@ fn outputs_never_show_bytes_the_call_did_not_write() {
                 let mut out = vec![0xEEu8; size];
                 if let Ok(k) = block::decompress_into_variant(v, &packed, &mut out) {
                     assert_eq!(&out[..k], &data[..], "{v} n {n} size {size}");
+                }
+                let (mut a, mut b) = (vec![0xEEu8; size], vec![0xEEu8; n + 50 - size]);
+                let (ra, rb) =
+                    block::decompress_pair_variant(v, (&packed, &mut a), (&packed, &mut b));
+                for (res, out) in [(ra, &a), (rb, &b)] {
+                    if let Ok(k) = res {
+                        assert_eq!(&out[..k], &data[..], "{v} pair n {n} size {size}");
+                    }
                 }
             }
         }

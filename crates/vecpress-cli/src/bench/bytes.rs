@@ -196,7 +196,8 @@ impl ByteJob<'_> {
                 black_box(compress(block, &mut scratch).ok());
             }
         });
-        let mut buf = vec![0u8; max_block];
+        // Two blocks: the LZ4 row `lz4+pairs` decodes blocks two at a time.
+        let mut buf = vec![0u8; 2 * max_block];
         let bench = Bench {
             values: &input.bytes[..],
             blocks,
@@ -225,6 +226,8 @@ impl ByteJob<'_> {
             .collect();
         let adaptive = RefCell::new(AdaptiveDecompressor::new());
         let adaptive = &adaptive;
+        let adaptive_pairs = RefCell::new(AdaptiveDecompressor::new());
+        let adaptive_pairs = &adaptive_pairs;
         let mut contestants: Vec<Contestant<u8>> = vec![race::memcpy(&input.bytes, blocks)];
         let mut failures = Vec::new();
         for kernel in kernels(self.codec, self.isas) {
@@ -234,7 +237,9 @@ impl ByteJob<'_> {
                 match kernel {
                     Kernel::Isa(isa) => self.codec.decode(isa, input, width, out),
                     Kernel::Variant(v) => lz4::block::decompress_into_variant(v, input, out),
-                    Kernel::Adaptive => adaptive.borrow_mut().decompress_into(input, out),
+                    Kernel::Adaptive | Kernel::AdaptivePairs => {
+                        adaptive.borrow_mut().decompress_into(input, out)
+                    }
                 }
             };
             // A codec with encoding kernels per level has its encoder timed
@@ -252,6 +257,29 @@ impl ByteJob<'_> {
                 }
                 _ => encode_time,
             };
+            if let Kernel::AdaptivePairs = kernel {
+                let pair = move |i: usize, x: &mut [u8], y: &mut [u8]| {
+                    let (a, b) = (bench.block_bytes(i), bench.block_bytes(i + 1));
+                    adaptive_pairs.borrow_mut().decompress_pair((a, x), (b, y))
+                };
+                let single = move |i: usize, out: &mut [u8]| {
+                    adaptive_pairs
+                        .borrow_mut()
+                        .decompress_into(bench.block_bytes(i), out)
+                };
+                match bench.check_pairs(&mut buf, pair, single) {
+                    Ok(()) => contestants.push(Contestant {
+                        codec: row_name,
+                        isa,
+                        encode: Some(encode),
+                        note: None,
+                        compressed: encoded.len,
+                        pass: Box::new(move |buf: &mut [u8]| bench.pass_pairs(buf, pair, single)),
+                    }),
+                    Err(e) => failures.push(failure(&row_name, isa, e)),
+                }
+                continue;
+            }
             match bench.check(&mut buf, produced, decode) {
                 Ok(()) => contestants.push(Contestant {
                     codec: row_name,
@@ -333,9 +361,13 @@ impl ByteJob<'_> {
                 note: t.note,
             })
         };
-        // Which loops the adaptive decompressor ended up running, and how often.
-        if let Some(t) = timed.iter_mut().find(|t| t.isa == ADAPTIVE) {
-            let stats = adaptive.borrow().stats();
+        // Which loops the adaptive decompressors ended up running, and how often.
+        for t in timed.iter_mut().filter(|t| t.isa == ADAPTIVE) {
+            let stats = if t.codec.ends_with("+pairs") {
+                adaptive_pairs.borrow().pair_stats()
+            } else {
+                adaptive.borrow().stats()
+            };
             let total: u64 = stats.iter().map(|s| s.calls).sum();
             let shares: Vec<String> = stats
                 .iter()
@@ -374,6 +406,8 @@ enum Kernel {
     Isa(Isa),
     Variant(Variant),
     Adaptive,
+    /// The adaptive decompressor over two blocks at a time (row `lz4+pairs`).
+    AdaptivePairs,
 }
 
 impl Kernel {
@@ -386,6 +420,7 @@ impl Kernel {
                 v.isa().map_or("-", Isa::name),
             ),
             Kernel::Adaptive => (codec.to_string(), ADAPTIVE),
+            Kernel::AdaptivePairs => (format!("{codec}+pairs"), ADAPTIVE),
         }
     }
 }
@@ -400,5 +435,8 @@ fn kernels(codec: &dyn ByteCodec, isas: &[Isa]) -> Vec<Kernel> {
         .into_iter()
         .filter(|v| v.isa().is_some_and(|isa| isas.contains(&isa)))
         .map(Kernel::Variant);
-    std::iter::once(Kernel::Adaptive).chain(loops).collect()
+    [Kernel::Adaptive, Kernel::AdaptivePairs]
+        .into_iter()
+        .chain(loops)
+        .collect()
 }

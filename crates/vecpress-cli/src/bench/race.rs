@@ -107,6 +107,72 @@ impl<T: Copy + PartialEq + Display + Not<Output = T>> Bench<'_, T> {
         Ok(())
     }
 
+    /// The blocks as the pair decoder takes them: `(i, Some(i + 1))` for
+    /// blocks 0 and 1, 2 and 3, ..., and `(last, None)` for an odd one out.
+    fn pairs(&self) -> impl Iterator<Item = (usize, Option<usize>)> {
+        let n = self.blocks.len();
+        (0..n)
+            .step_by(2)
+            .map(move |i| (i, (i + 1 < n).then_some(i + 1)))
+    }
+
+    /// [`check`](Self::check) for a decoder of two blocks at once: `pair`
+    /// decodes blocks `i` and `i + 1` into two parts of `buf` (which holds
+    /// two blocks), `single` an odd last block.
+    pub fn check_pairs<E: Display>(
+        &self,
+        buf: &mut [T],
+        mut pair: impl FnMut(usize, &mut [T], &mut [T]) -> (Result<usize, E>, Result<usize, E>),
+        mut single: impl FnMut(usize, &mut [T]) -> Result<usize, E>,
+    ) -> Result<()> {
+        for (i, j) in self.pairs() {
+            let (x, rest) = buf.split_at_mut(self.blocks[i].len());
+            let results = match j {
+                Some(j) => {
+                    let y = &mut rest[..self.blocks[j].len()];
+                    let (rx, ry) = pair(i, x, y);
+                    vec![(i, rx, 0), (j, ry, x.len())]
+                }
+                None => vec![(i, single(i, x), 0)],
+            };
+            for (k, res, at) in results {
+                let b = self.blocks[k].clone();
+                match res {
+                    Ok(n) if n == b.len() => {}
+                    Ok(n) => bail!("block {k}: {n} values, not {}", b.len()),
+                    Err(e) => bail!("block {k}: {e}"),
+                }
+                if buf[at..at + b.len()] != self.values[b] {
+                    bail!("block {k}: decoded values differ");
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// One pass of a pair decoder over every block (see
+    /// [`check_pairs`](Self::check_pairs)); false if any failed.
+    pub fn pass_pairs<E>(
+        &self,
+        buf: &mut [T],
+        mut pair: impl FnMut(usize, &mut [T], &mut [T]) -> (Result<usize, E>, Result<usize, E>),
+        mut single: impl FnMut(usize, &mut [T]) -> Result<usize, E>,
+    ) -> bool {
+        let mut ok = true;
+        for (i, j) in self.pairs() {
+            let (x, rest) = buf.split_at_mut(self.blocks[i].len());
+            match j {
+                Some(j) => {
+                    let (rx, ry) = pair(i, x, &mut rest[..self.blocks[j].len()]);
+                    ok &= rx.is_ok() && ry.is_ok();
+                }
+                None => ok &= single(i, x).is_ok(),
+            }
+        }
+        black_box(&mut *buf);
+        ok
+    }
+
     /// One pass of `decode` over every block, into `buf`; false if any failed.
     pub fn pass<E>(
         &self,

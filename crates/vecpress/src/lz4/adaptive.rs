@@ -107,6 +107,16 @@ struct Arm {
 }
 
 impl Arm {
+    fn stats(&self) -> VariantStats {
+        VariantStats {
+            variant: self.variant,
+            calls: self.calls,
+            timed: self.timed,
+            weight: self.weight,
+            seconds_per_byte: self.mean(),
+        }
+    }
+
     fn mean(&self) -> Option<f64> {
         (self.weight > 0.0).then(|| self.sum / self.weight)
     }
@@ -128,8 +138,23 @@ impl Arm {
 
 #[derive(Debug)]
 struct Shared {
+    /// The arms of single blocks ([`AdaptiveDecompressor::decompress_into`]).
     arms: Vec<Arm>,
+    /// The arms of pairs of blocks ([`AdaptiveDecompressor::decompress_pair`]):
+    /// a loop over two blocks runs at other speeds than over one, so its
+    /// times are kept apart.
+    pair_arms: Vec<Arm>,
     decay: f64,
+}
+
+impl Shared {
+    fn arms(&mut self, pair: bool) -> &mut Vec<Arm> {
+        if pair {
+            &mut self.pair_arms
+        } else {
+            &mut self.arms
+        }
+    }
 }
 
 /// A decompressor that picks the decoding loop by Thompson sampling; see
@@ -206,7 +231,7 @@ impl AdaptiveDecompressor {
     }
 
     fn build(variants: &[Variant], fixed: Option<Variant>) -> AdaptiveDecompressor {
-        let arms = variants
+        let arms: Vec<Arm> = variants
             .iter()
             .map(|&variant| Arm {
                 variant,
@@ -219,6 +244,7 @@ impl AdaptiveDecompressor {
             .collect();
         AdaptiveDecompressor {
             shared: Arc::new(Mutex::new(Shared {
+                pair_arms: arms.clone(),
                 arms,
                 decay: DEFAULT_DECAY,
             })),
@@ -286,14 +312,69 @@ impl AdaptiveDecompressor {
     /// ```
     pub fn decompress_into(&mut self, src: &[u8], dst: &mut [u8]) -> Result<usize, Error> {
         if dst.len() < MIN_TIMED_BLOCK {
-            let (i, variant) = self.leader();
+            let (i, variant) = self.leader(false);
             let res = block::decompress_into_variant(variant, src, dst);
             self.lock().arms[i].calls += 1;
             return res;
         }
-        let (i, variant) = self.choose();
+        let (i, variant) = self.choose(false);
         let start = Instant::now();
         let res = block::decompress_into_variant(variant, src, dst);
+        self.spin_penalty(variant, start);
+        // Only whole, successful decodes say how fast a variant is.
+        let bytes = res.as_ref().ok().copied();
+        self.record(false, i, start.elapsed(), bytes);
+        res
+    }
+
+    /// Decompresses two blocks at once (`a.0` into `a.1`, `b.0` into `b.1`)
+    /// with the pair loop of the variant the bandit picks, as
+    /// [`block::decompress_pair`] does; returns each block's result.
+    /// Pairs have statistics of their own ([`pair_stats`]), since a loop
+    /// runs faster over two blocks than over one; pairs whose output totals
+    /// at least [`MIN_TIMED_BLOCK`] bytes are timed.
+    ///
+    /// [`pair_stats`]: AdaptiveDecompressor::pair_stats
+    ///
+    /// ```
+    /// use vecpress::lz4::{adaptive::AdaptiveDecompressor, block};
+    /// let (x, y) = (b"one block of text ".repeat(3000), b"and another one ".repeat(3000));
+    /// let (px, py) = (block::compress(&x), block::compress(&y));
+    /// let (mut ox, mut oy) = (vec![0u8; x.len()], vec![0u8; y.len()]);
+    /// let mut dec = AdaptiveDecompressor::new();
+    /// for _ in 0..10 {
+    ///     let (rx, ry) = dec.decompress_pair((&px, &mut ox), (&py, &mut oy));
+    ///     assert_eq!((rx?, ry?), (x.len(), y.len()));
+    /// }
+    /// assert_eq!((ox, oy), (x, y));
+    /// assert_eq!(dec.pair_stats().iter().map(|s| s.calls).sum::<u64>(), 10);
+    /// # Ok::<(), vecpress::Error>(())
+    /// ```
+    pub fn decompress_pair(
+        &mut self,
+        a: (&[u8], &mut [u8]),
+        b: (&[u8], &mut [u8]),
+    ) -> (Result<usize, Error>, Result<usize, Error>) {
+        if a.1.len() + b.1.len() < MIN_TIMED_BLOCK {
+            let (i, variant) = self.leader(true);
+            let res = block::decompress_pair_variant(variant, a, b);
+            self.lock().pair_arms[i].calls += 1;
+            return res;
+        }
+        let (i, variant) = self.choose(true);
+        let start = Instant::now();
+        let res = block::decompress_pair_variant(variant, a, b);
+        self.spin_penalty(variant, start);
+        let bytes = match &res {
+            (Ok(x), Ok(y)) => Some(x + y),
+            _ => None,
+        };
+        self.record(true, i, start.elapsed(), bytes);
+        res
+    }
+
+    /// The test hook's extra time (see [`set_penalty`](Self::set_penalty)).
+    fn spin_penalty(&self, variant: Variant, start: Instant) {
         if let Some((slow, extra)) = self.penalty {
             if slow == variant {
                 let until = start.elapsed() + extra;
@@ -302,60 +383,65 @@ impl AdaptiveDecompressor {
                 }
             }
         }
-        let seconds = start.elapsed().as_secs_f64();
+    }
+
+    /// Counts a call of arm `i` (of the pair arms when `pair`), and its time
+    /// per byte when it decoded `bytes` (at least [`MIN_TIMED_BLOCK`]) past
+    /// the arm's cold calls, decaying every arm's weight first.
+    fn record(&self, pair: bool, i: usize, elapsed: Duration, bytes: Option<usize>) {
         let mut shared = self.lock();
         let decay = shared.decay;
-        shared.arms[i].calls += 1;
-        if let Ok(n) = res {
-            // Only whole, successful decodes say how fast a variant is.
-            if n >= MIN_TIMED_BLOCK {
-                let arm = &mut shared.arms[i];
-                arm.timed += 1;
-                if arm.timed > COLD_CALLS {
-                    for other in shared.arms.iter_mut() {
-                        other.weight *= decay;
-                        other.sum *= decay;
-                        other.sum_sq *= decay;
-                    }
-                    let arm = &mut shared.arms[i];
-                    let per_byte = seconds / n as f64;
-                    arm.weight += 1.0;
-                    arm.sum += per_byte;
-                    arm.sum_sq += per_byte * per_byte;
-                }
-            }
+        let arms = shared.arms(pair);
+        arms[i].calls += 1;
+        let Some(n) = bytes.filter(|&n| n >= MIN_TIMED_BLOCK) else {
+            return;
+        };
+        arms[i].timed += 1;
+        if arms[i].timed <= COLD_CALLS {
+            return;
         }
-        res
+        for other in arms.iter_mut() {
+            other.weight *= decay;
+            other.sum *= decay;
+            other.sum_sq *= decay;
+        }
+        let per_byte = elapsed.as_secs_f64() / n as f64;
+        let arm = &mut arms[i];
+        arm.weight += 1.0;
+        arm.sum += per_byte;
+        arm.sum_sq += per_byte * per_byte;
     }
 
     /// The variant the next large block would use, and its arm's index.
-    fn choose(&mut self) -> (usize, Variant) {
-        let shared = self.shared.lock().unwrap_or_else(|e| e.into_inner());
+    fn choose(&mut self, pair: bool) -> (usize, Variant) {
+        let mut shared = self.shared.lock().unwrap_or_else(|e| e.into_inner());
         if let Some(v) = self.fixed {
             return (0, v);
         }
+        let arms = shared.arms(pair);
         let mut best = (f64::INFINITY, 0);
-        for (i, arm) in shared.arms.iter().enumerate() {
+        for (i, arm) in arms.iter().enumerate() {
             let draw = arm.sample(&mut self.rng);
             if draw < best.0 {
                 best = (draw, i);
             }
         }
-        (best.1, shared.arms[best.1].variant)
+        (best.1, arms[best.1].variant)
     }
 
     /// The variant with the lowest mean so far (the first arm before any).
-    fn leader(&self) -> (usize, Variant) {
-        let shared = self.lock();
+    fn leader(&self, pair: bool) -> (usize, Variant) {
+        let mut shared = self.lock();
+        let arms = shared.arms(pair);
         let mut best = (f64::INFINITY, 0);
-        for (i, arm) in shared.arms.iter().enumerate() {
+        for (i, arm) in arms.iter().enumerate() {
             if let Some(m) = arm.mean() {
                 if m < best.0 {
                     best = (m, i);
                 }
             }
         }
-        (best.1, shared.arms[best.1].variant)
+        (best.1, arms[best.1].variant)
     }
 
     /// The statistics of every variant this decompressor chooses from.
@@ -368,17 +454,18 @@ impl AdaptiveDecompressor {
     /// # Ok::<(), vecpress::Error>(())
     /// ```
     pub fn stats(&self) -> Vec<VariantStats> {
-        self.lock()
-            .arms
-            .iter()
-            .map(|arm| VariantStats {
-                variant: arm.variant,
-                calls: arm.calls,
-                timed: arm.timed,
-                weight: arm.weight,
-                seconds_per_byte: arm.mean(),
-            })
-            .collect()
+        self.lock().arms.iter().map(Arm::stats).collect()
+    }
+
+    /// The statistics of [`decompress_pair`](Self::decompress_pair), as
+    /// [`stats`](Self::stats) gives those of single blocks.
+    ///
+    /// ```
+    /// let dec = vecpress::lz4::adaptive::AdaptiveDecompressor::new();
+    /// assert_eq!(dec.pair_stats().len(), dec.stats().len());
+    /// ```
+    pub fn pair_stats(&self) -> Vec<VariantStats> {
+        self.lock().pair_arms.iter().map(Arm::stats).collect()
     }
 
     /// Test hook: makes every timed decode with `variant` take `extra`

@@ -233,6 +233,83 @@ fn extension(src: &[u8], ip: &mut usize, mut len: usize, cap: usize) -> Option<u
     }
 }
 
+/// One sequence of the fast loop: decodes the sequence at `$ip` of the
+/// input (`$src`, `$inp` its pointer, `$in_len` its length) into the output
+/// at `$op` (`$out`, `$out_len`), advancing both; when the loop declines the
+/// sequence, puts `$ip` and `$op` back at its start and runs `$decline`.
+/// Written once for [`fast_loop`] and [`fast_loop_pair`]; the caller checks
+/// `$ip < $in_len - SHORT_LITERALS` and `$op + 14 + SHORT_WRITE <= $out_len`
+/// first (the SAFETY comments' "loop condition") and has the CPU features
+/// of `$C`.
+macro_rules! sequence {
+    (
+        $C:ty,
+        $src:expr, $inp:expr, $in_len:expr,
+        $out:expr, $out_len:expr,
+        $ip:ident, $op:ident,
+        $decline:expr
+    ) => {{
+        let (seq_ip, seq_op) = ($ip, $op);
+        // SAFETY: ip < in_len (the loop condition).
+        let token = unsafe { *$inp.add($ip) };
+        $ip += 1;
+        let mut lit = usize::from(token >> 4);
+        if lit != 15 {
+            // SAFETY: ip + SHORT_LITERALS <= in_len and op + SHORT_LITERALS
+            // <= out_len (the loop condition); input and output are distinct
+            // slices.
+            unsafe { ptr::copy_nonoverlapping($inp.add($ip), $out.add($op), SHORT_LITERALS) };
+        } else {
+            cold();
+            let Some(n) = extension($src, &mut $ip, lit, $in_len) else {
+                ($ip, $op) = (seq_ip, seq_op);
+                $decline;
+            };
+            lit = n;
+            if lit + 32 > $in_len - $ip || lit + SHORT_WRITE + <$C>::W > $out_len - $op {
+                ($ip, $op) = (seq_ip, seq_op);
+                $decline;
+            }
+            // SAFETY: the run plus one chunk fits both slices (just checked).
+            unsafe { wild::<$C>($out.add($op), $inp.add($ip), lit) };
+        }
+        $ip += lit;
+        $op += lit;
+        // The offset's 2 bytes are inside the input: a short run leaves at
+        // least SHORT_LITERALS - 14 bytes after it, a long one at least 32.
+        // SAFETY: ip + 2 <= in_len, as said.
+        let field = unsafe { ptr::read_unaligned($inp.add($ip).cast::<[u8; 2]>()) };
+        let offset = usize::from(u16::from_le_bytes(field));
+        $ip += 2;
+        // offset == 0 or offset > op: the checked path names the error.
+        if offset.wrapping_sub(1) >= $op {
+            ($ip, $op) = (seq_ip, seq_op);
+            $decline;
+        }
+        let len = usize::from(token & 15);
+        if len != 15 {
+            // SAFETY: 1 <= offset <= op; a short run leaves op + SHORT_WRITE
+            // <= out_len by the loop condition, a long one by its check.
+            unsafe { copy_short_match::<$C>($out, $op, offset, len + MINMATCH) };
+            $op += len + MINMATCH;
+        } else {
+            cold();
+            let Some(n) = extension($src, &mut $ip, len, $out_len) else {
+                ($ip, $op) = (seq_ip, seq_op);
+                $decline;
+            };
+            let len = n + MINMATCH;
+            if len + <$C>::W > $out_len - $op {
+                ($ip, $op) = (seq_ip, seq_op);
+                $decline;
+            }
+            // SAFETY: 1 <= offset <= op, and op + len + W <= out_len (checked).
+            unsafe { copy_match::<$C>($out, $op, offset, len) };
+            $op += len;
+        }
+    }};
+}
+
 /// Decodes sequences from `src[ip..]` into `dst[op..]` while both have room
 /// for wide copies; returns the input and output offsets of the first
 /// sequence it did not decode. Matches may reach back into `dst[..op]`.
@@ -264,60 +341,66 @@ pub(super) unsafe fn fast_loop<C: Copier>(
     let inp = src.as_ptr();
     let out = dst.as_mut_ptr();
     while ip < ip_limit && op <= op_limit {
-        let (seq_ip, seq_op) = (ip, op);
-        // SAFETY: ip < in_len (the loop condition).
-        let token = unsafe { *inp.add(ip) };
-        ip += 1;
-        let mut lit = usize::from(token >> 4);
-        if lit != 15 {
-            // SAFETY: ip + lit_copy <= in_len and op + lit_copy <= out_len
-            // (the loop condition); input and output are distinct slices.
-            unsafe { ptr::copy_nonoverlapping(inp.add(ip), out.add(op), SHORT_LITERALS) };
-        } else {
-            cold();
-            let Some(n) = extension(src, &mut ip, lit, in_len) else {
-                return (seq_ip, seq_op);
-            };
-            lit = n;
-            if lit + 32 > in_len - ip || lit + SHORT_WRITE + C::W > out_len - op {
-                return (seq_ip, seq_op);
-            }
-            // SAFETY: the run plus one chunk fits both slices (just checked).
-            unsafe { wild::<C>(out.add(op), inp.add(ip), lit) };
-        }
-        ip += lit;
-        op += lit;
-        // The offset's 2 bytes are inside `src`: a short run leaves at least
-        // lit_copy - 14 bytes after it, a long one at least 32.
-        // SAFETY: ip + 2 <= in_len, as said.
-        let field = unsafe { ptr::read_unaligned(inp.add(ip).cast::<[u8; 2]>()) };
-        let offset = usize::from(u16::from_le_bytes(field));
-        ip += 2;
-        // offset == 0 or offset > op: the checked path names the error.
-        if offset.wrapping_sub(1) >= op {
-            return (seq_ip, seq_op);
-        }
-        let len = usize::from(token & 15);
-        if len != 15 {
-            // SAFETY: 1 <= offset <= op; a short run leaves op + SHORT_WRITE
-            // <= out_len by the loop condition, a long one by its check.
-            unsafe { copy_short_match::<C>(out, op, offset, len + MINMATCH) };
-            op += len + MINMATCH;
-        } else {
-            cold();
-            let Some(n) = extension(src, &mut ip, len, out_len) else {
-                return (seq_ip, seq_op);
-            };
-            let len = n + MINMATCH;
-            if len + C::W > out_len - op {
-                return (seq_ip, seq_op);
-            }
-            // SAFETY: 1 <= offset <= op, and op + len + W <= out_len (checked).
-            unsafe { copy_match::<C>(out, op, offset, len) };
-            op += len;
-        }
+        sequence!(C, src, inp, in_len, out, out_len, ip, op, return (ip, op));
     }
     (ip, op)
+}
+
+/// [`fast_loop`] over two blocks at once, a sequence of each in turn, from
+/// their starts: the two chains of loads (a token, its lengths, the next
+/// token's place) run side by side, where one block's chain leaves the CPU
+/// waiting. Stops when either block leaves the loop; returns where each got
+/// to (the checked path and [`fast_loop`] finish them).
+///
+/// # Safety
+/// The CPU has the features of `C`.
+#[inline(always)]
+pub(super) unsafe fn fast_loop_pair<C: Copier>(
+    a: (&[u8], &mut [u8]),
+    b: (&[u8], &mut [u8]),
+) -> ((usize, usize), (usize, usize)) {
+    let out_margin = 14 + SHORT_WRITE;
+    let ((a_src, a_dst), (b_src, b_dst)) = (a, b);
+    let (a_in_len, a_out_len, b_in_len, b_out_len) =
+        (a_src.len(), a_dst.len(), b_src.len(), b_dst.len());
+    if a_in_len <= SHORT_LITERALS
+        || b_in_len <= SHORT_LITERALS
+        || a_out_len < out_margin
+        || b_out_len < out_margin
+    {
+        return ((0, 0), (0, 0));
+    }
+    let (a_ip_limit, a_op_limit) = (a_in_len - SHORT_LITERALS, a_out_len - out_margin);
+    let (b_ip_limit, b_op_limit) = (b_in_len - SHORT_LITERALS, b_out_len - out_margin);
+    let (a_inp, a_out) = (a_src.as_ptr(), a_dst.as_mut_ptr());
+    let (b_inp, b_out) = (b_src.as_ptr(), b_dst.as_mut_ptr());
+    let (mut a_ip, mut a_op, mut b_ip, mut b_op) = (0, 0, 0, 0);
+    'pair: while a_ip < a_ip_limit && a_op <= a_op_limit && b_ip < b_ip_limit && b_op <= b_op_limit
+    {
+        sequence!(
+            C,
+            a_src,
+            a_inp,
+            a_in_len,
+            a_out,
+            a_out_len,
+            a_ip,
+            a_op,
+            break 'pair
+        );
+        sequence!(
+            C,
+            b_src,
+            b_inp,
+            b_in_len,
+            b_out,
+            b_out_len,
+            b_ip,
+            b_op,
+            break 'pair
+        );
+    }
+    ((a_ip, a_op), (b_ip, b_op))
 }
 
 /// The [`Copy8`] loop.
@@ -331,4 +414,22 @@ pub(super) fn decode_copy8(src: &[u8], ip: usize, dst: &mut [u8], op: usize) -> 
 pub(super) fn decode_copy16(src: &[u8], ip: usize, dst: &mut [u8], op: usize) -> (usize, usize) {
     // SAFETY: as for `decode_copy8`; Copy16 needs no CPU feature.
     unsafe { fast_loop::<Copy16>(src, ip, dst, op) }
+}
+
+/// The [`Copy8`] loop over two blocks.
+pub(super) fn decode_pair_copy8(
+    a: (&[u8], &mut [u8]),
+    b: (&[u8], &mut [u8]),
+) -> ((usize, usize), (usize, usize)) {
+    // SAFETY: Copy8 needs no CPU feature.
+    unsafe { fast_loop_pair::<Copy8>(a, b) }
+}
+
+/// The [`Copy16`] loop over two blocks.
+pub(super) fn decode_pair_copy16(
+    a: (&[u8], &mut [u8]),
+    b: (&[u8], &mut [u8]),
+) -> ((usize, usize), (usize, usize)) {
+    // SAFETY: Copy16 needs no CPU feature.
+    unsafe { fast_loop_pair::<Copy16>(a, b) }
 }

@@ -2,7 +2,7 @@
 
 use core::arch::aarch64::{vld1q_u8, vqtbl1q_u8, vst1q_u8};
 
-use super::copy::{fast_loop, Copier};
+use super::copy::{fast_loop, fast_loop_pair, Copier};
 use super::tables::{DISTANCE_16, PATTERN_16};
 
 /// 16-byte copies; a match of offset `n < 16` starts with one `tbl` of the
@@ -45,4 +45,17 @@ pub(super) unsafe fn decode_shuffle16(
 ) -> (usize, usize) {
     // SAFETY: Neon is enabled here.
     unsafe { fast_loop::<Shuffle16>(src, ip, dst, op) }
+}
+
+/// The [`Shuffle16`] loop over two blocks.
+///
+/// # Safety
+/// The CPU has Neon.
+#[target_feature(enable = "neon")]
+pub(super) unsafe fn decode_pair_shuffle16(
+    a: (&[u8], &mut [u8]),
+    b: (&[u8], &mut [u8]),
+) -> ((usize, usize), (usize, usize)) {
+    // SAFETY: Neon is enabled here.
+    unsafe { fast_loop_pair::<Shuffle16>(a, b) }
 }

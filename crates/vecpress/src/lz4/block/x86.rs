@@ -6,7 +6,7 @@ use core::arch::x86_64::{
     _mm_storeu_si128,
 };
 
-use super::copy::{fast_loop, Copier};
+use super::copy::{fast_loop, fast_loop_pair, Copier};
 use super::tables::{DISTANCE_16, DISTANCE_32, PATTERN_16};
 
 /// 16-byte copies; a match of offset `n < 16` starts with one `pshufb` of
@@ -125,4 +125,30 @@ pub(super) unsafe fn decode_copy32(
 ) -> (usize, usize) {
     // SAFETY: the features `Copy32` uses are enabled here.
     unsafe { fast_loop::<Copy32>(src, ip, dst, op) }
+}
+
+/// The [`Shuffle16`] loop over two blocks.
+///
+/// # Safety
+/// The CPU has every feature of the `Sse41` level.
+#[target_feature(enable = "sse2,ssse3,sse4.1")]
+pub(super) unsafe fn decode_pair_shuffle16(
+    a: (&[u8], &mut [u8]),
+    b: (&[u8], &mut [u8]),
+) -> ((usize, usize), (usize, usize)) {
+    // SAFETY: the features `Shuffle16` uses are enabled here.
+    unsafe { fast_loop_pair::<Shuffle16>(a, b) }
+}
+
+/// The [`Copy32`] loop over two blocks.
+///
+/// # Safety
+/// The CPU has every feature of the `Avx2` level.
+#[target_feature(enable = "sse2,ssse3,sse4.1,avx,avx2,bmi1,bmi2,popcnt")]
+pub(super) unsafe fn decode_pair_copy32(
+    a: (&[u8], &mut [u8]),
+    b: (&[u8], &mut [u8]),
+) -> ((usize, usize), (usize, usize)) {
+    // SAFETY: the features `Copy32` uses are enabled here.
+    unsafe { fast_loop_pair::<Copy32>(a, b) }
 }
