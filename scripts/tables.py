@@ -116,8 +116,9 @@ def widths(paths):
 
 def lz4(paths):
     print("| file | ratio (ours / liblz4) | adaptive GB/s | adaptive ÷ liblz4 | best loop "
-          "| best ÷ liblz4 | adaptive ÷ best | adaptive ÷ lz4_flex | compress ÷ liblz4 |")
-    print("|---|---:|---:|---:|---|---:|---:|---:|---:|")
+          "| best ÷ liblz4 | adaptive ÷ best | adaptive ÷ lz4_flex | pairs ÷ liblz4 "
+          "| pairs ÷ lz4_flex | compress ÷ liblz4 |")
+    print("|---|---:|---:|---:|---|---:|---:|---:|---:|---:|---:|")
     for (name, _), d in load(paths).items():
         ours = d[("lz4", "auto")]
         c = d.get(("peer:lz4-c", "-"))
@@ -126,10 +127,12 @@ def lz4(paths):
                  if k.startswith("lz4:")]
         top, top_name = max(loops)
         a = ours["decode_gbs"]
+        pairs = get(d, "lz4+pairs", "auto", "decode_gbs")
         print(
             f"| {name} | {ours['ratio']:.3f} / {c['ratio'] if c else 0:.3f} | {a:.2f} "
             f"| {ratio(a, c and c['decode_gbs'])} | {top_name} | {ratio(top, c and c['decode_gbs'])} "
             f"| {ratio(a, top)} | {ratio(a, flex)} "
+            f"| {ratio(pairs, c and c['decode_gbs'])} | {ratio(pairs, flex)} "
             f"| {ratio(ours['encode_gbs'], c and c['encode_gbs'])} |"
         )
 

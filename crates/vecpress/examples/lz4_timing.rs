@@ -3,8 +3,10 @@
 //! slows all of them alike; each block's best time of all rounds counts (a
 //! block takes microseconds, so some round sees it undisturbed), and their
 //! sum is reported, with its ratio to liblz4's `LZ4_decompress_safe` and to
-//! lz4_flex. Then the same
-//! for compression against `LZ4_compress_default`, with both sizes.
+//! lz4_flex. Rows `pairs:LOOP` and `pairs` (the adaptive decompressor)
+//! decode the blocks two at a time (`block::decompress_pair`), each pair's
+//! best time counting. Then the same for compression against
+//! `LZ4_compress_default`, with both sizes.
 //!
 //! `cargo run --release -p vecpress --example lz4_timing [FILE...]`
 //! (default: the Silesia files in `/work/shared/data/silesia`).
@@ -25,6 +27,37 @@ fn rounds() -> usize {
 }
 
 type Decoder<'a> = (String, Box<dyn Fn(&[u8], &mut [u8]) -> usize + 'a>);
+
+/// Decodes two blocks at once; returns the bytes of both.
+type PairDecoder<'a> = (
+    String,
+    Box<dyn Fn((&[u8], &mut [u8]), (&[u8], &mut [u8])) -> usize + 'a>,
+);
+
+fn pair_decoders<'a>() -> Vec<PairDecoder<'a>> {
+    let mut v: Vec<PairDecoder<'a>> = Vec::new();
+    for variant in block::variants() {
+        if variant == block::Variant::Checked {
+            continue;
+        }
+        v.push((
+            format!("pairs:{}", variant.name()),
+            Box::new(move |a, b| {
+                let (x, y) = block::decompress_pair_variant(variant, a, b);
+                x.unwrap() + y.unwrap()
+            }),
+        ));
+    }
+    let adaptive = RefCell::new(AdaptiveDecompressor::new());
+    v.push((
+        "pairs".into(),
+        Box::new(move |a, b| {
+            let (x, y) = adaptive.borrow_mut().decompress_pair(a, b);
+            x.unwrap() + y.unwrap()
+        }),
+    ));
+    v
+}
 
 fn decoders<'a>() -> Vec<Decoder<'a>> {
     let mut v: Vec<Decoder<'a>> = Vec::new();
@@ -79,7 +112,8 @@ fn main() {
         paths = found;
     }
     let decoders = decoders();
-    let mut out = vec![0u8; BLOCK];
+    let pair_decoders = pair_decoders();
+    let mut out = vec![0u8; 2 * BLOCK];
     for path in paths {
         let data = std::fs::read(&path).expect("readable file");
         let blocks: Vec<(Vec<u8>, usize)> = data
@@ -88,6 +122,12 @@ fn main() {
             .collect();
         let packed: usize = blocks.iter().map(|b| b.0.len()).sum();
         let mut best = vec![vec![Duration::MAX; blocks.len()]; decoders.len()];
+        let pairs: Vec<&[(Vec<u8>, usize)]> = blocks.chunks(2).collect();
+        let mut best_pairs = vec![vec![Duration::MAX; pairs.len()]; pair_decoders.len()];
+        let adaptive = decoders
+            .iter()
+            .position(|d| d.0 == "adaptive")
+            .expect("a row");
         for _ in 0..rounds() {
             for (i, (_, decode)) in decoders.iter().enumerate() {
                 for (j, (src, n)) in blocks.iter().enumerate() {
@@ -97,17 +137,42 @@ fn main() {
                     assert_eq!(got, *n);
                 }
             }
+            for (i, (_, decode)) in pair_decoders.iter().enumerate() {
+                for (j, pair) in pairs.iter().enumerate() {
+                    let t = Instant::now();
+                    let got = match pair {
+                        [(a, m), (b, n)] => {
+                            let (x, y) = out.split_at_mut(*m);
+                            decode((a, x), (b, &mut y[..*n]))
+                        }
+                        // An odd last block: alone, with the adaptive decoder.
+                        [(a, m)] => (decoders[adaptive].1)(a, &mut out[..*m]),
+                        _ => unreachable!("chunks of 2"),
+                    };
+                    best_pairs[i][j] = best_pairs[i][j].min(t.elapsed());
+                    assert_eq!(got, pair.iter().map(|p| p.1).sum::<usize>());
+                }
+            }
         }
-        let best: Vec<Duration> = best.iter().map(|b| b.iter().sum()).collect();
+        let names: Vec<&String> = decoders
+            .iter()
+            .map(|d| &d.0)
+            .chain(pair_decoders.iter().map(|d| &d.0))
+            .collect();
+        let best: Vec<Duration> = best
+            .iter()
+            .chain(&best_pairs)
+            .map(|b| b.iter().sum())
+            .collect();
         let gbps = |d: Duration| data.len() as f64 / d.as_secs_f64() / 1e9;
-        let find = |name: &str| decoders.iter().position(|d| d.0 == name);
+        let find = |name: &str| names.iter().position(|d| *d == name);
         println!(
             "{path}: {} bytes, ratio {:.3}",
             data.len(),
             data.len() as f64 / packed as f64
         );
-        for (i, (name, _)) in decoders.iter().enumerate() {
-            let mut line = format!("  {name:10} {:6.2} GB/s", gbps(best[i]));
+        for (i, name) in names.iter().enumerate() {
+            let mut line = format!("  {name:15} {:6.2} GB/s", gbps(best[i]));
             for peer in ["liblz4", "lz4_flex"] {
                 if let Some(p) = find(peer) {
                     let r = best[p].as_secs_f64() / best[i].as_secs_f64();

@@ -27,6 +27,12 @@
 //! variant that has not run for a while grows uncertain and is tried again,
 //! and the choice follows a workload that changes.
 //!
+//! [`AdaptiveDecompressor::decompress_pair`] decodes two blocks at once
+//! ([`block::decompress_pair`]) with the same bandit over a second set of
+//! arms: a loop runs at other speeds over two blocks than over one, and
+//! mixing the two kinds of calls in one mean would favor whichever arm ran
+//! more pairs.
+//!
 //! Statistics live in an `Arc<Mutex<..>>`, shared by every decompressor made
 //! with [`AdaptiveDecompressor::share`] (one per thread): one lock per timed
 //! block of 32 KiB or more, which takes microseconds to decode, costs nothing

@@ -16,6 +16,9 @@
 //! caller's prefix or dictionary: a reused output buffer does not leak its
 //! old contents into the result.
 //!
+//! Blocks that come two or more at a time decode faster through
+//! [`decompress_pair`], which runs the loop over two blocks at once.
+//!
 //! ```
 //! use vecpress::lz4::block;
 //!
