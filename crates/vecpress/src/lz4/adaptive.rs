@@ -15,7 +15,9 @@
 //! 3. otherwise each variant draws a time per byte from N(mean, sd /
 //!    sqrt(n)), the posterior of its mean after n observations whose spread
 //!    from block to block is sd, and the smallest draw wins. sd is the
-//!    observed spread blended with a prior of 10% of the mean, worth
+//!    observed spread (of the times clipped to within half the mean, so
+//!    that a call an interrupt slowed does not widen it) blended with a
+//!    prior of 10% of the mean, worth
 //!    [`PRIOR_WEIGHT`] observations, so that two lucky first calls do not
 //!    shut a variant out. A variant 5% slower than the best is then chosen
 //!    a few percent of the time, not a quarter of it as with a spread of
@@ -108,7 +110,9 @@ struct Arm {
     timed: u64,
     weight: f64,
     sum: f64,
-    /// Decayed sum of squared times per byte, for the spread.
+    /// Decayed sums of the times per byte clipped to within half the arm's
+    /// mean, and of their squares, for the spread (see [`Arm::observe`]).
+    sum_clipped: f64,
     sum_sq: f64,
 }
 
@@ -127,6 +131,31 @@ impl Arm {
         (self.weight > 0.0).then(|| self.sum / self.weight)
     }
 
+    /// Counts an observation of `per_byte` seconds a byte. The mean takes
+    /// it as it is; the spread takes it clipped to within half the mean so
+    /// far: one call slowed by an interrupt or another process (10x, say)
+    /// would otherwise count in the spread as hundreds of ordinary calls,
+    /// and keep every arm's draws wide, and the slower arms tried, for as
+    /// long as its weight lasts.
+    fn observe(&mut self, per_byte: f64) {
+        let clipped = match self.mean() {
+            Some(m) => per_byte.clamp(0.5 * m, 1.5 * m),
+            None => per_byte,
+        };
+        self.weight += 1.0;
+        self.sum += per_byte;
+        self.sum_clipped += clipped;
+        self.sum_sq += clipped * clipped;
+    }
+
+    /// Multiplies every weight and sum by `decay`.
+    fn decay(&mut self, decay: f64) {
+        self.weight *= decay;
+        self.sum *= decay;
+        self.sum_clipped *= decay;
+        self.sum_sq *= decay;
+    }
+
     /// A draw of this arm's time per byte; negative (preferred) while it
     /// has fewer than two counted calls.
     fn sample(&self, rng: &mut Rng) -> f64 {
@@ -135,7 +164,8 @@ impl Arm {
             return counted as f64 - 2.0;
         }
         let mean = self.sum / self.weight;
-        let observed = (self.sum_sq / self.weight - mean * mean).max(0.0);
+        let clipped_mean = self.sum_clipped / self.weight;
+        let observed = (self.sum_sq / self.weight - clipped_mean * clipped_mean).max(0.0);
         let prior = 0.01 * mean * mean;
         let var = (observed * self.weight + prior * PRIOR_WEIGHT) / (self.weight + PRIOR_WEIGHT);
         mean + rng.normal() * (var / self.weight).sqrt()
@@ -245,6 +275,7 @@ impl AdaptiveDecompressor {
                 timed: 0,
                 weight: 0.0,
                 sum: 0.0,
+                sum_clipped: 0.0,
                 sum_sq: 0.0,
             })
             .collect();
@@ -407,15 +438,9 @@ impl AdaptiveDecompressor {
             return;
         }
         for other in arms.iter_mut() {
-            other.weight *= decay;
-            other.sum *= decay;
-            other.sum_sq *= decay;
+            other.decay(decay);
         }
-        let per_byte = elapsed.as_secs_f64() / n as f64;
-        let arm = &mut arms[i];
-        arm.weight += 1.0;
-        arm.sum += per_byte;
-        arm.sum_sq += per_byte * per_byte;
+        arms[i].observe(elapsed.as_secs_f64() / n as f64);
     }
 
     /// The variant the next large block would use, and its arm's index.
@@ -550,6 +575,7 @@ mod tests {
             timed,
             weight: timed.saturating_sub(COLD_CALLS) as f64,
             sum: 1e-9 * timed.saturating_sub(COLD_CALLS) as f64,
+            sum_clipped: 1e-9 * timed.saturating_sub(COLD_CALLS) as f64,
             sum_sq: 1e-18 * timed.saturating_sub(COLD_CALLS) as f64,
         };
         assert!(arm(0).sample(&mut rng) < arm(3).sample(&mut rng));
@@ -565,6 +591,7 @@ mod tests {
             timed: n as u64 + COLD_CALLS,
             weight: n,
             sum: n * mean,
+            sum_clipped: n * mean,
             sum_sq: n * mean * mean * (1.0 + cv * cv),
         }
     }
@@ -585,6 +612,35 @@ mod tests {
             .filter(|_| slow.sample(&mut rng) < fast.sample(&mut rng))
             .count();
         assert!(wins > 1000, "{wins}");
+    }
+
+    #[test]
+    fn timing_outliers_do_not_widen_the_draws() {
+        // Two arms 5% apart, 2% spread from call to call; the faster one's
+        // calls include a 20x outlier every 50 calls (an interrupt).
+        let mut rng = Rng(21);
+        let mut noise = Rng(5);
+        let (mut fast, mut slow) = (observed(0.0, 0.0, 0.0), observed(0.0, 0.0, 0.0));
+        fast.timed = COLD_CALLS;
+        slow.timed = COLD_CALLS;
+        for k in 0..400 {
+            let jitter = 1.0 + 0.02 * noise.normal();
+            let outlier = if k % 50 == 7 { 20.0 } else { 1.0 };
+            fast.observe(1.0 * jitter * outlier);
+            slow.observe(1.05 * jitter);
+            fast.timed += 1;
+            slow.timed += 1;
+        }
+        // The outliers move the mean (8 of 400 calls at 20x: +38%) but not
+        // the spread: the draws stay narrow.
+        let mut spread = |arm: &Arm| {
+            let draws: Vec<f64> = (0..2000).map(|_| arm.sample(&mut rng)).collect();
+            let m = draws.iter().sum::<f64>() / 2000.0;
+            (draws.iter().map(|d| (d - m) * (d - m)).sum::<f64>() / 2000.0).sqrt() / m
+        };
+        let (f, s) = (spread(&fast), spread(&slow));
+        assert!(f < 0.01 && s < 0.01, "fast {f}, slow {s}");
+        assert!(fast.mean().unwrap() > 1.3, "{:?}", fast.mean());
     }
 
     #[test]
