@@ -37,7 +37,8 @@ use core::arch::x86_64::*;
 use super::tables::{log2, MERGE, QMERGE, QUNMERGE, UNMERGE};
 // The register arrays are written out by `transpose.rs`'s macro: a loop
 // over an array of registers may keep the array on the stack.
-use super::transpose::{array, build, crowded, SKEW};
+use super::skew::{crowded, SKEW};
+use super::transpose::{array, build};
 use super::{Sink, Source};
 
 /// Values per step: a register of each stream.
@@ -175,7 +176,7 @@ unsafe fn decode_k<const K: usize>(src: &impl Source, out: &mut [u8]) -> usize {
 }
 
 /// [`decode_k`] for width 16 with crowded streams, as
-/// `transpose::decode_skewed` does it: the whole steps, streams 8 to 15
+/// `skew::decode_skewed` does it: the whole steps, streams 8 to 15
 /// read [`SKEW`] steps ahead into a ring of registers. Returns the values
 /// done (0 when the steps are too few to skew).
 ///

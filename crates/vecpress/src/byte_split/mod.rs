@@ -62,6 +62,8 @@ mod scalar;
 mod typed;
 
 #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
+mod skew;
+#[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
 mod tables;
 #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
 mod transpose;

@@ -42,6 +42,7 @@
 //! [`kernels`], which gives every shape of kernel a `#[target_feature]`
 //! function of its own.
 
+use super::skew;
 use super::tables::{JOIN, SPLIT};
 use super::{Sink, Source};
 
@@ -126,7 +127,7 @@ pub(super) trait Vector: Copy {
 /// # Safety
 /// The CPU must have `V`'s features.
 #[inline(always)]
-unsafe fn transpose<V: Vector, const K: usize>(r: &mut [V; K], e: usize) {
+pub(super) unsafe fn transpose<V: Vector, const K: usize>(r: &mut [V; K], e: usize) {
     #[inline(always)]
     unsafe fn round<V: Vector, const K: usize>(r: &mut [V; K], e: usize) {
         let p = *r;
@@ -286,7 +287,8 @@ macro_rules! kernels {
     };
 }
 #[cfg(target_arch = "x86_64")]
-pub(super) use build; // also by the AVX-512 kernels
+pub(super) use build; // also by the AVX-512 kernels and `skew.rs`
+pub(super) use each; // also by `skew.rs`
 pub(super) use kernels;
 
 /// Bytes of each stream the encoders write at once: a cache line. Written
@@ -410,7 +412,7 @@ pub(super) unsafe fn decode_narrow<V: Vector, const P: usize>(
 /// for widths below 16, the 16-byte access at the start of its last value
 /// inside the `n * width` bytes.
 #[inline(always)]
-fn tile_fits(i: usize, block: usize, n: usize, width: usize) -> bool {
+pub(super) fn tile_fits(i: usize, block: usize, n: usize, width: usize) -> bool {
     i + block <= n && (i + block - 1) * width + 16 <= n * width
 }
 
@@ -502,9 +504,9 @@ pub(super) unsafe fn decode_tiles<V: Vector>(
     let n = out.len() / width;
     let keep = width.min(16);
     let mut i = 0;
-    if cfg!(target_arch = "x86_64") && (12..=16).contains(&width) && crowded(src, width) {
+    if cfg!(target_arch = "x86_64") && (12..=16).contains(&width) && skew::crowded(src, width) {
         // SAFETY: the caller's promises, and 12 <= width <= 16.
-        i = unsafe { decode_skewed::<V>(src, width, out) };
+        i = unsafe { skew::decode_skewed::<V>(src, width, out) };
     }
     while tile_fits(i, block, n, width) {
         let end = ((i + block - 1) * width + 16).max((i + block) * width);
@@ -533,86 +535,4 @@ pub(super) unsafe fn decode_tiles<V: Vector>(
         i += block;
     }
     i
-}
-
-/// Steps by which the streams past the eighth are read ahead of the others
-/// when the streams crowd the L1 cache (see [`crowded`]): far enough that
-/// the steps the CPU has in flight at once never need both groups' lines in
-/// one set. On AMD Zen 4 (width 16, AVX-512), 4 steps recovered less of
-/// the loss and 16 lost some again.
-pub(super) const SKEW: usize = 8;
-
-/// Whether more than 8 of the first `width` streams start in one set of an
-/// L1 cache of 64 sets of 64-byte lines (32 KiB, 8 ways): streams a
-/// multiple of 4 KiB apart, as a count of values that is a multiple of 4096
-/// makes them. A step that reads a register of each then needs more lines
-/// of one set than it has ways, and each line is fetched again and again
-/// (width 16 ran at half the speed).
-pub(super) fn crowded(src: &impl Source, width: usize) -> bool {
-    let mut sets = [0u8; 64];
-    (0..width).any(|j| {
-        let set = &mut sets[(src.stream(j).as_ptr() as usize >> 6) & 63];
-        *set += 1;
-        *set > 8
-    })
-}
-
-/// [`decode_tiles`] for crowded streams: the whole blocks, streams 8.. read
-/// [`SKEW`] steps ahead into a ring of registers on the stack (in L1, in
-/// sets of their own), so that the lines a step loads straight from the
-/// streams are at most 8 of one set. Returns the values done (0 when the
-/// blocks are too few to skew).
-///
-/// It runs for widths 12 to 16 on x86 (the sets [`crowded`] counts are
-/// those of its L1). With AVX2 on AMD Zen 4, 64 KiB blocks of 4096 values
-/// decoded 1.6x faster at width 16, 1.35x at 14, 1.16x at 12; at 11 it
-/// made no difference and at 10 it was 0.9x (two streams through the ring
-/// cost more than the two extra lines of a set).
-///
-/// # Safety
-/// As [`decode_tiles`]; `9 <= width <= 16`.
-#[inline(always)]
-unsafe fn decode_skewed<V: Vector>(src: &impl Source, width: usize, out: &mut [u8]) -> usize {
-    let block = 16 * V::LANES;
-    let n = out.len() / width;
-    let mut steps = n / block;
-    while steps > 0 && !tile_fits((steps - 1) * block, block, n, width) {
-        steps -= 1;
-    }
-    if steps <= SKEW {
-        return 0;
-    }
-    let upper = width - 8;
-    // SAFETY: every load is of `block` bytes of a stream slice of that
-    // length; the stores as in `decode_tiles`; the CPU has V's features.
-    unsafe {
-        let mut ring = [[V::zero(); 8]; SKEW];
-        for (k, slot) in ring.iter_mut().enumerate() {
-            for (j, reg) in slot.iter_mut().take(upper).enumerate() {
-                *reg = V::load(src.stream(8 + j)[k * block..][..block].as_ptr());
-            }
-        }
-        for k in 0..steps {
-            let i = k * block;
-            let slot = &mut ring[k % SKEW];
-            let mut r: [V; 16] = build!(16, j => if j < 8 {
-                V::load(src.stream(j)[i..i + block].as_ptr())
-            } else {
-                slot[j - 8]
-            });
-            if k + SKEW < steps {
-                let ahead = i + SKEW * block;
-                for (j, reg) in slot.iter_mut().take(upper).enumerate() {
-                    *reg = V::load(src.stream(8 + j)[ahead..ahead + block].as_ptr());
-                }
-            }
-            transpose(&mut r, 1);
-            let end = ((i + block - 1) * width + 16).max((i + block) * width);
-            let dst = out[i * width..end].as_mut_ptr();
-            for h in 0..V::LANES {
-                each!(r, (v, x) => x.store_lane(h, dst.add((16 * h + v) * width)));
-            }
-        }
-    }
-    steps * block
 }
