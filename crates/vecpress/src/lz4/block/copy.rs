@@ -20,6 +20,12 @@
 //! end of a sequence, but never past the output slice, and those bytes are
 //! overwritten by the sequences after; a match reads only bytes before its
 //! own position, which this call wrote (or the caller's prefix holds).
+//!
+//! [`fast_loop_pair`] runs the same steps (one `sequence!`, written once)
+//! over two blocks, a sequence of each in turn, and stops where either
+//! block would stop; each block then goes on alone exactly as from that
+//! point with [`fast_loop`], so the results, errors included, are those of
+//! decoding each block by itself.
 
 use core::ptr;
 
