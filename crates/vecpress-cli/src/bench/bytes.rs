@@ -257,37 +257,36 @@ impl ByteJob<'_> {
                 }
                 _ => encode_time,
             };
-            if let Kernel::AdaptivePairs = kernel {
-                let pair = move |i: usize, x: &mut [u8], y: &mut [u8]| {
-                    let (a, b) = (bench.block_bytes(i), bench.block_bytes(i + 1));
-                    adaptive_pairs.borrow_mut().decompress_pair((a, x), (b, y))
+            // The round trip checked, and one pass to time.
+            let (checked, pass): (Result<()>, race::Pass<'_, u8>) =
+                if let Kernel::AdaptivePairs = kernel {
+                    let pair = move |i: usize, x: &mut [u8], y: &mut [u8]| {
+                        let (a, b) = (bench.block_bytes(i), bench.block_bytes(i + 1));
+                        adaptive_pairs.borrow_mut().decompress_pair((a, x), (b, y))
+                    };
+                    let single = move |i: usize, out: &mut [u8]| {
+                        adaptive_pairs
+                            .borrow_mut()
+                            .decompress_into(bench.block_bytes(i), out)
+                    };
+                    (
+                        bench.check_pairs(&mut buf, pair, single),
+                        Box::new(move |buf: &mut [u8]| bench.pass_pairs(buf, pair, single)),
+                    )
+                } else {
+                    (
+                        bench.check(&mut buf, produced, decode),
+                        Box::new(move |buf: &mut [u8]| bench.pass(buf, decode)),
+                    )
                 };
-                let single = move |i: usize, out: &mut [u8]| {
-                    adaptive_pairs
-                        .borrow_mut()
-                        .decompress_into(bench.block_bytes(i), out)
-                };
-                match bench.check_pairs(&mut buf, pair, single) {
-                    Ok(()) => contestants.push(Contestant {
-                        codec: row_name,
-                        isa,
-                        encode: Some(encode),
-                        note: None,
-                        compressed: encoded.len,
-                        pass: Box::new(move |buf: &mut [u8]| bench.pass_pairs(buf, pair, single)),
-                    }),
-                    Err(e) => failures.push(failure(&row_name, isa, e)),
-                }
-                continue;
-            }
-            match bench.check(&mut buf, produced, decode) {
+            match checked {
                 Ok(()) => contestants.push(Contestant {
                     codec: row_name,
                     isa,
                     encode: Some(encode),
                     note: None,
                     compressed: encoded.len,
-                    pass: Box::new(move |buf: &mut [u8]| bench.pass(buf, decode)),
+                    pass,
                 }),
                 Err(e) => failures.push(failure(&row_name, isa, e)),
             }
