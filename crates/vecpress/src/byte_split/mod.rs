@@ -61,7 +61,7 @@ mod lz4;
 mod scalar;
 mod typed;
 
-#[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
+#[cfg(target_arch = "x86_64")]
 mod skew;
 #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
 mod tables;

@@ -4,7 +4,8 @@
 //! each needs more lines of that set than it has ways. The decoders then
 //! read the streams past the eighth [`SKEW`] steps ahead, through a ring
 //! of registers on the stack (`decode_skewed` here for the 16-byte tiles,
-//! `avx512::decode_skewed` for AVX-512).
+//! `avx512::decode_skewed` for AVX-512). x86 only: the sets counted are
+//! those of its L1.
 
 use super::transpose::{array, build, each, tile_fits, transpose, Vector};
 use super::Source;

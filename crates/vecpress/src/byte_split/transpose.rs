@@ -42,6 +42,7 @@
 //! [`kernels`], which gives every shape of kernel a `#[target_feature]`
 //! function of its own.
 
+#[cfg(target_arch = "x86_64")]
 use super::skew;
 use super::tables::{JOIN, SPLIT};
 use super::{Sink, Source};
@@ -287,7 +288,8 @@ macro_rules! kernels {
     };
 }
 #[cfg(target_arch = "x86_64")]
-pub(super) use build; // also by the AVX-512 kernels and `skew.rs`
+pub(super) use build; // also by the AVX-512 kernels and `skew.rs` (x86 only)
+#[cfg(target_arch = "x86_64")]
 pub(super) use each; // also by `skew.rs`
 pub(super) use kernels;
 
@@ -504,7 +506,8 @@ pub(super) unsafe fn decode_tiles<V: Vector>(
     let n = out.len() / width;
     let keep = width.min(16);
     let mut i = 0;
-    if cfg!(target_arch = "x86_64") && (12..=16).contains(&width) && skew::crowded(src, width) {
+    #[cfg(target_arch = "x86_64")]
+    if (12..=16).contains(&width) && skew::crowded(src, width) {
         // SAFETY: the caller's promises, and 12 <= width <= 16.
         i = unsafe { skew::decode_skewed::<V>(src, width, out) };
     }
