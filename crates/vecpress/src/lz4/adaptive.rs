@@ -61,9 +61,9 @@ use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
 use super::block::{self, Variant};
+use crate::Error;
 
 mod arm;
-use crate::Error;
 use arm::{Arm, Rng};
 
 /// Blocks with less output than this are not timed.
@@ -281,20 +281,13 @@ impl AdaptiveDecompressor {
     /// # Ok::<(), vecpress::Error>(())
     /// ```
     pub fn decompress_into(&mut self, src: &[u8], dst: &mut [u8]) -> Result<usize, Error> {
-        if dst.len() < MIN_TIMED_BLOCK {
-            let (i, variant) = self.leader(false);
-            let res = block::decompress_into_variant(variant, src, dst);
-            self.lock().arms[i].calls += 1;
-            return res;
-        }
-        let (i, variant) = self.choose(false);
-        let start = Instant::now();
-        let res = block::decompress_into_variant(variant, src, dst);
-        self.spin_penalty(variant, start);
-        // Only whole, successful decodes say how fast a variant is.
-        let bytes = res.as_ref().ok().copied();
-        self.record(false, i, start.elapsed(), bytes);
-        res
+        let timed = dst.len() >= MIN_TIMED_BLOCK;
+        self.run(
+            false,
+            timed,
+            |variant| block::decompress_into_variant(variant, src, dst),
+            |res| res.as_ref().ok().copied(),
+        )
     }
 
     /// Decompresses two blocks at once (`a.0` into `a.1`, `b.0` into `b.1`)
@@ -325,21 +318,41 @@ impl AdaptiveDecompressor {
         a: (&[u8], &mut [u8]),
         b: (&[u8], &mut [u8]),
     ) -> (Result<usize, Error>, Result<usize, Error>) {
-        if a.1.len() + b.1.len() < MIN_TIMED_BLOCK {
-            let (i, variant) = self.leader(true);
-            let res = block::decompress_pair_variant(variant, a, b);
-            self.lock().pair_arms[i].calls += 1;
+        let timed = a.1.len() + b.1.len() >= MIN_TIMED_BLOCK;
+        self.run(
+            true,
+            timed,
+            |variant| block::decompress_pair_variant(variant, a, b),
+            |res| match res {
+                (Ok(x), Ok(y)) => Some(x + y),
+                _ => None,
+            },
+        )
+    }
+
+    /// Runs `decode` with the variant of the pair arms (`pair`) or the
+    /// single ones: the leader, untimed, unless `timed`; else the bandit's
+    /// choice, timed and recorded with the bytes `bytes` says the result
+    /// holds (`None` for a failed decode: only whole, successful decodes say
+    /// how fast a variant is).
+    fn run<R>(
+        &mut self,
+        pair: bool,
+        timed: bool,
+        decode: impl FnOnce(Variant) -> R,
+        bytes: impl FnOnce(&R) -> Option<usize>,
+    ) -> R {
+        if !timed {
+            let (i, variant) = self.leader(pair);
+            let res = decode(variant);
+            self.lock().arms(pair)[i].calls += 1;
             return res;
         }
-        let (i, variant) = self.choose(true);
+        let (i, variant) = self.choose(pair);
         let start = Instant::now();
-        let res = block::decompress_pair_variant(variant, a, b);
+        let res = decode(variant);
         self.spin_penalty(variant, start);
-        let bytes = match &res {
-            (Ok(x), Ok(y)) => Some(x + y),
-            _ => None,
-        };
-        self.record(true, i, start.elapsed(), bytes);
+        self.record(pair, i, start.elapsed(), bytes(&res));
         res
     }
 
