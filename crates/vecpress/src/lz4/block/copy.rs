@@ -316,6 +316,19 @@ macro_rules! sequence {
     }};
 }
 
+/// The bounds of the fast loop for an input of `in_len` bytes and an
+/// output of `out_len`: it runs while `ip < ip_limit` (`ip + SHORT_LITERALS
+/// < in_len`) and `op <= op_limit` (`op + 14 + SHORT_WRITE <= out_len`);
+/// `None` when the slices are too short for it to run at all.
+#[inline(always)]
+fn limits(in_len: usize, out_len: usize) -> Option<(usize, usize)> {
+    let out_margin = 14 + SHORT_WRITE;
+    if in_len <= SHORT_LITERALS || out_len < out_margin {
+        return None;
+    }
+    Some((in_len - SHORT_LITERALS, out_len - out_margin))
+}
+
 /// Decodes sequences from `src[ip..]` into `dst[op..]` while both have room
 /// for wide copies; returns the input and output offsets of the first
 /// sequence it did not decode. Matches may reach back into `dst[..op]`.
@@ -333,17 +346,13 @@ pub(super) unsafe fn fast_loop<C: Copier>(
     dst: &mut [u8],
     mut op: usize,
 ) -> (usize, usize) {
-    let lit_copy = SHORT_LITERALS;
-    let out_margin = 14 + SHORT_WRITE;
     let (in_len, out_len) = (src.len(), dst.len());
     if ip > in_len || op > out_len {
         return (ip, op);
     }
-    if in_len <= lit_copy || out_len < out_margin {
+    let Some((ip_limit, op_limit)) = limits(in_len, out_len) else {
         return (ip, op);
-    }
-    // The loop runs while ip + lit_copy < in_len and op + out_margin <= out_len.
-    let (ip_limit, op_limit) = (in_len - lit_copy, out_len - out_margin);
+    };
     let inp = src.as_ptr();
     let out = dst.as_mut_ptr();
     while ip < ip_limit && op <= op_limit {
@@ -365,19 +374,14 @@ pub(super) unsafe fn fast_loop_pair<C: Copier>(
     a: (&[u8], &mut [u8]),
     b: (&[u8], &mut [u8]),
 ) -> ((usize, usize), (usize, usize)) {
-    let out_margin = 14 + SHORT_WRITE;
     let ((a_src, a_dst), (b_src, b_dst)) = (a, b);
     let (a_in_len, a_out_len, b_in_len, b_out_len) =
         (a_src.len(), a_dst.len(), b_src.len(), b_dst.len());
-    if a_in_len <= SHORT_LITERALS
-        || b_in_len <= SHORT_LITERALS
-        || a_out_len < out_margin
-        || b_out_len < out_margin
-    {
+    let (Some((a_ip_limit, a_op_limit)), Some((b_ip_limit, b_op_limit))) =
+        (limits(a_in_len, a_out_len), limits(b_in_len, b_out_len))
+    else {
         return ((0, 0), (0, 0));
-    }
-    let (a_ip_limit, a_op_limit) = (a_in_len - SHORT_LITERALS, a_out_len - out_margin);
-    let (b_ip_limit, b_op_limit) = (b_in_len - SHORT_LITERALS, b_out_len - out_margin);
+    };
     let (a_inp, a_out) = (a_src.as_ptr(), a_dst.as_mut_ptr());
     let (b_inp, b_out) = (b_src.as_ptr(), b_dst.as_mut_ptr());
     let (mut a_ip, mut a_op, mut b_ip, mut b_op) = (0, 0, 0, 0);
