@@ -1,7 +1,7 @@
 //! Arbitrary bytes through the LZ4 frame decoder, under a limit, read in
 //! arbitrary pieces: it may fail but never panic, and it never produces more
-//! than the limit. Reading in pieces, reading at once and decoding into a
-//! slice must agree.
+//! than the limit. Reading in pieces (one block at a time, and two when
+//! reading ahead), reading at once and decoding into a slice must agree.
 //!
 //! Input: one byte for the limit (a power of two), two for the read size,
 //! then the frame bytes as they are (so that real `.lz4` files, behind three
@@ -25,15 +25,25 @@ fuzz_target!(|data: &[u8]| {
     if let Ok(out) = &whole {
         assert!(out.len() <= limit);
     }
-    let mut dec = FrameDecoder::with_limit(bytes, limit as u64);
-    let mut buf = vec![0u8; read_size];
-    let mut got = Vec::new();
-    let pieces = loop {
-        match dec.read(&mut buf) {
-            Ok(0) => break Ok(got),
-            Ok(n) => got.extend_from_slice(&buf[..n]),
-            Err(e) => break Err(Error::from(e)),
+    // One block at a time and two (reading ahead): the same bytes before
+    // the same error.
+    let read = |ahead: bool| {
+        let mut dec = FrameDecoder::with_limit(bytes, limit as u64).read_ahead(ahead);
+        let mut buf = vec![0u8; read_size];
+        let mut got = Vec::new();
+        loop {
+            match dec.read(&mut buf) {
+                Ok(0) => break (got, None),
+                Ok(n) => got.extend_from_slice(&buf[..n]),
+                Err(e) => break (got, Some(Error::from(e))),
+            }
         }
+    };
+    let single = read(false);
+    assert_eq!(read(true), single);
+    let pieces = match single {
+        (got, None) => Ok(got),
+        (_, Some(err)) => Err(err),
     };
     assert_eq!(pieces, whole);
 

@@ -79,7 +79,9 @@ pub fn run(opt: &DecompressOpt) -> Result<()> {
         elements::peek_magic(input.reader).with_context(|| format!("{name}: read failed"))?;
     if got == 4 && is_lz4(magic) {
         let output = Output::create(&out_path, opt.common.force, input.permissions.clone())?;
-        return lz4(opt, &name, reader, output, bar, dict.as_ref());
+        // A file is all there: reading a block ahead waits for nothing.
+        let ahead = input.size.is_some();
+        return lz4(opt, &name, (reader, ahead), output, bar, dict.as_ref());
     }
     if got == 4 && magic != MAGIC {
         bail!(
@@ -167,22 +169,26 @@ fn is_lz4(magic: [u8; 4]) -> bool {
 fn lz4(
     opt: &DecompressOpt,
     name: &str,
-    reader: Box<dyn Read + Send>,
+    (reader, ahead): (Box<dyn Read + Send>, bool),
     mut output: Output,
     bar: indicatif::ProgressBar,
     dict: Option<&Dictionary>,
 ) -> Result<()> {
+    use std::io::BufRead;
     use vecpress::lz4::frame::FrameDecoder;
 
+    // Two blocks decoded at a time when reading ahead: a reader waiting for
+    // input (stdin) would hold back a block's output until the next came.
     let mut dec = match dict {
         Some(d) => FrameDecoder::with_dictionary(reader, &d.bytes),
         None => FrameDecoder::new(reader),
-    };
-    let mut buf = vec![0u8; 1 << 20];
+    }
+    .read_ahead(ahead);
     loop {
-        let n = match dec.read(&mut buf) {
-            Ok(0) => break,
-            Ok(n) => n,
+        // Each decoded block straight from the decoder's buffer.
+        let block = match dec.fill_buf() {
+            Ok([]) => break,
+            Ok(block) => block,
             Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
             Err(e) => {
                 let inner = e
@@ -205,8 +211,10 @@ fn lz4(
                 }
             }
         };
-        std::io::Write::write_all(&mut output, &buf[..n])
+        std::io::Write::write_all(&mut output, block)
             .with_context(|| format!("{}: write failed", output.name))?;
+        let n = block.len();
+        dec.consume(n);
         bar.set_position(dec.position() as u64);
     }
     bar.finish_and_clear();

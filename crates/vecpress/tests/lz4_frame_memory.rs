@@ -122,6 +122,24 @@ fn memory_is_bounded_by_the_block_size() {
         assert!(peak <= bound, "{size:?}: peak {peak}, bound {bound}");
     }
 
+    // Independent blocks read ahead, two at a time: two blocks and their
+    // compressed forms (one decoded block of 4 MiB, which is not paired).
+    for size in BlockSize::ALL {
+        let info = FrameInfo::new().block_size(size);
+        let bytes = frame::compress_with(&data, info);
+        let (res, peak) = peak_of(|| {
+            let mut dec = FrameDecoder::new(&bytes[..]).read_ahead(true);
+            io::copy(&mut dec, &mut io::sink())
+        });
+        assert_eq!(res.ok(), Some(data.len() as u64));
+        let decoded = if size.bytes() > MIB { 1 } else { 2 };
+        let bound = (decoded + 2) * size.bytes() + (64 << 10);
+        assert!(
+            peak <= bound,
+            "{size:?} read ahead: peak {peak}, bound {bound}"
+        );
+    }
+
     // Reading 1 MiB of a 9 MiB frame under a limit of 1 MiB fails.
     let bytes = frame::compress_with(&data, FrameInfo::new());
     let mut dec = FrameDecoder::with_limit(&bytes[..], MIB as u64);

@@ -15,6 +15,8 @@ use super::header::{
 use crate::lz4::block;
 use crate::Error;
 
+mod pair;
+
 /// Reads LZ4 frames from `R` and gives their content: an [`io::Read`]
 /// adaptor.
 ///
@@ -29,7 +31,9 @@ use crate::Error;
 ///
 /// Memory stays bounded whatever the input says: one block of the frame's
 /// maximum size (4 MiB at most, 8 MiB for legacy frames), its compressed
-/// form, and a 64 KiB window for linked blocks. An error is final: later
+/// form, and a 64 KiB window for linked blocks; reading ahead
+/// ([`read_ahead`](FrameDecoder::read_ahead)), two compressed blocks and,
+/// for blocks of up to 1 MiB, two decoded ones. An error is final: later
 /// reads repeat it.
 ///
 /// ```
@@ -60,10 +64,25 @@ pub struct FrameDecoder<R: Read> {
     out_end: usize,
     /// One block as stored.
     cbuf: Vec<u8>,
+    /// Whether blocks of independent frames are decoded two at a time.
+    read_ahead: bool,
+    /// The piece read after the block being decoded, or the error reading
+    /// it: a block waits in `cbuf2`.
+    ahead: Option<Result<Piece, Error>>,
+    cbuf2: Vec<u8>,
     failed: Option<Error>,
     /// The dictionary's last 64 KiB (empty without one), and its id.
     dict: Vec<u8>,
     dict_id: Option<u32>,
+}
+
+/// What comes next in an LZ4 frame, its size field at `start`.
+enum Piece {
+    /// A block, its data read (and its checksum checked); `field` is its
+    /// size field.
+    Block { field: u32, start: usize },
+    /// The end mark.
+    End { start: usize },
 }
 
 enum Frame {
@@ -131,6 +150,9 @@ impl<R: Read> FrameDecoder<R> {
             out_pos: 0,
             out_end: 0,
             cbuf: Vec::new(),
+            read_ahead: false,
+            ahead: None,
+            cbuf2: Vec::new(),
             failed: None,
             dict: Vec::new(),
             dict_id: None,
@@ -394,22 +416,48 @@ impl<R: Read> FrameDecoder<R> {
         Ok(())
     }
 
-    /// Reads one block of an LZ4 frame and decodes it to `target`, or reads
-    /// the end mark and checksum; returns the block's length, `None` at the
-    /// end of the frame.
+    /// Reads one block of an LZ4 frame and decodes it to `target` (with the
+    /// block after it, when both can be decoded as a pair), or reads the end
+    /// mark and checksum; returns the bytes decoded, `None` at the end of the
+    /// frame.
     fn lz4_block(&mut self, target: &mut Target<'_>) -> Result<Option<usize>, Error> {
-        let Frame::Lz4 { info, produced, .. } = &self.frame else {
+        let Frame::Lz4 { info, .. } = &self.frame else {
             unreachable!("called inside an LZ4 frame")
         };
-        let (info, frame_out) = (*info, *produced);
+        let info = *info;
+        let piece = match self.ahead.take() {
+            Some(Ok(piece)) => {
+                // A block read ahead waits in `cbuf2`.
+                std::mem::swap(&mut self.cbuf, &mut self.cbuf2);
+                piece
+            }
+            Some(Err(err)) => return Err(err),
+            None => self.read_piece(info)?,
+        };
+        let Piece::Block { field, start } = piece else {
+            let Piece::End { start } = piece else {
+                unreachable!("a piece is a block or the end mark")
+            };
+            return self.end_frame(start).map(|()| None);
+        };
+        if self.pairs_with_next(info, field) {
+            if let Some(n) = self.decode_pair(target, info, start)? {
+                return Ok(Some(n));
+            }
+        }
+        self.decode_piece(target, info, field, start).map(Some)
+    }
+
+    /// Reads the next piece of an LZ4 frame: a block (its data into `cbuf`,
+    /// its checksum checked) or the end mark.
+    fn read_piece(&mut self, info: FrameInfo) -> Result<Piece, Error> {
         let start = self.pos;
         let field = self.read_u32()?;
         if field == 0 {
-            return self.end_frame(start).map(|()| None);
+            return Ok(Piece::End { start });
         }
-        let block_max = info.get_block_size().bytes();
         let len = (field & !UNCOMPRESSED_BIT) as usize;
-        if len > block_max {
+        if len > info.get_block_size().bytes() {
             return Err(Error::Corrupt {
                 offset: start,
                 what: "block size above the frame's maximum",
@@ -425,28 +473,65 @@ impl<R: Read> FrameDecoder<R> {
                 });
             }
         }
+        Ok(Piece::Block { field, start })
+    }
+
+    /// Decodes the block in `cbuf`, whose size field `field` sits at
+    /// `start`, to `target`; returns its length.
+    fn decode_piece(
+        &mut self,
+        target: &mut Target<'_>,
+        info: FrameInfo,
+        field: u32,
+        start: usize,
+    ) -> Result<usize, Error> {
+        let Frame::Lz4 { produced, .. } = &self.frame else {
+            unreachable!("called inside an LZ4 frame")
+        };
         // Linked blocks may reach 64 KiB back into the frame's output.
         let history = if info.get_independent_blocks() {
             0
         } else {
-            usize::try_from(frame_out).map_or(WINDOW_SIZE, |out| out.min(WINDOW_SIZE))
+            usize::try_from(*produced).map_or(WINDOW_SIZE, |out| out.min(WINDOW_SIZE))
         };
         let block = Block {
             raw: field & UNCOMPRESSED_BIT != 0,
             data_at: start + 4,
             linked: !info.get_independent_blocks(),
             history,
-            max: block_max,
+            max: info.get_block_size().bytes(),
         };
         let n = self.emit(target, block)?;
-        let Frame::Lz4 { hash, produced, .. } = &mut self.frame else {
-            unreachable!("still inside the LZ4 frame")
+        let at = match target {
+            Target::Own => self.out_pos,
+            Target::Slice(_, pos) => *pos,
+        };
+        self.finish_block(target, at, n, start)?;
+        Ok(n)
+    }
+
+    /// Counts the `n` bytes decoded at `at` of `target` (from the block at
+    /// `start`) in the frame: its content checksum and declared size.
+    fn finish_block(
+        &mut self,
+        target: &Target<'_>,
+        at: usize,
+        n: usize,
+        start: usize,
+    ) -> Result<(), Error> {
+        let Frame::Lz4 {
+            info,
+            hash,
+            produced,
+        } = &mut self.frame
+        else {
+            unreachable!("called inside an LZ4 frame")
         };
         *produced += n as u64;
         if info.get_content_checksum() {
             hash.update(match target {
-                Target::Own => &self.buf[self.out_pos..self.out_end],
-                Target::Slice(dst, pos) => &dst[*pos..*pos + n],
+                Target::Own => &self.buf[at..at + n],
+                Target::Slice(dst, _) => &dst[at..at + n],
             });
         }
         if info.get_content_size().is_some_and(|size| *produced > size) {
@@ -455,7 +540,7 @@ impl<R: Read> FrameDecoder<R> {
                 what: "content larger than its declared size",
             });
         }
-        Ok(Some(n))
+        Ok(())
     }
 
     /// Decodes the block in `cbuf` to `target` and counts its output against

@@ -188,19 +188,45 @@ pub fn decompress_with_dict_and_limit(
     dict: &[u8],
     max_output: usize,
 ) -> Result<Vec<u8>, Error> {
-    let dec = FrameDecoder::with_dictionary(src, dict).limit(max_output as u64);
-    read_all(src, dec, max_output)
+    let make = || FrameDecoder::with_dictionary(src, dict).limit(max_output as u64);
+    read_all(src, make, max_output)
 }
 
-/// Every block `dec` decodes from `src`, into a vector reserved for the
-/// first frame's content size (a hint: at most `max_output`, and at most
-/// what LZ4 can expand `src` to, 255 bytes a byte).
-fn read_all(src: &[u8], mut dec: FrameDecoder<&[u8]>, max_output: usize) -> Result<Vec<u8>, Error> {
-    let mut out = Vec::new();
+/// Every block the decoders `make` gives decode from `src`.
+///
+/// When the first frame declares its content size (at most `max_output`,
+/// and at most what LZ4 can expand `src` to, 255 bytes a byte), the blocks
+/// decode straight into a vector of that size, with no copy; content beyond
+/// it (more frames after the first) starts the decoding over through the
+/// decoder's buffer.
+fn read_all<'a>(
+    src: &'a [u8],
+    make: impl Fn() -> FrameDecoder<&'a [u8]>,
+    max_output: usize,
+) -> Result<Vec<u8>, Error> {
     if let Some(size) = first_content_size(src) {
         let bound = src.len().saturating_mul(255).min(max_output);
-        out.reserve(usize::try_from(size).unwrap_or(usize::MAX).min(bound));
+        if let Some(size) = usize::try_from(size).ok().filter(|&s| s <= bound) {
+            // Zeroed pages from the allocator cost nothing until written.
+            let mut out = vec![0u8; size];
+            let mut dec = make().read_ahead(true);
+            let mut pos = 0;
+            loop {
+                match dec.next_block_to(&mut Target::Slice(&mut out, pos)) {
+                    Ok(Some(n)) => pos += n,
+                    Ok(None) => {
+                        out.truncate(pos);
+                        return Ok(out);
+                    }
+                    Err(Error::OutputTooSmall { .. }) => break,
+                    Err(e) => return Err(e),
+                }
+            }
+        }
     }
+    // The whole input is there: reading a block ahead costs no waiting.
+    let mut dec = make().read_ahead(true);
+    let mut out = Vec::new();
     // Whole blocks straight from the decoder's buffer (`read_to_end` would
     // ask for small reads and zero the vector's spare room first).
     while dec.next_block()? {
@@ -227,7 +253,7 @@ fn read_all(src: &[u8], mut dec: FrameDecoder<&[u8]>, max_output: usize) -> Resu
 /// # Ok::<(), vecpress::Error>(())
 /// ```
 pub fn decompress_into(src: &[u8], dst: &mut [u8]) -> Result<usize, Error> {
-    let mut dec = FrameDecoder::with_limit(src, dst.len() as u64);
+    let mut dec = FrameDecoder::with_limit(src, dst.len() as u64).read_ahead(true);
     let mut pos = 0;
     loop {
         // Blocks are decoded straight into `dst`, linked ones with the
@@ -281,11 +307,8 @@ pub fn decompress(src: &[u8]) -> Result<Vec<u8>, Error> {
 /// # Ok::<(), vecpress::Error>(())
 /// ```
 pub fn decompress_with_limit(src: &[u8], max_output: usize) -> Result<Vec<u8>, Error> {
-    read_all(
-        src,
-        FrameDecoder::with_limit(src, max_output as u64),
-        max_output,
-    )
+    let make = || FrameDecoder::with_limit(src, max_output as u64);
+    read_all(src, make, max_output)
 }
 
 /// The content size the first frame of `src` declares, if its header says
