@@ -70,23 +70,34 @@ fn main() {
             let len = data.len();
             let c = best_of(rounds, &mut || {
                 let mut v = Vec::with_capacity(len);
-                lz4::Decoder::new(&packed[..]).unwrap().read_to_end(&mut v).unwrap();
+                lz4::Decoder::new(&packed[..])
+                    .unwrap()
+                    .read_to_end(&mut v)
+                    .unwrap();
                 v.len()
             });
             let ours = best_of(rounds, &mut || frame::decompress(&packed).unwrap().len());
             let mut out = vec![0u8; len];
-            let into = best_of(rounds, &mut || frame::decompress_into(&packed, &mut out).unwrap());
+            let into = best_of(rounds, &mut || {
+                frame::decompress_into(&packed, &mut out).unwrap()
+            });
             let single = best_of(rounds, &mut || drain(&packed, false));
             let ahead = best_of(rounds, &mut || drain(&packed, true));
             let flex = best_of(rounds, &mut || {
                 let mut v = Vec::with_capacity(len);
-                lz4_flex::frame::FrameDecoder::new(&packed[..]).read_to_end(&mut v).unwrap();
+                lz4_flex::frame::FrameDecoder::new(&packed[..])
+                    .read_to_end(&mut v)
+                    .unwrap();
                 v.len()
             });
             let r = |d: Duration| c.as_secs_f64() / d.as_secs_f64();
             println!(
                 "{name:9} {:6}  {:11.2}  {:10.2}  {:4.2}  {:6.2}  {:12.2}  {:8.2}",
-                if size == BlockSize::Max64KB { "64K" } else { "4M" },
+                if size == BlockSize::Max64KB {
+                    "64K"
+                } else {
+                    "4M"
+                },
                 len as f64 / c.as_secs_f64() / 1e9,
                 r(ours),
                 r(into),

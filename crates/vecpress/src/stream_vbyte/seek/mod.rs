@@ -390,8 +390,11 @@ fn sum_values(isa: Isa, control: &[u8], n: usize, data: &[u8]) -> (usize, usize,
         // CPU has SSE4.1.
         Isa::Sse41 => unsafe { ssse3::sum_values(control, n, data) },
         #[cfg(target_arch = "x86_64")]
-        // SAFETY: as above, the CPU has AVX2 (the AVX-512 level implies it).
-        Isa::Avx2 | Isa::Avx512 => unsafe { ssse3::sum_values_avx2(control, n, data) },
+        // SAFETY: as above, the CPU has AVX2.
+        Isa::Avx2 => unsafe { ssse3::sum_values_avx2(control, n, data) },
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: as above, the CPU has every feature of the AVX-512 level.
+        Isa::Avx512 => unsafe { ssse3::sum_values_avx512(control, n, data) },
         #[cfg(target_arch = "aarch64")]
         // SAFETY: as above, the CPU has Neon.
         Isa::Neon => unsafe { neon::sum_values(control, n, data) },
@@ -422,16 +425,22 @@ static FIRST_LANES: [[u8; 16]; 4] = {
 /// one accumulator (no prefix sum, no store); into a second, four groups
 /// of one-byte values (a zero control u32) by their byte sums, and the
 /// last group, when only some of its values count, with the other lanes
-/// zeroed by its shuffle.
+/// zeroed by its shuffle. It starts at group `g`, data byte `pos` (the
+/// groups before summed elsewhere), and returns as [`sum_values`] does.
 ///
 /// # Safety
-/// The CPU supports `W`; `control.len() >= n.div_ceil(4)`.
+/// The CPU supports `W`; `control.len() >= n.div_ceil(4)`; `pos` is the
+/// data offset of group `g`, within `data`.
 #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
 #[inline(always)]
-unsafe fn sum_values_with<W: Vector>(control: &[u8], n: usize, data: &[u8]) -> (usize, usize, u32) {
+unsafe fn sum_values_with<W: Vector>(
+    control: &[u8],
+    n: usize,
+    data: &[u8],
+    (mut g, mut pos): (usize, usize),
+) -> (usize, usize, u32) {
     debug_assert!(control.len() >= n.div_ceil(4));
     let whole = n / 4;
-    let (mut g, mut pos) = (0, 0);
     // SAFETY: the CPU supports W.
     let (mut acc, mut acc2) = unsafe { (W::splat_u32(0), W::splat_u32(0)) };
     // Four groups a pass while their data (at most 64 bytes, or 16 bytes

@@ -10,7 +10,7 @@ use core::arch::aarch64::*;
 #[target_feature(enable = "neon")]
 pub(super) unsafe fn sum_values(control: &[u8], n: usize, data: &[u8]) -> (usize, usize, u32) {
     // SAFETY: the caller's promises.
-    unsafe { super::sum_values_with::<uint8x16_t>(control, n, data) }
+    unsafe { super::sum_values_with::<uint8x16_t>(control, n, data, (0, 0)) }
 }
 
 /// The search of [`find_groups_with`](super::find_groups_with) on Neon.
