@@ -9,6 +9,7 @@ mod call;
 mod errors;
 mod ints;
 mod lz4;
+mod lz4_stream;
 mod stream_vbyte;
 mod vbyte;
 
@@ -49,5 +50,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(lz4::lz4_compress_frame, m)?)?;
     m.add_function(wrap_pyfunction!(lz4::lz4_decompress_frame, m)?)?;
     m.add_function(wrap_pyfunction!(lz4::lz4_train_dictionary, m)?)?;
+    m.add_class::<lz4_stream::FrameReader>()?;
+    m.add_class::<lz4_stream::FrameWriter>()?;
     Ok(())
 }

@@ -153,6 +153,18 @@ pub fn lz4_decompress_size_prepended(
     Ok(PyBytes::new(py, &v).unbind())
 }
 
+/// The frame block size of `bytes`, one of the four the format has.
+pub fn block_size_of(bytes: usize) -> PyResult<frame::BlockSize> {
+    frame::BlockSize::ALL
+        .into_iter()
+        .find(|size| size.bytes() == bytes)
+        .ok_or_else(|| {
+            PyValueError::new_err(format!(
+                "block_size must be 65536, 262144, 1048576 or 4194304, got {bytes}"
+            ))
+        })
+}
+
 /// Compresses `data` into one LZ4 frame at `level` (as [`lz4_compress`]),
 /// with `dict` when given (its id in the header).
 #[pyfunction]
@@ -172,17 +184,7 @@ pub fn lz4_compress_frame(
     let dict = dictionary(dict)?;
     let src = input.as_slice();
     let dict = dict.as_ref().map(Bytes::as_slice);
-    let size = match block_size {
-        65_536 => frame::BlockSize::Max64KB,
-        262_144 => frame::BlockSize::Max256KB,
-        1_048_576 => frame::BlockSize::Max1MB,
-        4_194_304 => frame::BlockSize::Max4MB,
-        _ => {
-            return Err(PyValueError::new_err(format!(
-                "block_size must be 65536, 262144, 1048576 or 4194304, got {block_size}"
-            )))
-        }
-    };
+    let size = block_size_of(block_size)?;
     let info = frame::FrameInfo::new()
         .block_size(size)
         .block_checksums(block_checksums)

@@ -36,12 +36,26 @@ them (:func:`train_dictionary`); the same dictionary decompresses them:
 True
 >>> lz4.decompress(small, len(records[7]), dict=d) == records[7]
 True
+
+Files of any length stream through :func:`open`, a block at a time, as
+the ``lz4`` command writes and reads them:
+
+>>> import io
+>>> buf = io.BytesIO()
+>>> with lz4.open(buf, "wb") as f:
+...     _ = f.write(text)
+>>> with lz4.open(io.BytesIO(buf.getvalue())) as f:
+...     f.read() == text
+True
 """
 
 from __future__ import annotations
 
+import builtins
+import io
+import os
 from collections.abc import Iterable
-from typing import Any
+from typing import IO, Any
 
 import numpy as np
 
@@ -53,6 +67,7 @@ __all__ = [
     "compress_frame",
     "decompress_frame",
     "train_dictionary",
+    "open",
     "BLOCK_SIZES",
     "MAX_FRAME_OUTPUT",
     "MAX_LEVEL",
@@ -188,3 +203,141 @@ def train_dictionary(samples: Iterable[Any], size: int = 1 << 16) -> bytes:
     if int(size) < 0:
         raise ValueError(f"size must be >= 0, got {size}")
     return _native.lz4_train_dictionary(list(samples), int(size))
+
+
+class _Reader(io.RawIOBase):
+    """The unbuffered LZ4 frame stream under :func:`open`'s reading file:
+    each read takes decoded bytes of the current block."""
+
+    def __init__(self, fp: Any, owned: bool, reader: Any) -> None:
+        self._fp = fp
+        self._owned = owned
+        self._reader = reader
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, b: Any) -> int:
+        view = memoryview(b).cast("B")
+        data = self._reader.read1(len(view))
+        view[: len(data)] = data
+        return len(data)
+
+    def close(self) -> None:
+        if not self.closed:
+            try:
+                if self._owned:
+                    self._fp.close()
+            finally:
+                super().close()
+
+
+class _Writer(io.BufferedIOBase):
+    """:func:`open`'s writing file: writes compress into one frame (the
+    encoder holds a block, no other buffer is needed), ``flush`` ends the
+    block being filled, ``close`` ends the frame."""
+
+    def __init__(self, fp: Any, owned: bool, writer: Any) -> None:
+        self._fp = fp
+        self._owned = owned
+        self._writer = writer
+        self._finished = False
+
+    def writable(self) -> bool:
+        return True
+
+    def write(self, b: Any) -> int:
+        if self.closed:
+            raise ValueError("write to a closed file")
+        return int(self._writer.write(b))
+
+    def flush(self) -> None:
+        if not self.closed and not self._finished:
+            self._writer.flush()
+
+    def close(self) -> None:
+        if self.closed:
+            return
+        try:
+            self._finished = True
+            self._writer.finish()
+        finally:
+            try:
+                if self._owned:
+                    self._fp.close()
+            finally:
+                super().close()
+
+
+def open(
+    file: str | bytes | os.PathLike[str] | os.PathLike[bytes] | IO[bytes],
+    mode: str = "rb",
+    *,
+    level: int = 1,
+    block_size: int = 1 << 22,
+    block_checksums: bool = False,
+    content_checksum: bool = True,
+    dict: Any = None,
+    max_size: int | None = None,
+    encoding: str | None = None,
+    errors: str | None = None,
+    newline: str | None = None,
+) -> IO[Any]:
+    """Opens an LZ4 frame file (a path, or a binary file object) for
+    streaming, as :func:`gzip.open` does for gzip: a buffered binary file
+    (``"rb"``, ``"wb"``, ``"xb"``, ``"ab"``; ``"r"``, ``"w"``... alike), or
+    a text file (``"rt"``, ``"wt"``...) with ``encoding``, ``errors`` and
+    ``newline``. Memory holds a block at a time, whatever the file's
+    length.
+
+    Reading decodes every frame in turn (concatenated, skippable and
+    legacy frames too) and checks every checksum present; bad data raises
+    the :class:`vecpress.Error` that names it, more than ``max_size`` bytes
+    of output (no limit by default) :class:`vecpress.LimitExceededError`.
+    Writing makes one frame, as the ``lz4`` command does: independent
+    blocks of ``block_size`` bytes (one of :data:`BLOCK_SIZES`) at
+    ``level`` (as :func:`compress`), a content checksum; ``flush()`` ends
+    the block being filled, so that what was written can be decoded;
+    closing ends the frame. Frames with a dictionary need ``dict``.
+
+    >>> import os, tempfile
+    >>> path = os.path.join(tempfile.mkdtemp(), "log.lz4")
+    >>> with open(path, "wt", encoding="utf-8") as f:
+    ...     _ = f.write("line one\\nline two\\n")
+    >>> with open(path, "rt", encoding="utf-8") as f:
+    ...     [line.rstrip() for line in f]
+    ['line one', 'line two']
+    """
+    if mode not in {m + t for m in "rwxa" for t in ("", "b", "t")}:
+        raise ValueError(f"invalid mode {mode!r}: one of r, w, x, a, then b or t")
+    text = mode.endswith("t")
+    if not text and (encoding is not None or errors is not None or newline is not None):
+        raise ValueError("encoding, errors and newline apply to text modes only")
+    binary_mode = mode[0] + "b"
+    if isinstance(file, (str, bytes, os.PathLike)):
+        fp: Any = builtins.open(file, binary_mode)
+        owned = True
+    elif hasattr(file, "read" if mode[0] == "r" else "write"):
+        fp, owned = file, False
+    else:
+        raise TypeError("file must be a path or a binary file object")
+    try:
+        if mode[0] == "r":
+            limit = (1 << 64) - 1 if max_size is None else int(max_size)
+            if limit < 0:
+                raise ValueError(f"max_size must be >= 0, got {max_size}")
+            raw = _Reader(fp, owned, _native._FrameReader(fp, limit, dict))
+            buffered: Any = io.BufferedReader(raw, buffer_size=1 << 16)
+        else:
+            lv = _level(level, 1, None)
+            writer = _native._FrameWriter(
+                fp, lv, int(block_size), bool(block_checksums), bool(content_checksum), dict
+            )
+            buffered = _Writer(fp, owned, writer)
+    except BaseException:
+        if owned:
+            fp.close()
+        raise
+    if text:
+        return io.TextIOWrapper(buffered, encoding=encoding, errors=errors, newline=newline)
+    return buffered
