@@ -108,9 +108,16 @@ pub struct FrameReader {
 
 #[pymethods]
 impl FrameReader {
+    /// `ahead`: decode two blocks at a time (`FrameDecoder::read_ahead`),
+    /// for a file whose data is all there (not a pipe or socket).
     #[new]
-    #[pyo3(signature = (file, max_size, dict=None))]
-    fn new(file: Py<PyAny>, max_size: u64, dict: Option<&Bound<'_, PyAny>>) -> PyResult<Self> {
+    #[pyo3(signature = (file, max_size, ahead, dict=None))]
+    fn new(
+        file: Py<PyAny>,
+        max_size: u64,
+        ahead: bool,
+        dict: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<Self> {
         let raised = Raised::default();
         let src = PyFile {
             file,
@@ -120,7 +127,8 @@ impl FrameReader {
             Some(d) => frame::FrameDecoder::with_dictionary(src, Bytes::get(d)?.as_slice()),
             None => frame::FrameDecoder::new(src),
         }
-        .limit(max_size);
+        .limit(max_size)
+        .read_ahead(ahead);
         Ok(FrameReader { dec, raised })
     }
 

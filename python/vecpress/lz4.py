@@ -326,7 +326,9 @@ def open(
             limit = (1 << 64) - 1 if max_size is None else int(max_size)
             if limit < 0:
                 raise ValueError(f"max_size must be >= 0, got {max_size}")
-            raw = _Reader(fp, owned, _native._FrameReader(fp, limit, dict))
+            # A file opened here is all there: reading a block ahead (two
+            # decoded at a time) waits for nothing, unlike a pipe's reads.
+            raw = _Reader(fp, owned, _native._FrameReader(fp, limit, owned, dict))
             buffered: Any = io.BufferedReader(raw, buffer_size=1 << 16)
         else:
             lv = _level(level, 1, None)
