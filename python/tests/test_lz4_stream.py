@@ -169,3 +169,17 @@ def test_arguments_are_checked(tmp_path):
     with lz4.open(io.BytesIO(lz4.compress_frame(b"abc"))) as f:
         with pytest.raises(io.UnsupportedOperation):
             f.write(b"x")
+
+
+def test_append_adds_a_frame_and_exclusive_refuses_an_existing_file(tmp_path):
+    path = tmp_path / "a.lz4"
+    with lz4.open(path, "xb") as f:
+        f.write(b"first frame; ")
+    with lz4.open(path, "ab") as f:
+        f.write(b"second frame")
+    # Two concatenated frames, as `cat a.lz4 b.lz4` makes.
+    assert plz4_frame.decompress(path.read_bytes())[:13] == b"first frame; "
+    with lz4.open(path) as f:
+        assert f.read() == b"first frame; second frame"
+    with pytest.raises(FileExistsError):
+        lz4.open(path, "xb")
