@@ -417,8 +417,15 @@ impl<R: Read> FrameDecoder<R> {
         Ok(())
     }
 
-    /// Decodes the block in `cbuf` to `target` and counts its output against
-    /// the limit; returns its length.
+    /// Counts `n` bytes of output, failing if they pass the limit.
+    fn count_output(&mut self, n: usize) -> Result<(), Error> {
+        self.check_limit(n as u64)?;
+        self.produced += n as u64;
+        Ok(())
+    }
+
+    /// Decodes the block in `cbuf` to `target`; returns its length (the
+    /// caller counts it).
     fn emit(&mut self, target: &mut Target<'_>, block: Block) -> Result<usize, Error> {
         let history = block.history;
         // Legacy frames take no dictionary.
@@ -467,8 +474,6 @@ impl<R: Read> FrameDecoder<R> {
                 }
             }
         };
-        self.check_limit(n as u64)?;
-        self.produced += n as u64;
         Ok(n)
     }
 
@@ -506,7 +511,9 @@ impl<R: Read> FrameDecoder<R> {
             history: 0,
             max: LEGACY_BLOCK_SIZE,
         };
-        self.emit(target, block).map(Some)
+        let n = self.emit(target, block)?;
+        self.count_output(n)?;
+        Ok(Some(n))
     }
 }
 

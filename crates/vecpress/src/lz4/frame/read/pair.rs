@@ -26,9 +26,9 @@ impl<R: Read> FrameDecoder<R> {
     /// as fast as one block at a time, most on text, least on long
     /// matches; a whole frame with its content checksum, which takes its
     /// own time, 0.98-1.11x on Silesia with 64 KiB blocks), and holds two
-    /// blocks (decoded and stored) instead of one. What it gives is the same either way: the same bytes
-    /// in the same order, the same errors at the same offsets, each after
-    /// all the output before it. The one difference is when a block's bytes
+    /// blocks (decoded and stored) instead of one. What it gives is the same
+    /// either way: the same bytes in the same order, the same errors at the
+    /// same offsets, each after all the output before it. The one difference is when a block's bytes
     /// come out: only once the next block has arrived, which matters for a
     /// reader that waits for its data (a socket, a pipe from a live
     /// process). Frames of linked blocks, frames with a dictionary, legacy
@@ -133,7 +133,7 @@ impl<R: Read> FrameDecoder<R> {
             }
             Target::Slice(_, pos) => *pos,
         };
-        self.count(target, at, na, start)?;
+        self.finish_block(target, at, na, start)?;
         // The second block joins the first when it decoded and passes the
         // limits; else it is decoded alone by the next call, which reports
         // its error after the first block's output.
@@ -153,22 +153,8 @@ impl<R: Read> FrameDecoder<R> {
         if let Target::Own = target {
             self.out_end = na + nb;
         }
-        self.count(target, at + na, nb, next_start)?;
+        self.finish_block(target, at + na, nb, next_start)?;
         Ok(Some(na + nb))
-    }
-
-    /// Counts `n` bytes decoded at `at` of `target`, from the block whose
-    /// size field is at `start`, against the limit and in the frame.
-    fn count(
-        &mut self,
-        target: &Target<'_>,
-        at: usize,
-        n: usize,
-        start: usize,
-    ) -> Result<(), Error> {
-        self.check_limit(n as u64)?;
-        self.produced += n as u64;
-        self.finish_block(target, at, n, start)
     }
 
     /// Whether `n` more bytes of output pass neither the limit nor the

@@ -103,7 +103,8 @@ impl<R: Read> FrameDecoder<R> {
     }
 
     /// Counts the `n` bytes decoded at `at` of `target` (from the block at
-    /// `start`) in the frame: its content checksum and declared size.
+    /// `start`): against the limit, then in the frame, its content checksum
+    /// and declared size.
     pub(super) fn finish_block(
         &mut self,
         target: &Target<'_>,
@@ -111,6 +112,7 @@ impl<R: Read> FrameDecoder<R> {
         n: usize,
         start: usize,
     ) -> Result<(), Error> {
+        self.count_output(n)?;
         let Frame::Lz4 {
             info,
             hash,
