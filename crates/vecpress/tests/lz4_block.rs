@@ -203,6 +203,37 @@ fn compress_into_reports_a_small_output() {
     assert_eq!(block::compress_into(&data, &mut dst), Ok(need));
 }
 
+/// Every output shorter than the block is refused with `OutputTooSmall`
+/// (never a panic or a partial block reported as whole), and the exact
+/// length gives the same bytes as a roomy one: each kind of sequence (with
+/// literals, a match right after a match, long lengths) meets the end of the
+/// output somewhere.
+#[test]
+fn compress_into_refuses_every_short_output() {
+    for (name, make) in kinds() {
+        let data = make(&mut Rng::new(7), 3000);
+        let want = block::compress(&data);
+        for len in 0..want.len() {
+            let mut dst = vec![0u8; len];
+            assert!(
+                matches!(
+                    block::compress_into(&data, &mut dst),
+                    Err(Error::OutputTooSmall { .. })
+                ),
+                "{name}: output of {len} of {}",
+                want.len()
+            );
+        }
+        let mut dst = vec![0u8; want.len()];
+        assert_eq!(
+            block::compress_into(&data, &mut dst),
+            Ok(want.len()),
+            "{name}"
+        );
+        assert_eq!(dst, want, "{name}");
+    }
+}
+
 #[test]
 fn blocks_keep_the_end_of_block_rules() {
     for (name, make) in kinds() {

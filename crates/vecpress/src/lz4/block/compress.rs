@@ -217,10 +217,9 @@ fn parse<T: Table>(
             .count();
         ip -= back;
         m -= back;
-        let mut literals = anchor;
+        let mut match_len = count(data, ip + MINMATCH, m + MINMATCH, match_limit);
+        out.sequence(data, anchor, ip, ip - m, match_len)?;
         loop {
-            let match_len = count(data, ip + MINMATCH, m + MINMATCH, match_limit);
-            out.sequence(data, literals, ip, ip - m, match_len)?;
             ip += MINMATCH + match_len;
             anchor = ip;
             if ip >= mflimit_plus_one {
@@ -239,7 +238,8 @@ fn parse<T: Table>(
             if !unsafe { is_match::<T>(data, m, ip, seq as u32) } {
                 break;
             }
-            literals = ip;
+            match_len = count(data, ip + MINMATCH, m + MINMATCH, match_limit);
+            out.match_only(ip - m, match_len)?;
         }
         ip += 1;
         // SAFETY: ip <= mflimit_plus_one (it was below it), so ip + 8 <= len - 3.
@@ -394,6 +394,31 @@ impl Out<'_> {
             }
         }
         let token_at = self.literals(data, from, to)?;
+        self.matched(token_at, offset, len)
+    }
+
+    /// A sequence without literals: a match `offset` back (`len` counts the
+    /// bytes past the first MINMATCH), as most sequences of compressible
+    /// input are (the match that follows another at once). The short one
+    /// takes one checked 3-byte window.
+    #[inline(always)]
+    fn match_only(&mut self, offset: usize, len: usize) -> Result<(), Error> {
+        if len < 15 {
+            if let Some(dst) = self
+                .dst
+                .get_mut(self.pos..)
+                .and_then(|d| d.first_chunk_mut::<3>())
+            {
+                dst[0] = len as u8;
+                dst[1..].copy_from_slice(&(offset as u16).to_le_bytes());
+                self.pos += 3;
+                return Ok(());
+            }
+        }
+        self.room(1)?;
+        let token_at = self.pos;
+        self.dst[token_at] = 0;
+        self.pos += 1;
         self.matched(token_at, offset, len)
     }
 
