@@ -16,7 +16,7 @@ create_exception!(
     vecpress,
     TruncatedError,
     Error,
-    "The input ended inside a value: attributes `offset` (byte where the unfinished value starts) and `needed` (values missing)."
+    "The input ended inside a value or structure: attributes `offset` (byte where the unfinished one starts), `needed` (how many more were expected) and `unit` (what `needed` counts: \"values\" for the integer codecs, \"bytes\" for LZ4 and the container)."
 );
 create_exception!(
     vecpress,
@@ -97,9 +97,13 @@ pub fn to_py(py: Python<'_>, err: vecpress::Error) -> PyErr {
     use vecpress::Error as E;
     let msg = err.to_string();
     let (exc, attrs): (PyErr, Vec<(&str, Py<PyAny>)>) = match err {
-        E::Truncated { offset, needed } => (
+        E::Truncated { offset, needed, unit } => (
             TruncatedError::new_err(msg),
-            vec![("offset", int(py, offset)), ("needed", int(py, needed))],
+            vec![
+                ("offset", int(py, offset)),
+                ("needed", int(py, needed)),
+                ("unit", text(py, unit.name())),
+            ],
         ),
         E::Corrupt { offset, what } => (
             CorruptError::new_err(msg),

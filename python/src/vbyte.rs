@@ -100,6 +100,7 @@ fn to_vec<T: Copy + Default>(
         return Err(vecpress::Error::Truncated {
             offset: consumed,
             needed: n - out.len(),
+            unit: vecpress::Unit::Values,
         });
     }
     Ok(out)

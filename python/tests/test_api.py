@@ -43,8 +43,14 @@ def test_error_hierarchy():
 def test_errors_carry_fields():
     with pytest.raises(vecpress.TruncatedError) as e:
         vecpress.vbyte.decode(b"\x01\x80\x80", 3)
-    assert (e.value.offset, e.value.needed) == (1, 2)
+    assert (e.value.offset, e.value.needed, e.value.unit) == (1, 2, "values")
     assert "byte 1" in str(e.value)
+    # An LZ4 block whose token (at byte 0) promises 5 literals, of which 2
+    # are there: the count is of bytes.
+    with pytest.raises(vecpress.TruncatedError) as e:
+        vecpress.lz4.decompress(b"\x50ab", 16)
+    assert (e.value.offset, e.value.needed, e.value.unit) == (0, 3, "bytes")
+    assert str(e.value) == "input truncated: what starts at byte 0 lacks 3 byte(s)"
     with pytest.raises(vecpress.CorruptError) as e:
         vecpress.vbyte.decode(b"\x00\xff\xff\xff\xff\x7f", 2)
     assert e.value.offset == 5

@@ -232,7 +232,7 @@ pub fn describe(e: &std::io::Error) -> String {
         .get_ref()
         .and_then(|i| i.downcast_ref::<vecpress::Error>())
     {
-        Some(vecpress::Error::Truncated { offset, needed }) => {
+        Some(vecpress::Error::Truncated { offset, needed, .. }) => {
             format!("file truncated: the structure at byte {offset} lacks {needed} byte(s)")
         }
         Some(inner) => inner.to_string(),

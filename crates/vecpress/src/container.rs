@@ -73,7 +73,7 @@ use std::io::{self, Read, Write};
 use xxhash_rust::xxh32::{xxh32, Xxh32};
 use xxhash_rust::xxh64::Xxh64;
 
-use crate::Error;
+use crate::{Error, Unit};
 
 /// The first four bytes of every vecpress file (a high byte first, so that a
 /// 7-bit channel or a text-mode transfer is caught at once).
@@ -304,17 +304,19 @@ impl Header {
     /// 0); bytes after it are ignored. Limits are [`Reader`]'s concern.
     ///
     /// ```
-    /// use vecpress::{container::Header, Error};
+    /// use vecpress::{container::Header, Error, Unit};
     ///
     /// let err = Header::parse(b"PK\x03\x04 and so on, not ours....").unwrap_err();
     /// assert_eq!(err, Error::Corrupt { offset: 0, what: "not a vecpress file (bad magic)" });
-    /// assert_eq!(Header::parse(b"\x89VPR"), Err(Error::Truncated { offset: 0, needed: 24 }));
+    /// let err = Error::Truncated { offset: 0, needed: 24, unit: Unit::Bytes };
+    /// assert_eq!(Header::parse(b"\x89VPR"), Err(err));
     /// ```
     pub fn parse(b: &[u8]) -> Result<Header, Error> {
         let Some(fixed) = b.first_chunk::<HEADER_LEN>() else {
             return Err(Error::Truncated {
                 offset: 0,
                 needed: HEADER_LEN - b.len(),
+                unit: Unit::Bytes,
             });
         };
         let (header, flags) = Header::parse_fixed(fixed)?;
@@ -325,6 +327,7 @@ impl Header {
             return Err(Error::Truncated {
                 offset: HEADER_LEN,
                 needed: HEADER_LEN + DICT_EXT_LEN - b.len(),
+                unit: Unit::Bytes,
             });
         };
         Header::parse_dict_ext(header, ext)
@@ -599,7 +602,7 @@ impl<R: Read> Reader<R> {
     /// use vecpress::container::Reader;
     ///
     /// let err = Reader::new(&b"\x89VPR"[..]).unwrap_err();
-    /// assert_eq!(err.to_string(), "input truncated: value at byte 0 is incomplete (24 value(s) missing)");
+    /// assert_eq!(err.to_string(), "input truncated: what starts at byte 0 lacks 24 byte(s)");
     /// ```
     pub fn new(inner: R) -> io::Result<Reader<R>> {
         Reader::with_limits(inner, Limits::default())
@@ -845,6 +848,7 @@ fn truncated(offset: u64, needed: u64) -> io::Error {
     invalid(Error::Truncated {
         offset: offset as usize,
         needed: needed as usize,
+        unit: Unit::Bytes,
     })
 }
 

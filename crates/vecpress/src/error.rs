@@ -9,23 +9,34 @@ use core::fmt;
 /// indices into the input slice the caller passed.
 ///
 /// ```
-/// use vecpress::{vbyte, Error};
+/// use vecpress::{vbyte, Error, Unit};
 ///
 /// // 0x80 promises another byte that never comes.
 /// let mut out = [0u32; 1];
 /// let err = vbyte::decode(&[0x80], &mut out).unwrap_err();
-/// assert_eq!(err, Error::Truncated { offset: 0, needed: 1 });
+/// assert_eq!(err, Error::Truncated { offset: 0, needed: 1, unit: Unit::Values });
+/// assert_eq!(err.to_string(), "input truncated: value at byte 0 is incomplete (1 value(s) missing)");
+///
+/// // An LZ4 sequence (its token at byte 0) promises 5 literals; 2 are there.
+/// let err = vecpress::lz4::block::decompress_into(&[0x50, b'a', b'b'], &mut [0u8; 16]).unwrap_err();
+/// assert_eq!(err, Error::Truncated { offset: 0, needed: 3, unit: Unit::Bytes });
+/// assert_eq!(err.to_string(), "input truncated: what starts at byte 0 lacks 3 byte(s)");
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum Error {
-    /// The input ended inside a value; `offset` is where that value starts,
-    /// `needed` how many more values were expected (counting that one).
+    /// The input ended inside a value (or, in a byte-oriented format, a
+    /// piece of its structure); `offset` is where that starts, `needed` how
+    /// many more were expected, counted in `unit`.
     Truncated {
-        /// Byte offset in the input where the unfinished value starts.
+        /// Byte offset in the input where the unfinished value or piece starts.
         offset: usize,
-        /// Values still missing when the input ran out.
+        /// How many more values (counting the unfinished one) or bytes the
+        /// input lacks.
         needed: usize,
+        /// What `needed` counts: values for the integer codecs, bytes for
+        /// LZ4 and the vecpress container.
+        unit: Unit,
     },
     /// The input breaks a rule of the format at byte `offset`.
     Corrupt {
@@ -99,9 +110,21 @@ pub enum Error {
 impl fmt::Display for Error {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Error::Truncated { offset, needed } => write!(
+            Error::Truncated {
+                offset,
+                needed,
+                unit: Unit::Values,
+            } => write!(
                 f,
                 "input truncated: value at byte {offset} is incomplete ({needed} value(s) missing)"
+            ),
+            Error::Truncated {
+                offset,
+                needed,
+                unit: Unit::Bytes,
+            } => write!(
+                f,
+                "input truncated: what starts at byte {offset} lacks {needed} byte(s)"
             ),
             Error::Corrupt { offset, what } => write!(f, "corrupt input at byte {offset}: {what}"),
             Error::OutputTooSmall { needed, actual } => {
@@ -137,6 +160,29 @@ impl fmt::Display for Error {
 }
 
 impl std::error::Error for Error {}
+
+/// What the count of an [`Error::Truncated`] counts.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Unit {
+    /// Values (the integer codecs: VByte, Stream VByte, the group varints).
+    Values,
+    /// Bytes (LZ4 blocks and frames, the vecpress container).
+    Bytes,
+}
+
+impl Unit {
+    /// The unit's name in lowercase, plural: `"values"` or `"bytes"`.
+    ///
+    /// ```
+    /// assert_eq!(vecpress::Unit::Bytes.name(), "bytes");
+    /// ```
+    pub fn name(self) -> &'static str {
+        match self {
+            Unit::Values => "values",
+            Unit::Bytes => "bytes",
+        }
+    }
+}
 
 /// Streaming adaptors (the LZ4 frame reader and writer) report a vecpress
 /// error as an [`std::io::Error`] of kind `InvalidData` that wraps it; an

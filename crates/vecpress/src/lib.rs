@@ -58,7 +58,7 @@ mod simd;
 pub mod stream_vbyte;
 pub mod vbyte;
 
-pub use error::Error;
+pub use error::{Error, Unit};
 pub use isa::{Isa, ParseIsaError};
 
 #[cfg(doctest)]

@@ -9,7 +9,7 @@ use vecpress::container::{
     Element, Header, Limits, Reader, Writer, DICT_EXT_LEN, END_LEN, FLAG_DICTIONARY, HEADER_LEN,
     STORED_BIT,
 };
-use vecpress::{vbyte, Error};
+use vecpress::{vbyte, Error, Unit};
 
 /// A file of `values` in blocks of `block_len`, each encoded by VByte (codec
 /// id 1) or stored raw when that is no shorter.
@@ -398,14 +398,16 @@ fn files_with_a_dictionary_id_catch_every_flip_and_truncation() {
         inner(&e),
         &Error::Truncated {
             offset: 28,
-            needed: 6
+            needed: 6,
+            unit: Unit::Bytes,
         }
     );
     assert_eq!(
         Header::parse(&file[..30]),
         Err(Error::Truncated {
             offset: 28,
-            needed: 6
+            needed: 6,
+            unit: Unit::Bytes,
         })
     );
 }

@@ -8,7 +8,7 @@ use proptest::prelude::*;
 #[cfg(feature = "g8iu")]
 use vecpress::group_varint::g8iu;
 use vecpress::group_varint::gb;
-use vecpress::{Error, Isa};
+use vecpress::{Error, Isa, Unit};
 
 type DecodeWith = fn(Isa, &[u8], &mut [u32]) -> Result<usize, Error>;
 type DecodeDeltaWith = fn(Isa, &[u8], &mut [u32], u32) -> Result<usize, Error>;
@@ -425,14 +425,16 @@ fn gb_specific_errors_with_offsets() {
         gb::decode(&bad[..5], &mut out),
         Err(Error::Truncated {
             offset: 5,
-            needed: 2
+            needed: 2,
+            unit: Unit::Values,
         })
     );
     assert_eq!(
         gb::decode(&[0x00, 1, 2, 3, 4, 0b0100, 5, 6], &mut out),
         Err(Error::Truncated {
             offset: 7,
-            needed: 1
+            needed: 1,
+            unit: Unit::Values,
         })
     );
     // Output too big for the input, through every kernel.
@@ -442,7 +444,8 @@ fn gb_specific_errors_with_offsets() {
         res,
         Err(Error::Truncated {
             offset: long.len(),
-            needed: 1
+            needed: 1,
+            unit: Unit::Values,
         })
     );
 }
@@ -479,7 +482,8 @@ fn g8iu_specific_errors_with_offsets() {
         g8iu::decode(&bad[..17], &mut five),
         Err(Error::Truncated {
             offset: 9,
-            needed: 3
+            needed: 3,
+            unit: Unit::Values,
         })
     );
     // The same errors deep in a long stream, where the kernels run.

@@ -6,7 +6,7 @@ mod common;
 use common::{at_offset, Rng};
 use proptest::prelude::*;
 use vecpress::lz4::block::{self, Variant};
-use vecpress::Error;
+use vecpress::{Error, Unit};
 
 /// Makes an input of some kind and a given length.
 type Maker = fn(&mut Rng, usize) -> Vec<u8>;
@@ -426,7 +426,8 @@ fn size_prepended_round_trips_and_refuses_hostile_sizes() {
         block::decompress_size_prepended(&[1, 0]),
         Err(Error::Truncated {
             offset: 0,
-            needed: 2
+            needed: 2,
+            unit: Unit::Bytes,
         })
     );
 }
@@ -439,6 +440,7 @@ fn hostile_blocks_give_errors_with_offsets() {
             Error::Truncated {
                 offset: 0,
                 needed: 1,
+                unit: Unit::Bytes,
             },
         ),
         // One literal, then a match with offset 0.
@@ -463,6 +465,7 @@ fn hostile_blocks_give_errors_with_offsets() {
             Error::Truncated {
                 offset: 0,
                 needed: 13,
+                unit: Unit::Bytes,
             },
         ),
         // A length extension that never ends.
@@ -471,6 +474,7 @@ fn hostile_blocks_give_errors_with_offsets() {
             Error::Truncated {
                 offset: 0,
                 needed: 1,
+                unit: Unit::Bytes,
             },
         ),
         // Literals, then only one byte of offset.
@@ -479,6 +483,7 @@ fn hostile_blocks_give_errors_with_offsets() {
             Error::Truncated {
                 offset: 0,
                 needed: 1,
+                unit: Unit::Bytes,
             },
         ),
         // A block that ends with a match, not literals.
@@ -487,6 +492,7 @@ fn hostile_blocks_give_errors_with_offsets() {
             Error::Truncated {
                 offset: 4,
                 needed: 1,
+                unit: Unit::Bytes,
             },
         ),
     ];

@@ -10,7 +10,7 @@ use std::io::{self, Read};
 use common::{infos, kinds, legacy_frame, text_like, Rng};
 use proptest::prelude::*;
 use vecpress::lz4::frame::{self, BlockSize, FrameDecoder, FrameInfo};
-use vecpress::Error;
+use vecpress::{Error, Unit};
 
 fn corrupt(offset: usize, what: &'static str) -> Result<Vec<u8>, Error> {
     Err(Error::Corrupt { offset, what })
@@ -23,14 +23,16 @@ fn broken_frames_name_the_rule_and_offset() {
         frame::decompress(b""),
         Err(Error::Truncated {
             offset: 0,
-            needed: 4
+            needed: 4,
+            unit: Unit::Bytes,
         })
     );
     assert_eq!(
         frame::decompress(b"\x04\x22"),
         Err(Error::Truncated {
             offset: 0,
-            needed: 2
+            needed: 2,
+            unit: Unit::Bytes,
         })
     );
     assert_eq!(

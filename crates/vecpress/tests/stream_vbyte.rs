@@ -5,7 +5,7 @@ mod common;
 
 use common::{at_offset, running_sum, Rng};
 use proptest::prelude::*;
-use vecpress::{stream_vbyte as svb, Error, Isa};
+use vecpress::{stream_vbyte as svb, Error, Isa, Unit};
 
 /// The four decoders: (name, format is 0124, delta).
 const VARIANTS: [(&str, bool, bool); 4] = [
@@ -200,7 +200,8 @@ fn specific_errors_with_offsets() {
         svb::decode(&[0], &mut out),
         Err(Error::Truncated {
             offset: 1,
-            needed: 5
+            needed: 5,
+            unit: Unit::Values,
         })
     );
     // Codes 0, 1, 3, 0 | 0: the third value (4 bytes at data offset 3) is cut.
@@ -209,7 +210,8 @@ fn specific_errors_with_offsets() {
         svb::decode(&bytes, &mut out),
         Err(Error::Truncated {
             offset: 5,
-            needed: 3
+            needed: 3,
+            unit: Unit::Values,
         })
     );
     assert_eq!(
@@ -220,7 +222,8 @@ fn specific_errors_with_offsets() {
         svb::decode_to_vec(&[], 1),
         Err(Error::Truncated {
             offset: 0,
-            needed: 1
+            needed: 1,
+            unit: Unit::Values,
         })
     );
     assert_eq!(svb::decode_to_vec(&[], 0), Ok(vec![]));

@@ -6,7 +6,7 @@ mod common;
 use common::{at_offset, Rng};
 use proptest::prelude::*;
 use vecpress::stream_vbyte::u64 as sv64;
-use vecpress::{Error, Isa};
+use vecpress::{Error, Isa, Unit};
 
 /// A u64 that takes exactly the length of `code` (0..4 -> 1, 2, 4, 8 bytes).
 fn u64_of_code(rng: &mut Rng, code: u32) -> u64 {
@@ -215,7 +215,8 @@ fn u64_specific_errors() {
         sv64::decode(&[0], &mut out),
         Err(Error::Truncated {
             offset: 1,
-            needed: 5
+            needed: 5,
+            unit: Unit::Values,
         })
     );
     // Codes 3, 0, 0, 0 | 0: the first value needs 8 bytes, 3 are there.
@@ -224,7 +225,8 @@ fn u64_specific_errors() {
         sv64::decode(&bad, &mut out),
         Err(Error::Truncated {
             offset: 2,
-            needed: 5
+            needed: 5,
+            unit: Unit::Values,
         })
     );
     // Cut inside the last value.
@@ -234,7 +236,8 @@ fn u64_specific_errors() {
             sv64::decode_with(isa, &bytes[..bytes.len() - 1], &mut out),
             Err(Error::Truncated {
                 offset: 6,
-                needed: 1
+                needed: 1,
+                unit: Unit::Values,
             }),
             "{isa}"
         );

@@ -7,7 +7,7 @@ use common::Rng;
 use proptest::prelude::*;
 use vecpress::stream_vbyte as sv;
 use vecpress::stream_vbyte::u64 as sv64;
-use vecpress::{Error, Isa};
+use vecpress::{Error, Isa, Unit};
 
 // ---- zigzag and u16 -------------------------------------------------------
 
@@ -173,7 +173,8 @@ fn signed_and_u16_bad_input_is_an_error() {
         sv::decode_i32(&long[..250 + 10], &mut out),
         Err(Error::Truncated {
             offset: 260,
-            needed: 990
+            needed: 990,
+            unit: Unit::Values,
         })
     );
     assert!(sv::decode_i32_to_vec(&[], usize::MAX).is_err());
@@ -298,7 +299,11 @@ fn select_and_seek_bad_input() {
     for cut in 25..bytes.len() {
         let cut_delta = &bytes[..cut];
         let mut out = vec![0u32; 100];
-        let Err(Error::Truncated { offset, needed }) = sv::decode_delta(cut_delta, &mut out, 0)
+        let Err(Error::Truncated {
+            offset,
+            needed,
+            unit: Unit::Values,
+        }) = sv::decode_delta(cut_delta, &mut out, 0)
         else {
             panic!("cut at {cut} decodes");
         };
@@ -311,6 +316,7 @@ fn select_and_seek_bad_input() {
                     Err(Error::Truncated {
                         offset,
                         needed: i + 1 - k,
+                        unit: Unit::Values,
                     })
                 };
                 assert_eq!(
@@ -321,7 +327,11 @@ fn select_and_seek_bad_input() {
             }
             assert_eq!(
                 sv::seek_delta_with(isa, cut_delta, 100, u32::MAX, 0),
-                Err(Error::Truncated { offset, needed }),
+                Err(Error::Truncated {
+                    offset,
+                    needed,
+                    unit: Unit::Values
+                }),
                 "{isa:?} cut {cut}"
             );
         }
@@ -332,7 +342,8 @@ fn select_and_seek_bad_input() {
         sv::select(&plain[..last], 100, 99),
         Err(Error::Truncated {
             offset: plain.len() - 3,
-            needed: 1
+            needed: 1,
+            unit: Unit::Values,
         })
     );
     assert!(
@@ -350,7 +361,8 @@ fn select_and_seek_bad_input() {
         sv::select(&[], usize::MAX, 3),
         Err(Error::Truncated {
             offset: 0,
-            needed: 4
+            needed: 4,
+            unit: Unit::Values,
         })
     );
 }

@@ -5,7 +5,7 @@ mod common;
 
 use common::{at_offset, lengths, mixes, running_sum, Rng};
 use proptest::prelude::*;
-use vecpress::{vbyte, Error, Isa};
+use vecpress::{vbyte, Error, Isa, Unit};
 
 /// Decodes `n` values with every available kernel and checks each result
 /// (values and consumed bytes, or the error) against scalar's.
@@ -263,7 +263,8 @@ fn specific_errors_with_offsets() {
         vbyte::decode(&[1, 2, 0x80], &mut out),
         Err(Error::Truncated {
             offset: 2,
-            needed: 1
+            needed: 1,
+            unit: Unit::Values,
         })
     );
     // Truncated before the third value.
@@ -271,7 +272,8 @@ fn specific_errors_with_offsets() {
         vbyte::decode(&[1, 2], &mut out),
         Err(Error::Truncated {
             offset: 2,
-            needed: 1
+            needed: 1,
+            unit: Unit::Values,
         })
     );
     // u64: 11 bytes, and a 10th byte above 1.

@@ -28,7 +28,7 @@
 pub mod g8iu;
 pub mod gb;
 
-use crate::Error;
+use crate::{Error, Unit};
 
 /// Bytes a value takes in both formats: 1 to 4, with 0 taking one byte.
 #[inline(always)]
@@ -70,6 +70,7 @@ fn to_vec(
         return Err(Error::Truncated {
             offset: consumed,
             needed: n - out.len(),
+            unit: Unit::Values,
         });
     }
     Ok(out)

@@ -66,7 +66,7 @@ pub use zigzag::{
     decode_i32, decode_i64, encode_i32, encode_i32_to_vec, encode_i64, encode_i64_to_vec,
 };
 
-use crate::{Error, Isa};
+use crate::{Error, Isa, Unit};
 
 /// Worst-case encoded size of `n` u32 values: 5 bytes each.
 ///
@@ -410,6 +410,7 @@ fn to_vec<T: Copy + Default>(
         return Err(Error::Truncated {
             offset: consumed,
             needed: n - out.len(),
+            unit: Unit::Values,
         });
     }
     Ok(out)

@@ -5,7 +5,7 @@
 //! It is also the only place that builds decoding errors.
 #![forbid(unsafe_code)]
 
-use crate::Error;
+use crate::{Error, Unit};
 
 /// Continuation flag: set on every byte of a value but its last.
 const MORE: u8 = 0x80;
@@ -87,6 +87,7 @@ pub(crate) fn u32_error(input: &[u8], pos: usize, base: usize, needed: usize) ->
         _ => Error::Truncated {
             offset: base + pos,
             needed,
+            unit: Unit::Values,
         },
     }
 }
@@ -105,6 +106,7 @@ pub(crate) fn get_u64(
             return Err(Error::Truncated {
                 offset: base + pos,
                 needed,
+                unit: Unit::Values,
             });
         };
         if i == 9 {
@@ -210,7 +212,8 @@ mod tests {
                 u32_error(&buf[..len - 1], 0, 7, 3),
                 Error::Truncated {
                     offset: 7,
-                    needed: 3
+                    needed: 3,
+                    unit: Unit::Values,
                 }
             );
         }

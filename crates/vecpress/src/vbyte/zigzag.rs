@@ -143,9 +143,14 @@ fn chunked<T: Copy + Default, U>(
 /// `Truncated` error also counts the values after the chunk as missing.
 pub(crate) fn in_whole(e: Error, by: usize, after: usize) -> Error {
     match e {
-        Error::Truncated { offset, needed } => Error::Truncated {
+        Error::Truncated {
+            offset,
+            needed,
+            unit,
+        } => Error::Truncated {
             offset: offset + by,
             needed: needed + after,
+            unit,
         },
         Error::Corrupt { offset, what } => Error::Corrupt {
             offset: offset + by,

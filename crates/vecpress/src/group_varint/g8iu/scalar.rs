@@ -5,7 +5,7 @@
 #![forbid(unsafe_code)]
 
 use super::super::{byte_len, next};
-use crate::Error;
+use crate::{Error, Unit};
 
 /// Bytes of a block: the control byte and 8 data bytes.
 pub(super) const BLOCK: usize = 9;
@@ -104,6 +104,7 @@ pub(super) fn decode<const DELTA: bool>(
             return Err(Error::Truncated {
                 offset: base + pos,
                 needed: left,
+                unit: Unit::Values,
             });
         };
         if block[0] == 0 && left >= 8 {

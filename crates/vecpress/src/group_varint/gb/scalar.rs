@@ -5,7 +5,7 @@
 #![forbid(unsafe_code)]
 
 use super::super::{byte_len, next};
-use crate::Error;
+use crate::{Error, Unit};
 
 /// Bytes a group may take: a control byte and four 4-byte values.
 pub(super) const GROUP_MAX: usize = 1 + 16;
@@ -92,6 +92,7 @@ pub(super) fn decode<const DELTA: bool>(
             return Err(Error::Truncated {
                 offset: base + pos,
                 needed: left,
+                unit: Unit::Values,
             });
         };
         let k = left.min(4);
@@ -110,6 +111,7 @@ pub(super) fn decode<const DELTA: bool>(
                 return Err(Error::Truncated {
                     offset: base + pos,
                     needed: left - i,
+                    unit: Unit::Values,
                 });
             };
             let v = bytes.iter().rev().fold(0u32, |v, &b| v << 8 | u32::from(b));

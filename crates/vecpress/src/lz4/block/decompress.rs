@@ -5,7 +5,7 @@
 #![forbid(unsafe_code)]
 
 use super::MINMATCH;
-use crate::Error;
+use crate::{Error, Unit};
 
 /// One parsed sequence: where its literals are, and its match, if any.
 #[derive(Debug, Clone, Copy)]
@@ -32,6 +32,7 @@ fn extension(src: &[u8], mut at: usize, token_at: usize) -> Result<(usize, usize
             return Err(Error::Truncated {
                 offset: token_at,
                 needed: 1,
+                unit: Unit::Bytes,
             });
         };
         at += 1;
@@ -49,6 +50,7 @@ pub(super) fn parse(src: &[u8], ip: usize) -> Result<Sequence, Error> {
         return Err(Error::Truncated {
             offset: ip,
             needed: 1,
+            unit: Unit::Bytes,
         });
     };
     let mut at = ip + 1;
@@ -64,6 +66,7 @@ pub(super) fn parse(src: &[u8], ip: usize) -> Result<Sequence, Error> {
         return Err(Error::Truncated {
             offset: ip,
             needed: lit_len - remaining,
+            unit: Unit::Bytes,
         });
     }
     at += lit_len;
@@ -80,6 +83,7 @@ pub(super) fn parse(src: &[u8], ip: usize) -> Result<Sequence, Error> {
         return Err(Error::Truncated {
             offset: ip,
             needed: at + 2 - src.len(),
+            unit: Unit::Bytes,
         });
     };
     let offset = usize::from(u16::from_le_bytes([field[0], field[1]]));

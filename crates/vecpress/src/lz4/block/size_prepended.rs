@@ -4,7 +4,7 @@
 #![forbid(unsafe_code)]
 
 use super::{compress_into, decompress_into, max_compressed_len, MAX_INPUT_SIZE};
-use crate::Error;
+use crate::{Error, Unit};
 
 /// Bytes of output one byte of block can produce at most: a length extension
 /// byte of 255 adds 255 bytes.
@@ -91,6 +91,7 @@ fn decode(src: &[u8], max: usize, dict: Option<&[u8]>) -> Result<Vec<u8>, Error>
         return Err(Error::Truncated {
             offset: 0,
             needed: 4 - src.len(),
+            unit: Unit::Bytes,
         });
     };
     let size = u32::from_le_bytes([prefix[0], prefix[1], prefix[2], prefix[3]]) as usize;
@@ -128,9 +129,14 @@ fn decode(src: &[u8], max: usize, dict: Option<&[u8]>) -> Result<Vec<u8>, Error>
 /// Moves an error's input offset past the size prefix.
 fn shift(e: Error, by: usize) -> Error {
     match e {
-        Error::Truncated { offset, needed } => Error::Truncated {
+        Error::Truncated {
+            offset,
+            needed,
+            unit,
+        } => Error::Truncated {
             offset: offset + by,
             needed,
+            unit,
         },
         Error::Corrupt { offset, what } => Error::Corrupt {
             offset: offset + by,

@@ -76,9 +76,14 @@ fn block_error(err: Error, data_at: usize) -> Error {
             offset: data_at + offset,
             what,
         },
-        Error::Truncated { offset, needed } => Error::Truncated {
+        Error::Truncated {
+            offset,
+            needed,
+            unit,
+        } => Error::Truncated {
             offset: data_at + offset,
             needed,
+            unit,
         },
         other => other,
     }

@@ -13,7 +13,7 @@ use super::header::{
     MAGIC, MAX_DESCRIPTOR_LEN, UNCOMPRESSED_BIT, WINDOW_SIZE,
 };
 use crate::lz4::block;
-use crate::Error;
+use crate::{Error, Unit};
 
 mod pair;
 mod pieces;
@@ -518,7 +518,11 @@ impl<R: Read> FrameDecoder<R> {
 }
 
 fn truncated(offset: usize, needed: usize) -> Error {
-    Error::Truncated { offset, needed }
+    Error::Truncated {
+        offset,
+        needed,
+        unit: Unit::Bytes,
+    }
 }
 
 impl<R: Read> Read for FrameDecoder<R> {

@@ -7,7 +7,7 @@
 #![forbid(unsafe_code)]
 
 use crate::stream_vbyte::tables::Variant;
-use crate::Error;
+use crate::{Error, Unit};
 
 /// Control bytes for `n` values: one per four, rounded up.
 #[inline(always)]
@@ -41,6 +41,7 @@ pub(crate) fn control_truncated(input_len: usize, n: usize) -> Error {
     Error::Truncated {
         offset: input_len,
         needed: n,
+        unit: Unit::Values,
     }
 }
 
@@ -98,6 +99,7 @@ pub(crate) fn decode_from<V: Variant, const DELTA: bool>(
                 return Err(Error::Truncated {
                     offset: base + pos,
                     needed: n - i,
+                    unit: Unit::Values,
                 });
             };
             out[i] = if DELTA {

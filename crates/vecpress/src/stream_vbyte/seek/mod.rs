@@ -29,7 +29,7 @@ use super::tables::{Codes1234, Variant};
 use super::{control_len, data_len};
 #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
 use crate::simd::Vector;
-use crate::{Error, Isa};
+use crate::{Error, Isa, Unit};
 
 /// The value at index `i` of a stream of `n` values; reads the control
 /// bytes before it and its own data bytes only.
@@ -213,6 +213,7 @@ impl Iterator for Gaps<'_> {
             return Some(Err(Error::Truncated {
                 offset: self.control.len() + self.pos,
                 needed: self.end - k,
+                unit: Unit::Values,
             }));
         };
         self.k += 1;
@@ -504,6 +505,7 @@ pub(crate) fn truncated(control: &[u8], data_len: usize, clen: usize, i: usize) 
             return Error::Truncated {
                 offset: clen + pos,
                 needed: i + 1 - k,
+                unit: Unit::Values,
             };
         }
         pos += len;
@@ -512,5 +514,6 @@ pub(crate) fn truncated(control: &[u8], data_len: usize, clen: usize, i: usize) 
     Error::Truncated {
         offset: clen + pos,
         needed: 1,
+        unit: Unit::Values,
     }
 }

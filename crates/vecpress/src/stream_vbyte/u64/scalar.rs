@@ -4,7 +4,7 @@
 #![forbid(unsafe_code)]
 
 use super::tables::{code_of, CODE_LEN};
-use crate::Error;
+use crate::{Error, Unit};
 
 /// Control bytes of a stream of `n` values.
 #[inline(always)]
@@ -48,6 +48,7 @@ pub(crate) fn check_size(input: &[u8], n: usize) -> Result<usize, Error> {
         return Err(Error::Truncated {
             offset: input.len(),
             needed: n,
+            unit: Unit::Values,
         });
     }
     if input.len() - control < n {
@@ -59,6 +60,7 @@ pub(crate) fn check_size(input: &[u8], n: usize) -> Result<usize, Error> {
                 return Err(Error::Truncated {
                     offset: pos,
                     needed: n - i,
+                    unit: Unit::Values,
                 });
             }
             pos += len;
@@ -88,6 +90,7 @@ pub(crate) fn decode_rest(
             return Err(Error::Truncated {
                 offset: base + pos,
                 needed: n - i,
+                unit: Unit::Values,
             });
         };
         let mut le = [0u8; 8];

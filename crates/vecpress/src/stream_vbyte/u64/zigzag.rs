@@ -172,9 +172,14 @@ fn decode_by<T>(
         let ctrl = &control[start / 4..];
         pos +=
             decode_part(isa, ctrl, &data[pos..], clen + pos, tmp, None).map_err(|e| match e {
-                Error::Truncated { offset, needed } => Error::Truncated {
+                Error::Truncated {
+                    offset,
+                    needed,
+                    unit,
+                } => Error::Truncated {
                     offset,
                     needed: needed + (n - start - chunk.len()),
+                    unit,
                 },
                 other => other,
             })?;
