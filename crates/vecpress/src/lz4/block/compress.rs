@@ -404,11 +404,7 @@ impl Out<'_> {
     #[inline(always)]
     fn match_only(&mut self, offset: usize, len: usize) -> Result<(), Error> {
         if len < 15 {
-            if let Some(dst) = self
-                .dst
-                .get_mut(self.pos..)
-                .and_then(|d| d.first_chunk_mut::<3>())
-            {
+            if let Some(dst) = self.dst.get_mut(self.pos..self.pos + 3) {
                 dst[0] = len as u8;
                 dst[1..].copy_from_slice(&(offset as u16).to_le_bytes());
                 self.pos += 3;
