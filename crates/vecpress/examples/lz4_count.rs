@@ -1,0 +1,106 @@
+//! One pass of one LZ4 coder over every 64 KiB block of a file, for counting
+//! its instructions (`scripts/count-instructions.sh` runs it under
+//! `valgrind --tool=callgrind`). On a busy two-core machine a timing moves
+//! by 5-10% from run to run; the count of instructions does not, so it tells
+//! whether a change to a loop made it do less work, and how much more or
+//! less than liblz4's does.
+//!
+//! `cargo run --release -p vecpress --example lz4_count FILE MODE`, MODE one
+//! of `setup` (read the file and compress its blocks, which every mode does
+//! first), `compress`, `liblz4-compress`, `decompress:LOOP` (`copy8`,
+//! `copy16`, `shuffle16`, `copy32`, `checked`), `liblz4-decompress`,
+//! `lz4_flex-decompress`. A mode's own work is its count less `setup`'s.
+
+use vecpress::lz4::block;
+
+const BLOCK: usize = 64 * 1024;
+
+fn main() {
+    let args: Vec<String> = std::env::args().collect();
+    let (Some(path), Some(mode)) = (args.get(1), args.get(2)) else {
+        eprintln!("usage: lz4_count FILE MODE");
+        std::process::exit(2);
+    };
+    let data = std::fs::read(path).expect("readable file");
+    let blocks: Vec<(Vec<u8>, &[u8])> = data
+        .chunks(BLOCK)
+        .map(|c| (block::compress(c), c))
+        .collect();
+    let mut packed = vec![0u8; block::max_compressed_len(BLOCK)];
+    let mut out = vec![0u8; BLOCK];
+    // The sum of what each pass returns, printed so that no pass is idle.
+    let mut total = 0usize;
+    match mode.as_str() {
+        "setup" => {}
+        "compress" => {
+            for (_, raw) in &blocks {
+                total += block::compress_into(raw, &mut packed).expect("room");
+            }
+        }
+        "liblz4-compress" => {
+            for (_, raw) in &blocks {
+                total += liblz4::compress(raw, &mut packed);
+            }
+        }
+        "liblz4-decompress" => {
+            for (src, raw) in &blocks {
+                total += liblz4::decompress(src, &mut out[..raw.len()]);
+            }
+        }
+        "lz4_flex-decompress" => {
+            for (src, raw) in &blocks {
+                total += lz4_flex::block::decompress_into(src, &mut out[..raw.len()])
+                    .expect("a sound block");
+            }
+        }
+        other => {
+            let Some(variant) = other
+                .strip_prefix("decompress:")
+                .and_then(|name| block::variants().into_iter().find(|v| v.name() == name))
+            else {
+                eprintln!("lz4_count: unknown mode {other} (or a loop this CPU lacks)");
+                std::process::exit(2);
+            };
+            for (src, raw) in &blocks {
+                total += block::decompress_into_variant(variant, src, &mut out[..raw.len()])
+                    .expect("a sound block");
+            }
+        }
+    }
+    println!("{total}");
+}
+
+#[cfg(target_arch = "x86_64")]
+mod liblz4 {
+    /// `LZ4_compress_default` into `dst`.
+    pub fn compress(src: &[u8], dst: &mut [u8]) -> usize {
+        lz4::block::compress_to_buffer(src, None, false, dst).expect("room")
+    }
+
+    /// `LZ4_decompress_safe` of `src` into all of `dst`.
+    pub fn decompress(src: &[u8], dst: &mut [u8]) -> usize {
+        // SAFETY: the pointers and lengths describe live slices, which
+        // LZ4_decompress_safe stays inside.
+        let n = unsafe {
+            lz4::liblz4::LZ4_decompress_safe(
+                src.as_ptr().cast(),
+                dst.as_mut_ptr().cast(),
+                src.len() as i32,
+                dst.len() as i32,
+            )
+        };
+        usize::try_from(n).expect("a sound block")
+    }
+}
+
+#[cfg(not(target_arch = "x86_64"))]
+mod liblz4 {
+    pub fn compress(_: &[u8], _: &mut [u8]) -> usize {
+        eprintln!("lz4_count: liblz4 is a peer on x86-64 only");
+        std::process::exit(2);
+    }
+
+    pub fn decompress(_: &[u8], _: &mut [u8]) -> usize {
+        compress(&[], &mut [])
+    }
+}
