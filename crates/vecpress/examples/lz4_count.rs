@@ -9,9 +9,9 @@
 //! of `setup` (read the file and compress its blocks, which every mode does
 //! first), `compress`, `liblz4-compress`, `decompress:LOOP` (`copy8`,
 //! `copy16`, `shuffle16`, `copy32`, `checked`), `liblz4-decompress`,
-//! `lz4_flex-decompress`. A mode's own work is its count less `setup`'s.
+//! `lz4_flex-decompress`, `hc:LEVEL`, `liblz4-hc:LEVEL` (`LZ4_compress_HC`). A mode's own work is its count less `setup`'s.
 
-use vecpress::lz4::block;
+use vecpress::lz4::{block, hc};
 
 const BLOCK: usize = 64 * 1024;
 
@@ -40,6 +40,18 @@ fn main() {
         "liblz4-compress" => {
             for (_, raw) in &blocks {
                 total += liblz4::compress(raw, &mut packed);
+            }
+        }
+        m if m.starts_with("hc:") || m.starts_with("liblz4-hc:") => {
+            let level: u32 = m[m.find(':').expect("a colon") + 1..]
+                .parse()
+                .expect("a level");
+            for (_, raw) in &blocks {
+                total += if m.starts_with("hc:") {
+                    hc::compress_into(raw, &mut packed, level).expect("room")
+                } else {
+                    liblz4::compress_hc(raw, &mut packed, level)
+                };
             }
         }
         "liblz4-decompress" => {
@@ -77,6 +89,12 @@ mod liblz4 {
         lz4::block::compress_to_buffer(src, None, false, dst).expect("room")
     }
 
+    /// `LZ4_compress_HC` at `level` into `dst`.
+    pub fn compress_hc(src: &[u8], dst: &mut [u8], level: u32) -> usize {
+        let mode = lz4::block::CompressionMode::HIGHCOMPRESSION(level as i32);
+        lz4::block::compress_to_buffer(src, Some(mode), false, dst).expect("room")
+    }
+
     /// `LZ4_decompress_safe` of `src` into all of `dst`.
     pub fn decompress(src: &[u8], dst: &mut [u8]) -> usize {
         // SAFETY: the pointers and lengths describe live slices, which
@@ -98,6 +116,10 @@ mod liblz4 {
     pub fn compress(_: &[u8], _: &mut [u8]) -> usize {
         eprintln!("lz4_count: liblz4 is a peer on x86-64 only");
         std::process::exit(2);
+    }
+
+    pub fn compress_hc(_: &[u8], _: &mut [u8], _: u32) -> usize {
+        compress(&[], &mut [])
     }
 
     pub fn decompress(_: &[u8], _: &mut [u8]) -> usize {
