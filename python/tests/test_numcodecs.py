@@ -77,8 +77,9 @@ def test_config_entry_point_and_pickle(codec, dtype):
 def test_bad_chunks(codec, dtype):
     enc = codec.encode(sample(dtype, 100))
     for cut in (0, 1, 3):
-        with pytest.raises(vecpress.TruncatedError):
+        with pytest.raises(vecpress.TruncatedError) as e:
             codec.decode(enc[:cut])
+        assert (e.value.offset, e.value.needed, e.value.unit) == (0, 4 - cut, "bytes")
     with pytest.raises(vecpress.Error):
         codec.decode(enc[:-1])
     # A size prefix that promises far more than the chunk holds.

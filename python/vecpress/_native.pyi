@@ -4,7 +4,7 @@ The public modules (``vecpress.vbyte``, ``vecpress.stream_vbyte``, ...) wrap
 these functions with keyword arguments and docstrings; call those.
 """
 
-from typing import Any
+from typing import Any, Literal
 
 import numpy as np
 import numpy.typing as npt
@@ -15,6 +15,7 @@ class Error(ValueError):
 class TruncatedError(Error):
     offset: int
     needed: int
+    unit: Literal["values", "bytes"]
 
 class CorruptError(Error):
     offset: int

@@ -51,7 +51,7 @@ def _read_size(data: np.ndarray) -> int:
         err = vecpress.TruncatedError(
             f"input truncated: the 4-byte size prefix has {len(data)} byte(s)"
         )
-        err.offset, err.needed = 0, 1
+        err.offset, err.needed, err.unit = 0, _SIZE.size - len(data), "bytes"
         raise err
     return _SIZE.unpack_from(data)[0]
 
