@@ -181,14 +181,17 @@ impl<'a> MatchFinder<'a> {
     #[inline(always)]
     fn insert(&mut self, ip: usize) {
         let data = self.data;
-        let mut p = self.next;
-        while p < ip {
-            let h = hash4(read_u32(data, p));
-            let idx = p + BASE;
-            let delta = (idx - self.hash[h] as usize).min(MAX_DISTANCE);
-            self.chain[idx & CHAIN_MASK] = delta as u16;
-            self.hash[h] = idx as u32;
-            p += 1;
+        let p = self.next;
+        if p < ip {
+            // One bounds check for the run: each window is the 4 bytes at
+            // a position.
+            for (k, w) in data[p..ip + 3].windows(4).enumerate() {
+                let h = hash4(u32::from_le_bytes([w[0], w[1], w[2], w[3]]));
+                let idx = p + k + BASE;
+                let delta = (idx - self.hash[h] as usize).min(MAX_DISTANCE);
+                self.chain[idx & CHAIN_MASK] = delta as u16;
+                self.hash[h] = idx as u32;
+            }
         }
         self.next = self.next.max(ip);
     }
