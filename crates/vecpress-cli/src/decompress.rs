@@ -226,7 +226,9 @@ fn lz4(
     Ok(())
 }
 
-/// A container error in words: truncations count bytes, not values.
+/// A container or frame error in words. A truncation (the library counts
+/// it in bytes, `Unit::Bytes`) is said as the file's: "file truncated: the
+/// structure at byte N lacks M byte(s)"; anything else as the library says it.
 pub fn describe(e: &std::io::Error) -> String {
     match e
         .get_ref()

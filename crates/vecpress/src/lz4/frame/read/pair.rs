@@ -28,8 +28,9 @@ impl<R: Read> FrameDecoder<R> {
     /// own time, 0.98-1.11x on Silesia with 64 KiB blocks), and holds two
     /// blocks (decoded and stored) instead of one. What it gives is the same
     /// either way: the same bytes in the same order, the same errors at the
-    /// same offsets, each after all the output before it. The one difference is when a block's bytes
-    /// come out: only once the next block has arrived, which matters for a
+    /// same offsets, each after all the output before it. The one difference
+    /// is when a block's bytes come out: only once the next block has
+    /// arrived, which matters for a
     /// reader that waits for its data (a socket, a pipe from a live
     /// process). Frames of linked blocks, frames with a dictionary, legacy
     /// frames and blocks stored uncompressed are decoded one block at a
