@@ -53,11 +53,17 @@ fn literals_price(litlen: u32) -> u32 {
 /// Output bytes of a sequence: `litlen` literals and a match of `mlen`.
 #[inline(always)]
 fn sequence_price(litlen: u32, mlen: u32) -> u32 {
-    let mut price = 3 + literals_price(litlen);
+    3 + literals_price(litlen) + match_extension_price(mlen)
+}
+
+/// Extension bytes of a match length of `mlen`.
+#[inline(always)]
+fn match_extension_price(mlen: u32) -> u32 {
     if mlen >= 15 + MINMATCH as u32 {
-        price += 1 + (mlen - 15 - MINMATCH as u32) / 255;
+        1 + (mlen - 15 - MINMATCH as u32) / 255
+    } else {
+        0
     }
-    price
 }
 
 /// The parameters of one level.
@@ -193,32 +199,41 @@ pub(super) fn compress(
                     };
                 }
             }
-            // The match at every length.
-            for ml in MINMATCH..=m.len {
-                let pos = cur + ml;
-                let (ll, price) = if base.mlen == 1 {
-                    let ll = base.litlen;
-                    let before = if cur > ll as usize {
-                        opt[cur - ll as usize].price
-                    } else {
-                        0
-                    };
-                    (ll, before + sequence_price(ll, ml as u32))
+            // The match at every length: the price before it and its
+            // literals do not depend on the length, nor does the bound past
+            // which a position is new (`last_pos` moves only after the last
+            // length's test, if that length's node is written).
+            let (ll, before) = if base.mlen == 1 {
+                let ll = base.litlen;
+                let before = if cur > ll as usize {
+                    opt[cur - ll as usize].price
                 } else {
-                    (0, base.price + sequence_price(0, ml as u32))
+                    0
                 };
-                if pos > last_pos + TRAILING_LITERALS || price + u32::from(favor) <= opt[pos].price
-                {
-                    if ml == m.len && last_pos < pos {
-                        last_pos = pos;
-                    }
-                    opt[pos] = Node {
+                (ll, before)
+            } else {
+                (0, base.price)
+            };
+            let short_price = before + sequence_price(ll, MINMATCH as u32);
+            let new_from = last_pos + TRAILING_LITERALS;
+            let nodes = &mut opt[cur + MINMATCH..=cur + m.len];
+            let mut wrote_last = false;
+            for (i, node) in nodes.iter_mut().enumerate() {
+                let ml = MINMATCH + i;
+                let pos = cur + ml;
+                let price = short_price + match_extension_price(ml as u32);
+                if pos > new_from || price + u32::from(favor) <= node.price {
+                    wrote_last = ml == m.len;
+                    *node = Node {
                         price,
                         off: m.off as u32,
                         mlen: ml as u32,
                         litlen: ll,
                     };
                 }
+            }
+            if wrote_last && cur + m.len > last_pos {
+                last_pos = cur + m.len;
             }
             trailing_literals(&mut opt, last_pos);
             cur += 1;
