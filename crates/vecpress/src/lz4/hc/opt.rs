@@ -215,24 +215,15 @@ pub(super) fn compress(
                 (0, base.price)
             };
             let short_price = before + sequence_price(ll, MINMATCH as u32);
-            let new_from = last_pos + TRAILING_LITERALS;
-            let nodes = &mut opt[cur + MINMATCH..=cur + m.len];
-            let mut wrote_last = false;
-            for (i, node) in nodes.iter_mut().enumerate() {
-                let ml = MINMATCH + i;
-                let pos = cur + ml;
-                let price = short_price + match_extension_price(ml as u32);
-                if pos > new_from || price + u32::from(favor) <= node.price {
-                    wrote_last = ml == m.len;
-                    *node = Node {
-                        price,
-                        off: m.off as u32,
-                        mlen: ml as u32,
-                        litlen: ll,
-                    };
-                }
-            }
-            if wrote_last && cur + m.len > last_pos {
+            let relax = Relax {
+                first: cur + MINMATCH,
+                new_from: last_pos + TRAILING_LITERALS,
+                short_price,
+                favor: u32::from(favor),
+                off: m.off as u32,
+                litlen: ll,
+            };
+            if relax.run(&mut opt[cur + MINMATCH..=cur + m.len]) && cur + m.len > last_pos {
                 last_pos = cur + m.len;
             }
             trailing_literals(&mut opt, last_pos);
@@ -277,6 +268,65 @@ pub(super) fn compress(
         }
     }
     out.last_literals(data, anchor)
+}
+
+/// A match found at one position, priced at every length it reaches.
+struct Relax {
+    /// The position its shortest length ([`MINMATCH`]) reaches.
+    first: usize,
+    /// Positions past this one are new: the match replaces what is there.
+    new_from: usize,
+    /// The price of the path through it at its shortest length.
+    short_price: u32,
+    /// 1 when a replacement must save a byte, else 0.
+    favor: u32,
+    /// Its offset.
+    off: u32,
+    /// Literals pending before it.
+    litlen: u32,
+}
+
+impl Relax {
+    /// Writes the match, at the length each node's position asks, into
+    /// every node of `nodes` (the positions `first..`) that it reaches
+    /// for less; returns whether it wrote the last one. Lengths up to 18
+    /// share one price (no extension byte).
+    #[inline(always)]
+    fn run(&self, nodes: &mut [Node]) -> bool {
+        let Some((last, nodes)) = nodes.split_last_mut() else {
+            return false;
+        };
+        // Lengths MINMATCH to MINMATCH + 14: the token's nibble holds them.
+        let short = nodes.len().min(15);
+        let (head, tail) = nodes.split_at_mut(short);
+        for (at, node) in head.iter_mut().enumerate() {
+            self.offer(node, at, self.short_price);
+        }
+        for (i, node) in tail.iter_mut().enumerate() {
+            let at = short + i;
+            let price = self.short_price + match_extension_price((MINMATCH + at) as u32);
+            self.offer(node, at, price);
+        }
+        let at = short + tail.len();
+        let price = self.short_price + match_extension_price((MINMATCH + at) as u32);
+        self.offer(last, at, price)
+    }
+
+    /// Puts the match's length `MINMATCH + at` at `node` if it is new or
+    /// cheaper there; returns whether it did.
+    #[inline(always)]
+    fn offer(&self, node: &mut Node, at: usize, price: u32) -> bool {
+        if self.first + at > self.new_from || price + self.favor <= node.price {
+            *node = Node {
+                price,
+                off: self.off,
+                mlen: (MINMATCH + at) as u32,
+                litlen: self.litlen,
+            };
+            return true;
+        }
+        false
+    }
 }
 
 /// Prices the [`TRAILING_LITERALS`] positions after `last_pos` as literals.
