@@ -118,10 +118,22 @@ fn run_forward(data: &[u8], p: usize, limit: usize, byte: u8) -> usize {
 }
 
 /// The length of the run of `byte` ending just before `p`, going back at
-/// most to `low`.
+/// most to `low`: 8 bytes at a time from the end (pattern analysis measures
+/// long runs; byte by byte, it took a fifth of level 12's instructions on
+/// `mr`).
 #[inline(always)]
 fn run_backward(data: &[u8], p: usize, low: usize, byte: u8) -> usize {
-    data[low..p]
+    let a = &data[low..p];
+    let pattern = u64::from_ne_bytes([byte; 8]);
+    let mut n = 0;
+    for x in a.rchunks_exact(8) {
+        let diff = u64::from_le_bytes(x.try_into().expect("8 bytes")) ^ pattern;
+        if diff != 0 {
+            return n + (diff.leading_zeros() / 8) as usize;
+        }
+        n += 8;
+    }
+    n + a[..a.len() - n]
         .iter()
         .rev()
         .take_while(|&&x| x == byte)
@@ -349,5 +361,61 @@ impl<'a> MatchFinder<'a> {
             mi -= self.delta(mi + chain_pos);
         }
         found
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{count, count_back, run_backward, run_forward};
+
+    /// Bytes with runs of every length up to 40 between single other bytes.
+    fn runs() -> Vec<u8> {
+        let mut data = Vec::new();
+        for len in 0..40 {
+            data.push(b'x');
+            data.extend(std::iter::repeat_n(b'a', len));
+        }
+        data.push(b'x');
+        data
+    }
+
+    #[test]
+    fn run_lengths_match_a_byte_loop() {
+        let data = runs();
+        for p in 0..=data.len() {
+            for low in (0..=p).step_by(3) {
+                let slow = data[low..p]
+                    .iter()
+                    .rev()
+                    .take_while(|&&b| b == b'a')
+                    .count();
+                assert_eq!(run_backward(&data, p, low, b'a'), slow, "back {p} {low}");
+            }
+            for limit in (p..=data.len()).step_by(5) {
+                let slow = data[p..limit].iter().take_while(|&&b| b == b'a').count();
+                assert_eq!(run_forward(&data, p, limit, b'a'), slow, "fwd {p} {limit}");
+            }
+        }
+    }
+
+    #[test]
+    fn match_lengths_match_a_byte_loop() {
+        let data: Vec<u8> = runs().into_iter().chain(runs()).collect();
+        let half = data.len() / 2;
+        for p in half..data.len() {
+            for m in (0..p).step_by(7) {
+                let slow = (0..data.len() - p)
+                    .take_while(|&k| data[p + k] == data[m + k])
+                    .count();
+                assert_eq!(count(&data, p, m, data.len()), slow, "fwd {p} {m}");
+                for low in [0, half, p] {
+                    let max = (p - low).min(m);
+                    let slow = (0..max)
+                        .take_while(|&k| data[p - 1 - k] == data[m - 1 - k])
+                        .count();
+                    assert_eq!(count_back(&data, p, m, low), slow, "back {p} {m} {low}");
+                }
+            }
+        }
     }
 }
