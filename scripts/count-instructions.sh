@@ -9,6 +9,8 @@
 # branches), so a change still needs `lz4_timing` or `vecpress bench`.
 #
 #   scripts/count-instructions.sh [FILE...]     (default: the Silesia files)
+#   LEVEL=9 scripts/count-instructions.sh ...   the decoders on blocks that
+#                                               lz4::hc made at that level
 #
 # valgrind runs no AVX-512: under it the CPU dispatch stops at AVX2, and the
 # `copy32` loop is the AVX2 one it would run anyway.
@@ -26,7 +28,7 @@ if [[ $# -eq 0 ]]; then
 fi
 
 count() {
-    valgrind --tool=callgrind --callgrind-out-file=/dev/null "$bin" "$@" 2>&1 >/dev/null |
+    valgrind --tool=callgrind --callgrind-out-file=/dev/null "$bin" "$@" ${LEVEL:+"$LEVEL"} 2>&1 >/dev/null |
         sed -n 's/.*Collected : \([0-9]*\).*/\1/p'
 }
 
@@ -37,7 +39,7 @@ for file in "$@"; do
         decompress:shuffle16 decompress:copy32 liblz4-decompress lz4_flex-decompress; do
         n[$mode]=$(($(count "$file" "$mode") - setup))
     done
-    echo "$file ($(stat -c %s "$file") bytes): millions of instructions, and against liblz4"
+    echo "$file ($(stat -c %s "$file") bytes${LEVEL:+, blocks made at level $LEVEL}): millions of instructions, and against liblz4"
     for mode in compress hc:9 decompress:copy8 decompress:copy16 decompress:shuffle16 \
         decompress:copy32 lz4_flex-decompress; do
         case $mode in

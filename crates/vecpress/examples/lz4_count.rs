@@ -5,11 +5,13 @@
 //! whether a change to a loop made it do less work, and how much more or
 //! less than liblz4's does.
 //!
-//! `cargo run --release -p vecpress --example lz4_count FILE MODE`, MODE one
-//! of `setup` (read the file and compress its blocks, which every mode does
-//! first), `compress`, `liblz4-compress`, `decompress:LOOP` (`copy8`,
-//! `copy16`, `shuffle16`, `copy32`, `checked`), `liblz4-decompress`,
-//! `lz4_flex-decompress`, `hc:LEVEL`, `liblz4-hc:LEVEL` (`LZ4_compress_HC`). A mode's own work is its count less `setup`'s.
+//! `cargo run --release -p vecpress --example lz4_count FILE MODE [LEVEL]`,
+//! MODE one of `setup` (read the file and compress its blocks, which every
+//! mode does first: with the fast compressor, or at LEVEL with `lz4::hc`),
+//! `compress`, `liblz4-compress`, `decompress:LOOP` (`copy8`, `copy16`,
+//! `shuffle16`, `copy32`, `checked`), `liblz4-decompress`,
+//! `lz4_flex-decompress`, `hc:LEVEL`, `liblz4-hc:LEVEL` (`LZ4_compress_HC`).
+//! A mode's own work is its count less `setup`'s (at the same LEVEL).
 
 use vecpress::lz4::{block, hc};
 
@@ -21,13 +23,17 @@ const BLOCK: usize = 64 * 1024;
 fn main() {
     let args: Vec<String> = std::env::args().collect();
     let (Some(path), Some(mode)) = (args.get(1), args.get(2)) else {
-        eprintln!("usage: lz4_count FILE MODE");
+        eprintln!("usage: lz4_count FILE MODE [LEVEL]");
         std::process::exit(2);
     };
     let data = std::fs::read(path).expect("readable file");
+    let level: Option<u32> = args.get(3).map(|l| l.parse().expect("a level"));
     let blocks: Vec<(Vec<u8>, &[u8])> = data
         .chunks(BLOCK)
-        .map(|c| (block::compress(c), c))
+        .map(|c| match level {
+            Some(level) => (hc::compress(c, level), c),
+            None => (block::compress(c), c),
+        })
         .collect();
     let mut packed = vec![0u8; block::max_compressed_len(BLOCK)];
     let mut out = vec![0u8; BLOCK];
