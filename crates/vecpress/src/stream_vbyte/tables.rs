@@ -120,6 +120,17 @@ pub(crate) static EXPAND: [u16; 256] = build_expand(LENS_1234);
 #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
 pub(crate) static EXPAND_0124: [u16; 256] = build_expand(LENS_0124);
 
+/// The `vpexpandb` mask of four control bytes: their `expand` rows side by
+/// side, 64 bits for the 16 values' bytes.
+#[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
+#[inline(always)]
+pub(crate) fn expand_mask(expand: &[u16; 256], control: [u8; 4]) -> u64 {
+    control
+        .iter()
+        .rev()
+        .fold(0, |m, &c| m << 16 | u64::from(expand[usize::from(c)]))
+}
+
 const fn build_expand(lens: [usize; 4]) -> [u16; 256] {
     let mut table = [0u16; 256];
     let mut key = 0;

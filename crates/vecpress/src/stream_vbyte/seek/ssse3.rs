@@ -5,7 +5,8 @@
 
 use core::arch::x86_64::*;
 
-use crate::stream_vbyte::tables::EXPAND;
+use crate::simd::x86::expand_bytes;
+use crate::stream_vbyte::tables::{expand_mask, EXPAND};
 
 /// The summing of [`sum_values_with`](super::sum_values_with) on SSE4.1.
 ///
@@ -68,15 +69,12 @@ pub(super) unsafe fn sum_values_avx512(
         if data.len() - pos < 64 {
             break;
         }
-        let mask = k
-            .iter()
-            .rev()
-            .fold(0u64, |m, &c| m << 16 | u64::from(EXPAND[usize::from(c)]));
+        let mask = expand_mask(&EXPAND, k);
         // SAFETY: the CPU has AVX-512 F and VBMI2 (the caller's promise);
         // 64 bytes remain at `pos`.
         acc = unsafe {
             let bytes = _mm512_loadu_si512(data.as_ptr().add(pos).cast());
-            _mm512_add_epi32(acc, _mm512_maskz_expand_epi8(mask, bytes))
+            _mm512_add_epi32(acc, expand_bytes(mask, bytes))
         };
         pos += mask.count_ones() as usize;
         g += 4;
