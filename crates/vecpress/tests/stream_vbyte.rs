@@ -333,6 +333,26 @@ fn delta_runs_of_small_gaps_round_trip() {
     }
 }
 
+/// Runs of one-byte gaps at the edges of the byte-sum paths (AVX2 and
+/// AVX-512 sum gaps below 32 in bytes, eight or more to a byte): gaps of 31
+/// everywhere (the largest sums they take), of 32 and 63 (sums that would
+/// wrap a byte), and one such gap at each place of a qword among gaps of 31.
+#[test]
+fn delta_runs_at_the_byte_sum_limits_round_trip() {
+    for n in [32usize, 64, 96, 257, 1024] {
+        for gap in [31u32, 32, 33, 63, 64, 127, 255] {
+            let values = running_sum(std::iter::repeat_n(gap, n), 5);
+            round_trip_all(&values, 5, &format!("gaps of {gap}, n {n}"));
+            for at in 0..8 {
+                let gaps = (0..n).map(|i| if i % 8 == at { gap } else { 31 });
+                let values = running_sum(gaps, u32::MAX - 100);
+                let ctx = format!("gap {gap} at {at} of 8 among 31, n {n}");
+                round_trip_all(&values, u32::MAX - 100, &ctx);
+            }
+        }
+    }
+}
+
 #[test]
 fn hostile_counts_do_not_allocate() {
     for n in [usize::MAX, usize::MAX / 2, 1 << 40] {

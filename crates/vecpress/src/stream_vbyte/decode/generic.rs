@@ -27,8 +27,11 @@
 //!
 //! The chain from one step to the next is one add (pos += length); the
 //! control bytes and their table rows are known ahead. With delta coding the
-//! prefix sum within the register is off the chain too; only the add of the
-//! previous total and the broadcast of the new one are on it.
+//! running total is one add on the chain too: each step adds it to its
+//! prefix sums, and adds to it the step's own total (its last sum
+//! broadcast), computed off the chain. Adding the total to the sums first
+//! and broadcasting the last of them (an add and a shuffle on the chain)
+//! decoded wikileaks at 0.64x this speed at the SSE4.1 level (AMD Zen 5).
 
 use crate::simd::Vector;
 use crate::stream_vbyte::tables::Variant;
@@ -260,8 +263,9 @@ pub(crate) unsafe fn row<W: Vector, V: Variant>(c: usize) -> W {
 }
 
 /// A group's four values as stored: with `DELTA`, `values` are gaps and
-/// become their running sum from the last value of `acc`, whose every
-/// element becomes the last sum; otherwise `values` unchanged.
+/// become their running sum from `acc` (the previous value in every
+/// element), which takes their total, one add on the chain from step to
+/// step; otherwise `values` unchanged.
 ///
 /// # Safety
 /// The CPU supports `W`.
@@ -272,8 +276,9 @@ pub(crate) unsafe fn running<W: Vector, const DELTA: bool>(values: W, acc: &mut 
     }
     // SAFETY: the CPU supports W (the caller's promise).
     unsafe {
-        let values = values.prefix_sum_u32().add_u32(*acc);
-        *acc = values.splat_last_u32();
+        let sums = values.prefix_sum_u32();
+        let values = sums.add_u32(*acc);
+        *acc = acc.add_u32(sums.splat_last_u32());
         values
     }
 }

@@ -9,14 +9,16 @@
 //! ```text
 //! v = widen16(x0..x7); v += v << 1 lane; v += v << 2 lanes
 //!   = [x0, x0..1, x0..2, x0..3, x1..4, x2..5, x3..6, x4..7]   (sums over ranges)
-//! lo = widen32(v[0..4]) + acc          values 0..3
-//! hi = lo + widen32(v[4..8])           values 4..7: value i plus x(i+1)..x(i+4)
-//! acc = splat(hi[3])
+//! lo = widen32(v[0..4])                sums 0..3
+//! hi = lo + widen32(v[4..8])           sums 4..7: sum i plus x(i+1)..x(i+4)
+//! store lo + acc, hi + acc; acc += splat(hi[3])
 //! ```
 //!
 //! Five shuffles per 8 values, where widening to 32-bit lanes and summing
-//! there takes four per 4, and the chain from one step to the next is two
-//! adds and a broadcast.
+//! there takes four per 4, and the chain from one step to the next is one
+//! add (the total broadcast off it). With the sums run from `acc` and the
+//! last of them broadcast (two adds and a shuffle on the chain), census
+//! decoded at 0.68x this speed (AMD Zen 5).
 
 use core::arch::x86_64::*;
 
@@ -63,12 +65,12 @@ unsafe fn runs(
                 let v = _mm_cvtepu8_epi16(x);
                 let v = _mm_add_epi16(v, _mm_slli_si128::<2>(v));
                 let v = _mm_add_epi16(v, _mm_slli_si128::<4>(v));
-                let lo = _mm_add_epi32(_mm_cvtepu16_epi32(v), *acc);
+                let lo = _mm_cvtepu16_epi32(v);
                 let hi = _mm_add_epi32(lo, _mm_shuffle_epi8(v, high));
                 let dst = out.add(16 * key + 32 * g);
-                _mm_storeu_si128(dst.cast(), lo);
-                _mm_storeu_si128(dst.add(16).cast(), hi);
-                *acc = _mm_shuffle_epi32::<0xff>(hi);
+                _mm_storeu_si128(dst.cast(), _mm_add_epi32(lo, *acc));
+                _mm_storeu_si128(dst.add(16).cast(), _mm_add_epi32(hi, *acc));
+                *acc = _mm_add_epi32(*acc, _mm_shuffle_epi32::<0xff>(hi));
             }
         }
         key += 8;
