@@ -46,12 +46,12 @@
 //! per control byte with the mask `DECODE[control]`, the data pointer
 //! advanced by `LENGTH[control]` (paper, Fig. 4), 8 control bytes read as a
 //! u64 per block; a zero u64 of control bytes (32 one-byte values, common in
-//! posting lists) is zero-extended with no table. The AVX2 and AVX-512
-//! levels run the same 16-byte steps VEX-encoded (32- and 64-byte steps
-//! measured slower); AVX-512 decodes plain streams 16 values a step with
-//! one `vpexpandb` (`decode/avx512.rs`) and delta-coded runs of tiny gaps 64
-//! at a time. The prefix sum of delta coding is fused in (2 shifts and 2
-//! adds per 4 values). The SSE4.1 encoder (also used at the AVX2 and AVX-512 levels)
+//! posting lists) is zero-extended with no table. AVX2 steps two groups at
+//! a time, one in each 128-bit half (`decode/avx2.rs`); AVX-512 decodes 16
+//! values a step with one `vpexpandb` and no table (`decode/avx512.rs`);
+//! both sum delta-coded runs of one-byte gaps below 32 in bytes. The prefix
+//! sum of delta coding is fused in (2 shifts and 2 adds per 4 values), the
+//! running total added off the chain from step to step. The SSE4.1 encoder (also used at the AVX2 and AVX-512 levels)
 //! finds the codes with `pminud`/`pcmpeqd`/`movmskps` and packs the bytes
 //! with `ENCODE[control]`; the Neon encoder sums `vcgtq_u32` masks into the
 //! codes and packs with `tbl`. Both may write up to 15 bytes of `out` past
