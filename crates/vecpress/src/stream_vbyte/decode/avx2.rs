@@ -16,7 +16,7 @@
 
 use core::arch::x86_64::*;
 
-use super::generic::{decode_groups, OneByteRuns};
+use super::generic::{block_word, decode_groups, OneByteRuns};
 use super::sums16::Sums16;
 use crate::simd::x86::{broadcast_u32_from, widen_u8x8_from};
 use crate::stream_vbyte::tables::Variant;
@@ -94,12 +94,9 @@ unsafe fn pairs<V: Variant, const DELTA: bool>(
         )
     };
     while key + 8 <= keys {
-        let mut word = [0u8; 8];
-        word.copy_from_slice(&control[key..key + 8]);
-        let c = u64::from_le_bytes(word);
-        if end - pos < 128 && end - pos < V::len8(c & u64::MAX >> 8) - V::LENGTH[0] as usize + 16 {
+        let Some(c) = block_word::<V>(control, key, end - pos) else {
             break;
-        }
+        };
         if DELTA && c == 0 && V::LENGTH[0] == 4 {
             // SAFETY: key <= keys, pos <= end; `out` holds 4 values per
             // control byte of `control[..keys]`; the CPU has AVX2.
@@ -126,8 +123,8 @@ unsafe fn pairs<V: Variant, const DELTA: bool>(
             let k1 = usize::from((c >> (16 * s + 8)) as u8);
             let next = pos + V::LENGTH[k0] as usize;
             // SAFETY: AVX2 per the caller; both loads are of 16 bytes where
-            // a group's data starts, inside the block's reads (`pos + 128
-            // <= end`, or the first 7 groups' data and 16 bytes); the
+            // a group's data starts, inside the block's reads, which
+            // `block_word` found within the data; the
             // rows are 16 bytes each; the store is of the 8 values of
             // control bytes key..key + 2, whole groups of `out`.
             unsafe {

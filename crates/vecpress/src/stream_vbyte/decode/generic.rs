@@ -62,16 +62,10 @@ pub(super) unsafe fn decode_groups<W: Vector, V: Variant, const DELTA: bool>(
     // SAFETY: the CPU supports W (the caller's promise).
     let mut acc = unsafe { W::splat_u32(*prev) };
 
-    // Blocks of 8 control bytes, while what they read remains: the last
-    // load of a block ends 16 bytes after the start of its last group's
-    // data, at most 128 bytes on; nearer the end of the data, that sum.
     while key + 8 <= keys {
-        let mut word = [0u8; 8];
-        word.copy_from_slice(&control[key..key + 8]);
-        let c = u64::from_le_bytes(word);
-        if end - pos < 128 && end - pos < V::len8(c & u64::MAX >> 8) - V::LENGTH[0] as usize + 16 {
+        let Some(c) = block_word::<V>(control, key, end - pos) else {
             break;
-        }
+        };
         if c == 0 {
             if DELTA && V::LENGTH[0] == 4 {
                 // SAFETY: key <= keys, pos <= end; `out` holds 4 values per
@@ -103,8 +97,8 @@ pub(super) unsafe fn decode_groups<W: Vector, V: Variant, const DELTA: bool>(
         }
         for s in 0..8 {
             let k = usize::from((c >> (8 * s)) as u8);
-            // SAFETY: the block's loads end within `pos + 128 <= end`; key <
-            // keys; the CPU supports W.
+            // SAFETY: the block's loads end within the data (`block_word`);
+            // key < keys; the CPU supports W.
             unsafe {
                 step::<W, V, DELTA>(k, data.as_ptr().add(pos), out_ptr.add(16 * key), &mut acc);
             }
@@ -129,6 +123,20 @@ pub(super) unsafe fn decode_groups<W: Vector, V: Variant, const DELTA: bool>(
         *prev = unsafe { acc.last_u32() };
     }
     (key, pos)
+}
+
+/// The 8 control bytes from `key` as a little-endian u64, if the loads of
+/// their block, 16 bytes where each group's data starts, stay within the
+/// `remaining` data bytes: the last ends 16 bytes after the start of the
+/// last group's data, at most 128 bytes on (nearer the end of the data,
+/// that sum).
+#[inline(always)]
+pub(super) fn block_word<V: Variant>(control: &[u8], key: usize, remaining: usize) -> Option<u64> {
+    let mut word = [0u8; 8];
+    word.copy_from_slice(&control[key..key + 8]);
+    let c = u64::from_le_bytes(word);
+    let reach = V::len8(c & u64::MAX >> 8) - V::LENGTH[0] as usize + 16;
+    (remaining >= 128 || remaining >= reach).then_some(c)
 }
 
 /// The last groups, and the last partial one, on one
