@@ -51,8 +51,9 @@
 //! values a step with one `vpexpandb` and no table (`decode/avx512.rs`);
 //! both sum delta-coded runs of one-byte gaps below 32 in bytes. The prefix
 //! sum of delta coding is fused in (2 shifts and 2 adds per 4 values), the
-//! running total added off the chain from step to step. The SSE4.1 encoder (also used at the AVX2 and AVX-512 levels)
-//! finds the codes with `pminud`/`pcmpeqd`/`movmskps` and packs the bytes
+//! running total added off the chain from step to step. The SSE4.1
+//! encoder (also used at the AVX2 and AVX-512 levels) finds the codes with
+//! `pminud`/`pcmpeqd`/`movmskps` and packs the bytes
 //! with `ENCODE[control]`; the Neon encoder sums `vcgtq_u32` masks into the
 //! codes and packs with `tbl`. Both may write up to 15 bytes of `out` past
 //! the encoded length (never past `out`).

@@ -8,9 +8,9 @@
 //! [`generic`](super::generic), VEX-encoded.
 //!
 //! On AMD Zen 5 (one run of `vecpress bench --isa sse41,avx2 --codecs
-//! stream-vbyte-delta` on the posting lists) this decodes census 1.4-1.5x
-//! and wikileaks_srt 1.3x as fast as the SSE4.1 kernel, by the byte sums;
-//! lists of wider gaps 1.0-1.05x. Pairs of groups measured slower than the
+//! stream-vbyte-delta` on the posting lists) this decodes census
+//! 1.39-1.42x and wikileaks_srt 1.35x as fast as the SSE4.1 kernel, by the
+//! byte sums; lists of wider gaps 0.99-1.07x. Pairs of groups measured slower than the
 //! 16-byte steps on Zen 4 while the running total was carried through the
 //! pair's last value (a permute on the chain).
 
@@ -68,7 +68,8 @@ static PERMUTES: Permutes = Permutes {
 /// ```
 ///
 /// so one add links a step to the next. Zero control words with delta
-/// coding go to [`Sums16`]. Returns the new `(key, pos)`; with `DELTA`,
+/// coding go to [`byte_runs`] when their gaps are below 32, else to
+/// [`Sums16`]. Returns the new `(key, pos)`; with `DELTA`,
 /// `*prev` is the last value decoded.
 ///
 /// # Safety
