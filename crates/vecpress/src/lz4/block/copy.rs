@@ -27,6 +27,7 @@
 //! point with [`fast_loop`], so the results, errors included, are those of
 //! decoding each block by itself.
 
+use core::mem::MaybeUninit;
 use core::ptr;
 
 use super::tables::{DISTANCE_16, DISTANCE_4, DISTANCE_8};
@@ -329,6 +330,14 @@ fn limits(in_len: usize, out_len: usize) -> Option<(usize, usize)> {
     Some((in_len - SHORT_LITERALS, out_len - out_margin))
 }
 
+/// Input bytes per chunk of the next-token table (8 KiB of table, which
+/// stays in the L1 cache beside the data it describes).
+const CHUNK: usize = 4096;
+
+/// The most input bytes one pass of [`table_loop`] covers: its table holds
+/// 16-bit positions, and a position's entry adds at most 18 to it.
+const WINDOW: usize = 60 * 1024;
+
 /// Decodes sequences from `src[ip..]` into `dst[op..]` while both have room
 /// for wide copies; returns the input and output offsets of the first
 /// sequence it did not decode. Matches may reach back into `dst[..op]`.
@@ -336,6 +345,9 @@ fn limits(in_len: usize, out_len: usize) -> Option<(usize, usize)> {
 /// At the top of the loop the output has room for a whole sequence of
 /// short literals (up to 14, copied as 16 bytes) and a short match
 /// (up to 18, [`SHORT_WRITE`] bytes written); only longer runs check again.
+///
+/// The input goes to [`table_loop`] in windows of at most [`WINDOW`]
+/// bytes, the positions of each counted from its start.
 ///
 /// # Safety
 /// The CPU has the features of `C`.
@@ -346,19 +358,115 @@ pub(super) unsafe fn fast_loop<C: Copier>(
     dst: &mut [u8],
     mut op: usize,
 ) -> (usize, usize) {
-    let (in_len, out_len) = (src.len(), dst.len());
-    if ip > in_len || op > out_len {
+    if ip > src.len() || op > dst.len() {
         return (ip, op);
     }
+    loop {
+        // SAFETY: the caller's CPU features.
+        let (wip, wop, more) = unsafe { table_loop::<C>(&src[ip..], dst, op) };
+        (ip, op) = (ip + wip, wop);
+        if !more {
+            return (ip, op);
+        }
+    }
+}
+
+/// [`fast_loop`] over one window, `src` from the window's start (a token),
+/// tokens at most [`WINDOW`] bytes in. Returns the input (in the window)
+/// and output offsets where it stopped, and whether it stopped only at the
+/// window's end.
+///
+/// Where the next sequence starts depends on this one's token: decoding one
+/// sequence after another is a chain of loads, each address waiting on the
+/// load before and on the arithmetic after it. This loop takes that
+/// arithmetic out of the chain. For each [`CHUNK`] of input, it first fills
+/// a table (a loop the compiler vectorizes) with, for every byte, where the
+/// next sequence would start if that byte were a token of fewer than 15
+/// literals and a match of fewer than 15 + 4 bytes: `k + 1 + (b >> 4) + 2`.
+/// For such tokens (99% of Silesia's dickens, 81-96% of its xml, ooffice
+/// and mr), the next token's place is then one load from the table. A
+/// longer run of literals, or a longer match, computes it (the chain of
+/// the loop before this one, liblz4's).
+///
+/// # Safety
+/// The CPU has the features of `C`.
+#[inline(always)]
+unsafe fn table_loop<C: Copier>(src: &[u8], dst: &mut [u8], mut op: usize) -> (usize, usize, bool) {
+    let mut ip = 0;
+    let (in_len, out_len) = (src.len(), dst.len());
     let Some((ip_limit, op_limit)) = limits(in_len, out_len) else {
-        return (ip, op);
+        return (ip, op, false);
     };
+    let window = ip_limit > WINDOW;
+    let ip_limit = ip_limit.min(WINDOW);
     let inp = src.as_ptr();
     let out = dst.as_mut_ptr();
+    let mut table = [const { MaybeUninit::<u16>::uninit() }; CHUNK];
     while ip < ip_limit && op <= op_limit {
-        sequence!(C, src, inp, in_len, out, out_len, ip, op, return (ip, op));
+        let base = ip;
+        let end = (base + CHUNK).min(in_len);
+        // The entries, from base + 3 on; base < WINDOW, so no sum wraps.
+        for (at, (t, &b)) in (base as u16 + 3..).zip(table.iter_mut().zip(&src[base..end])) {
+            t.write(at + u16::from(b >> 4));
+        }
+        let lim = ip_limit.min(end);
+        // Entry `ip` of the table, for base <= ip < end.
+        let tbl = table.as_ptr().cast::<u16>().wrapping_sub(base);
+        while ip < lim && op <= op_limit {
+            let (seq_ip, seq_op) = (ip, op);
+            // SAFETY: ip < in_len (the loop condition).
+            let token = unsafe { *inp.add(ip) };
+            // SAFETY: base <= ip < lim <= end: the loop above wrote it.
+            let next = usize::from(unsafe { *tbl.wrapping_add(ip) });
+            if token >= 0xf0 {
+                cold();
+                sequence!(C, src, inp, in_len, out, out_len, ip, op, {
+                    return (ip, op, false);
+                });
+                continue;
+            }
+            let lit = usize::from(token >> 4);
+            // SAFETY: ip + 1 + SHORT_LITERALS <= in_len and op +
+            // SHORT_LITERALS <= out_len (the loop condition); input and
+            // output are distinct slices.
+            unsafe { ptr::copy_nonoverlapping(inp.add(ip + 1), out.add(op), SHORT_LITERALS) };
+            op += lit;
+            // SAFETY: ip + 1 + lit + 2 <= ip + 17 <= in_len, as above.
+            let field = unsafe { ptr::read_unaligned(inp.add(ip + 1 + lit).cast::<[u8; 2]>()) };
+            let offset = usize::from(u16::from_le_bytes(field));
+            // offset == 0 or offset > op: the checked path names the error.
+            if offset.wrapping_sub(1) >= op {
+                return (seq_ip, seq_op, false);
+            }
+            let len = usize::from(token & 15);
+            if len != 15 {
+                // SAFETY: 1 <= offset <= op; op + SHORT_WRITE <= out_len by
+                // the loop condition (op grew by at most 14).
+                unsafe { copy_short_match::<C>(out, op, offset, len + MINMATCH) };
+                op += len + MINMATCH;
+                ip = next;
+            } else {
+                cold();
+                ip += 3 + lit;
+                let Some(n) = extension(src, &mut ip, len, out_len) else {
+                    return (seq_ip, seq_op, false);
+                };
+                let len = n + MINMATCH;
+                if len + C::W > out_len - op {
+                    return (seq_ip, seq_op, false);
+                }
+                // SAFETY: 1 <= offset <= op, and op + len + W <= out_len
+                // (checked).
+                unsafe { copy_match::<C>(out, op, offset, len) };
+                op += len;
+            }
+        }
+        if ip < lim {
+            // The output ran out of room.
+            return (ip, op, false);
+        }
     }
-    (ip, op)
+    (ip, op, window && ip >= ip_limit && op <= op_limit)
 }
 
 /// [`fast_loop`] over two blocks at once, a sequence of each in turn, from
