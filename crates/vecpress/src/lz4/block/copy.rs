@@ -3,7 +3,10 @@
 //! copiers, [`Copy8`] and [`Copy16`].
 //!
 //! The loop decodes whole sequences while the input holds a token and 16
-//! bytes after it and the output has room for a sequence of short runs:
+//! bytes after it and the output has room for a sequence of short runs. It
+//! reads where the next token is from a table it fills ahead, chunk by
+//! chunk (see [`table_loop`]), rather than adding up the lengths of the
+//! sequence before it. In each sequence:
 //!
 //! - literals: a run of up to 14 is copied as 16 bytes; a longer run in
 //!   the copier's chunks, if the run plus 32 bytes fits both slices;
@@ -21,11 +24,12 @@
 //! overwritten by the sequences after; a match reads only bytes before its
 //! own position, which this call wrote (or the caller's prefix holds).
 //!
-//! [`fast_loop_pair`] runs the same steps (one `sequence!`, written once)
-//! over two blocks, a sequence of each in turn, and stops where either
-//! block would stop; each block then goes on alone exactly as from that
-//! point with [`fast_loop`], so the results, errors included, are those of
-//! decoding each block by itself.
+//! [`fast_loop_pair`] runs the same steps (one `sequence!`, written once,
+//! which [`table_loop`] also runs for its long runs of literals) over two
+//! blocks, a sequence of each in turn, without the table, and stops where
+//! either block would stop; each block then goes on alone exactly as from
+//! that point with [`fast_loop`], so the results, errors included, are
+//! those of decoding each block by itself.
 
 use core::mem::MaybeUninit;
 use core::ptr;
