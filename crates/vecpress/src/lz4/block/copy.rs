@@ -9,10 +9,14 @@
 //! sequence before it. In each sequence:
 //!
 //! - literals: a run of up to 14 is copied as 16 bytes; a longer run in
-//!   the copier's chunks, if the run plus 32 bytes fits both slices;
+//!   the copier's chunks, if the run plus 32 bytes fits both slices: up to
+//!   [`MEDIUM`] bytes as [`MEDIUM`] bytes, with no loop and so no
+//!   mispredicted loop exit (see [`copy_medium`]);
 //! - match: if its offset is zero or reaches before the output, or the match
 //!   plus one chunk does not fit the output, the loop stops;
-//! - a match whose offset is at least the chunk width is copied in chunks;
+//! - a match whose offset is at least the chunk width is copied in chunks
+//!   (one of 19 to [`MEDIUM`] bytes as [`MEDIUM`] bytes, where the output
+//!   has room);
 //!   a closer one first gets one chunk of its pattern from the copier, then
 //!   chunks from a distance that is a multiple of the offset (see
 //!   [`tables`](super::tables)).
@@ -180,6 +184,29 @@ unsafe fn copy_match<C: Copier>(out: *mut u8, op: usize, offset: usize, len: usi
     }
 }
 
+/// The longest run of literals or match that [`copy_medium`] copies.
+const MEDIUM: usize = 128;
+
+/// Copies [`MEDIUM`] bytes from `src` to `dst` in chunks, without a loop
+/// at run time: for a long run of literals or a long match (most are
+/// shorter than this), whose chunk loop would end after one or two chunks
+/// of 32, a branch that goes either way.
+///
+/// # Safety
+/// `src .. src + MEDIUM` readable and `dst .. dst + MEDIUM` writable; the
+/// source starts at least `C::W` bytes before the destination, or in
+/// another allocation; the CPU features of `C`.
+#[inline(always)]
+unsafe fn copy_medium<C: Copier>(dst: *mut u8, src: *const u8) {
+    let mut k = 0;
+    while k < MEDIUM {
+        // SAFETY: each chunk lies in the caller's ranges; a chunk of a
+        // match reads from at least W back, so it does not overlap itself.
+        unsafe { C::chunk(dst.add(k), src.add(k)) };
+        k += C::W;
+    }
+}
+
 /// Copies a match of at most [`SHORT_MATCH`] bytes at offset `offset` to
 /// `out + op`, writing at most [`SHORT_WRITE`] bytes: copies of 8, 8 and 2
 /// bytes when the offset is at least 8 (as liblz4 does: a third copy of 8
@@ -281,8 +308,14 @@ macro_rules! sequence {
                 ($ip, $op) = (seq_ip, seq_op);
                 $decline;
             }
-            // SAFETY: the run plus one chunk fits both slices (just checked).
-            unsafe { wild::<$C>($out.add($op), $inp.add($ip), lit) };
+            if lit <= MEDIUM && MEDIUM <= $in_len - $ip && MEDIUM <= $out_len - $op {
+                // SAFETY: MEDIUM bytes fit both slices (just checked), which
+                // are distinct.
+                unsafe { copy_medium::<$C>($out.add($op), $inp.add($ip)) };
+            } else {
+                // SAFETY: the run plus one chunk fits both slices (checked).
+                unsafe { wild::<$C>($out.add($op), $inp.add($ip), lit) };
+            }
         }
         $ip += lit;
         $op += lit;
@@ -310,12 +343,18 @@ macro_rules! sequence {
                 $decline;
             };
             let len = n + MINMATCH;
-            if len + <$C>::W > $out_len - $op {
-                ($ip, $op) = (seq_ip, seq_op);
-                $decline;
+            if len <= MEDIUM && offset >= <$C>::W && MEDIUM <= $out_len - $op {
+                // SAFETY: W <= offset <= op, op + MEDIUM <= out_len.
+                unsafe { copy_medium::<$C>($out.add($op), $out.add($op - offset)) };
+            } else {
+                if len + <$C>::W > $out_len - $op {
+                    ($ip, $op) = (seq_ip, seq_op);
+                    $decline;
+                }
+                // SAFETY: 1 <= offset <= op, and op + len + W <= out_len
+                // (checked).
+                unsafe { copy_match::<$C>($out, $op, offset, len) };
             }
-            // SAFETY: 1 <= offset <= op, and op + len + W <= out_len (checked).
-            unsafe { copy_match::<$C>($out, $op, offset, len) };
             $op += len;
         }
     }};
@@ -456,12 +495,17 @@ unsafe fn table_loop<C: Copier>(src: &[u8], dst: &mut [u8], mut op: usize) -> (u
                     return (seq_ip, seq_op, false);
                 };
                 let len = n + MINMATCH;
-                if len + C::W > out_len - op {
-                    return (seq_ip, seq_op, false);
+                if len <= MEDIUM && offset >= C::W && MEDIUM <= out_len - op {
+                    // SAFETY: W <= offset <= op, op + MEDIUM <= out_len.
+                    unsafe { copy_medium::<C>(out.add(op), out.add(op - offset)) };
+                } else {
+                    if len + C::W > out_len - op {
+                        return (seq_ip, seq_op, false);
+                    }
+                    // SAFETY: 1 <= offset <= op, and op + len + W <= out_len
+                    // (checked).
+                    unsafe { copy_match::<C>(out, op, offset, len) };
                 }
-                // SAFETY: 1 <= offset <= op, and op + len + W <= out_len
-                // (checked).
-                unsafe { copy_match::<C>(out, op, offset, len) };
                 op += len;
             }
         }
