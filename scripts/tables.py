@@ -119,7 +119,8 @@ def lz4(paths):
           "| best ÷ liblz4 | adaptive ÷ best | adaptive ÷ lz4_flex | pairs ÷ liblz4 "
           "| pairs ÷ lz4_flex | compress ÷ liblz4 |")
     print("|---|---:|---:|---:|---|---:|---:|---:|---:|---:|---:|")
-    for (name, _), d in load(paths).items():
+    files = load(paths)
+    for (name, _), d in files.items():
         ours = d[("lz4", "auto")]
         c = d.get(("peer:lz4-c", "-"))
         flex = get(d, "peer:lz4_flex", "-", "decode_gbs")
@@ -135,6 +136,30 @@ def lz4(paths):
             f"| {ratio(pairs, c and c['decode_gbs'])} | {ratio(pairs, flex)} "
             f"| {ratio(ours['encode_gbs'], c and c['encode_gbs'])} |"
         )
+    if len(files) > 1:
+        lz4_all(files)
+
+
+def lz4_all(files):
+    """The row of all files together: each decoder's total bytes over its
+    total time (seconds per byte summed, weighted by each file's size)."""
+    def speed(codec, isa, key="decode_gbs"):
+        rows = [(d[(codec, isa)]["input_bytes"], d[(codec, isa)][key])
+                for d in files.values() if (codec, isa) in d]
+        if len(rows) < len(files) or not all(g for _, g in rows):
+            return None
+        return sum(n for n, _ in rows) / sum(n / g for n, g in rows)
+    loops = {(k, isa) for d in files.values() for (k, isa) in d if k.startswith("lz4:")}
+    tops = [(speed(k, isa), k.split(":", 1)[1]) for k, isa in loops]
+    top, top_name = max(t for t in tops if t[0])
+    a, c, flex = speed("lz4", "auto"), speed("peer:lz4-c", "-"), speed("peer:lz4_flex", "-")
+    pairs = speed("lz4+pairs", "auto")
+    enc = speed("lz4", "auto", "encode_gbs")
+    print(
+        f"| all files | - | {a:.2f} | {ratio(a, c)} | {top_name} | {ratio(top, c)} "
+        f"| {ratio(a, top)} | {ratio(a, flex)} | {ratio(pairs, c)} | {ratio(pairs, flex)} "
+        f"| {ratio(enc, speed('peer:lz4-c', '-', 'encode_gbs'))} |"
+    )
 
 
 if __name__ == "__main__":
