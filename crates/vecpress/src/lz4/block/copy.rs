@@ -271,6 +271,31 @@ fn extension(src: &[u8], ip: &mut usize, mut len: usize, cap: usize) -> Option<u
     }
 }
 
+/// Copies a match of `$len` bytes at offset `$offset` to the output at
+/// `$op` (`$out`, `$out_len` bytes): as [`MEDIUM`] bytes when it is no
+/// longer, the offset is at least the chunk width and the output has room,
+/// else as [`copy_match`] does if the match plus one chunk fits the output;
+/// if not, runs `$decline`, having copied nothing. The caller knows `1 <=
+/// $offset <= $op <= $out_len`. A macro rather than a function returning
+/// whether it copied: that function, the same steps, measured 2-3% slower
+/// on mr and xml (the loop's code moved).
+macro_rules! long_match {
+    ($C:ty, $out:expr, $out_len:expr, $op:expr, $offset:expr, $len:expr, $decline:expr) => {
+        if $len <= MEDIUM && $offset >= <$C>::W && MEDIUM <= $out_len - $op {
+            // SAFETY: W <= offset <= op and op + MEDIUM <= out_len: the reads
+            // start at op - offset >= 0, the writes end by out_len.
+            unsafe { copy_medium::<$C>($out.add($op), $out.add($op - $offset)) };
+        } else {
+            if $len + <$C>::W > $out_len - $op {
+                $decline;
+            }
+            // SAFETY: 1 <= offset <= op, and op + len + W <= out_len
+            // (checked).
+            unsafe { copy_match::<$C>($out, $op, $offset, $len) };
+        }
+    };
+}
+
 /// One sequence of the fast loop: decodes the sequence at `$ip` of the
 /// input (`$src`, `$inp` its pointer, `$in_len` its length) into the output
 /// at `$op` (`$out`, `$out_len`), advancing both; when the loop declines the
@@ -343,18 +368,10 @@ macro_rules! sequence {
                 $decline;
             };
             let len = n + MINMATCH;
-            if len <= MEDIUM && offset >= <$C>::W && MEDIUM <= $out_len - $op {
-                // SAFETY: W <= offset <= op, op + MEDIUM <= out_len.
-                unsafe { copy_medium::<$C>($out.add($op), $out.add($op - offset)) };
-            } else {
-                if len + <$C>::W > $out_len - $op {
-                    ($ip, $op) = (seq_ip, seq_op);
-                    $decline;
-                }
-                // SAFETY: 1 <= offset <= op, and op + len + W <= out_len
-                // (checked).
-                unsafe { copy_match::<$C>($out, $op, offset, len) };
-            }
+            long_match!($C, $out, $out_len, $op, offset, len, {
+                ($ip, $op) = (seq_ip, seq_op);
+                $decline;
+            });
             $op += len;
         }
     }};
@@ -495,17 +512,9 @@ unsafe fn table_loop<C: Copier>(src: &[u8], dst: &mut [u8], mut op: usize) -> (u
                     return (seq_ip, seq_op, false);
                 };
                 let len = n + MINMATCH;
-                if len <= MEDIUM && offset >= C::W && MEDIUM <= out_len - op {
-                    // SAFETY: W <= offset <= op, op + MEDIUM <= out_len.
-                    unsafe { copy_medium::<C>(out.add(op), out.add(op - offset)) };
-                } else {
-                    if len + C::W > out_len - op {
-                        return (seq_ip, seq_op, false);
-                    }
-                    // SAFETY: 1 <= offset <= op, and op + len + W <= out_len
-                    // (checked).
-                    unsafe { copy_match::<C>(out, op, offset, len) };
-                }
+                long_match!(C, out, out_len, op, offset, len, {
+                    return (seq_ip, seq_op, false);
+                });
                 op += len;
             }
         }
