@@ -396,11 +396,11 @@ pub fn validate(src: &[u8]) -> Result<usize, Error> {
 /// Decoding one block, the loop waits on a chain of loads: the next token's
 /// place depends on the lengths in this one. Two independent blocks give
 /// the CPU two chains to run side by side; with 64 KiB blocks of Silesia,
-/// AMD Zen 5 decoded 1.0-1.14x faster than one block at a time (text most,
+/// AMD Zen 5 decoded 1.04-1.13x faster than one block at a time (text most,
 /// where sequences are shortest), which already shortens its chain with a
-/// table of where each next token would be. Use it wherever blocks come two or more at
-/// a time: the blocks of a column, of a file, of a frame of independent
-/// blocks.
+/// table of where each next token would be. Use it wherever blocks come two
+/// or more at a time: the blocks of a column, of a file, of a frame of
+/// independent blocks.
 ///
 /// ```
 /// use vecpress::lz4::block;
