@@ -19,10 +19,17 @@ use crate::{compress, decompress, trial};
 #[command(after_help = "Examples:
   vecpress inspect data.vp                       # header, blocks, ratio, checksums
   vecpress inspect --dict records.dict rec.vp    # a file compressed with a dictionary
-  vecpress inspect --type postings index.docs    # which codec suits this file")]
+  vecpress inspect --type postings index.docs    # which codec suits this file
+  vecpress inspect --cpu                         # this CPU and the kernels it runs")]
 pub struct InspectOpt {
     /// A vecpress file, or a raw file (with --type, or by extension).
-    pub file: PathBuf,
+    #[arg(required_unless_present = "cpu")]
+    pub file: Option<PathBuf>,
+
+    /// Show this CPU (vendor, family, model), the instruction sets it has,
+    /// and the kernel each codec decodes with by default on it.
+    #[arg(long, conflicts_with_all = ["element", "dict"])]
+    pub cpu: bool,
 
     /// What a raw file holds (as for compress): compare the codecs on it.
     #[arg(long = "type", value_name = "TYPE", value_parser = compress::parse_element)]
@@ -44,7 +51,11 @@ pub struct InspectOpt {
 
 /// Runs `vecpress inspect`.
 pub fn run(opt: &InspectOpt) -> Result<()> {
-    let input = Input::open(&opt.file)?;
+    let Some(file) = opt.file.as_deref().filter(|_| !opt.cpu) else {
+        cpu();
+        return Ok(());
+    };
+    let input = Input::open(file)?;
     let name = input.name.clone();
     let (magic, got, reader) =
         elements::peek_magic(input.reader).with_context(|| format!("{name}: read failed"))?;
@@ -52,10 +63,42 @@ pub fn run(opt: &InspectOpt) -> Result<()> {
         let dict = opt.dict.as_deref().map(Dictionary::load).transpose()?;
         return container(&name, input.size, reader, dict.as_ref());
     }
-    let element = opt
-        .element
-        .unwrap_or_else(|| elements::by_extension(&opt.file));
+    let element = opt.element.unwrap_or_else(|| elements::by_extension(file));
     raw(&name, element, reader, opt)
+}
+
+/// Prints the CPU, its dispatch profile and each codec's default kernel.
+fn cpu() {
+    use vecpress::tune::{self, Cpu};
+    let cpu = Cpu::current();
+    let profile = cpu.profile();
+    let levels: Vec<&str> = vecpress::Isa::available()
+        .iter()
+        .map(|i| i.name())
+        .collect();
+    println!("cpu:           {}", cpu.name);
+    println!(
+        "id:            {} (vendor {}, family {}, model {})",
+        cpu.key(),
+        cpu.vendor,
+        cpu.family,
+        cpu.model
+    );
+    println!("levels:        {}", levels.join(" "));
+    if profile.uarch == tune::SAFE.uarch {
+        println!("profile:       none recorded for this CPU: the choices safest across the recorded ones");
+    } else {
+        println!("profile:       {} (from {})", profile.uarch, profile.record);
+    }
+    println!("default kernels:");
+    for c in vecpress::codec::int_codecs() {
+        println!("  {:<26}{}", c.name(), c.auto_kernel());
+    }
+    for c in vecpress::codec::byte_codecs() {
+        println!("  {:<26}{}", c.name(), c.auto_kernel());
+    }
+    let arms: Vec<&str> = tune::lz4_arms().iter().map(|v| v.name()).collect();
+    println!("  {:<26}{}", "lz4 adaptive (arms)", arms.join(" "));
 }
 
 fn container(

@@ -22,6 +22,7 @@ use crate::group_varint::g8iu;
 use crate::group_varint::gb;
 use crate::lz4::block as lz4;
 use crate::lz4::hc;
+use crate::tune::{self, Op};
 use crate::{byte_split, stream_vbyte as svb, vbyte, Error, Isa};
 
 /// A codec for slices of u32 whose count is kept by the caller.
@@ -41,6 +42,12 @@ pub trait IntCodec: Send + Sync {
     fn decode(&self, isa: Isa, input: &[u8], out: &mut [u32]) -> Result<usize, Error>;
     /// The available levels that have a decoding kernel of their own.
     fn kernels(&self) -> Vec<Isa>;
+    /// Decodes as the codec's own `decode` function does: with the default
+    /// dispatch, the kernel [`IntCodec::auto_kernel`] names.
+    fn decode_auto(&self, input: &[u8], out: &mut [u32]) -> Result<usize, Error>;
+    /// The level the default dispatch decodes with on this CPU
+    /// ([`tune::isa`](crate::tune::isa)).
+    fn auto_kernel(&self) -> Isa;
 }
 
 /// A decoder of u32 with the kernel of an ISA level.
@@ -54,6 +61,8 @@ struct Int {
     max_encoded_len: fn(usize) -> usize,
     encode: fn(&[u32], &mut [u8]) -> usize,
     decode: DecodeFn,
+    decode_auto: fn(&[u8], &mut [u32]) -> Result<usize, Error>,
+    op: Op,
     kernels: fn() -> Vec<Isa>,
 }
 
@@ -79,6 +88,12 @@ impl IntCodec for Int {
     fn kernels(&self) -> Vec<Isa> {
         (self.kernels)()
     }
+    fn decode_auto(&self, input: &[u8], out: &mut [u32]) -> Result<usize, Error> {
+        (self.decode_auto)(input, out)
+    }
+    fn auto_kernel(&self) -> Isa {
+        tune::isa(self.op)
+    }
 }
 
 /// Every integer codec, in id order. Delta codecs code the gaps from 0, with
@@ -91,6 +106,8 @@ static CODECS: &[&dyn IntCodec] = &[
         max_encoded_len: vbyte::max_encoded_len,
         encode: vbyte::encode,
         decode: vbyte::decode_with,
+        decode_auto: vbyte::decode,
+        op: Op::VByte,
         kernels: vbyte::kernels,
     },
     &Int {
@@ -100,6 +117,8 @@ static CODECS: &[&dyn IntCodec] = &[
         max_encoded_len: vbyte::max_encoded_len,
         encode: |v, out| vbyte::encode_delta(v, 0, out),
         decode: |isa, input, out| vbyte::decode_delta_with(isa, input, out, 0),
+        decode_auto: |i, o| vbyte::decode_delta(i, o, 0),
+        op: Op::VByteDelta,
         kernels: vbyte::kernels,
     },
     &Int {
@@ -109,6 +128,8 @@ static CODECS: &[&dyn IntCodec] = &[
         max_encoded_len: gb::max_encoded_len,
         encode: gb::encode,
         decode: gb::decode_with,
+        decode_auto: gb::decode,
+        op: Op::VarintGb,
         kernels: gb::kernels,
     },
     &Int {
@@ -118,6 +139,8 @@ static CODECS: &[&dyn IntCodec] = &[
         max_encoded_len: gb::max_encoded_len,
         encode: |v, out| gb::encode_delta(v, 0, out),
         decode: |isa, input, out| gb::decode_delta_with(isa, input, out, 0),
+        decode_auto: |i, o| gb::decode_delta(i, o, 0),
+        op: Op::VarintGbDelta,
         kernels: gb::kernels,
     },
     #[cfg(feature = "g8iu")]
@@ -128,6 +151,8 @@ static CODECS: &[&dyn IntCodec] = &[
         max_encoded_len: g8iu::max_encoded_len,
         encode: g8iu::encode,
         decode: g8iu::decode_with,
+        decode_auto: g8iu::decode,
+        op: Op::VarintG8iu,
         kernels: g8iu::kernels,
     },
     #[cfg(feature = "g8iu")]
@@ -138,6 +163,8 @@ static CODECS: &[&dyn IntCodec] = &[
         max_encoded_len: g8iu::max_encoded_len,
         encode: |v, out| g8iu::encode_delta(v, 0, out),
         decode: |isa, input, out| g8iu::decode_delta_with(isa, input, out, 0),
+        decode_auto: |i, o| g8iu::decode_delta(i, o, 0),
+        op: Op::VarintG8iuDelta,
         kernels: g8iu::kernels,
     },
     &Int {
@@ -147,6 +174,8 @@ static CODECS: &[&dyn IntCodec] = &[
         max_encoded_len: svb::max_encoded_len,
         encode: svb::encode,
         decode: svb::decode_with,
+        decode_auto: svb::decode,
+        op: Op::StreamVByte,
         kernels: svb::kernels,
     },
     &Int {
@@ -156,6 +185,8 @@ static CODECS: &[&dyn IntCodec] = &[
         max_encoded_len: svb::max_encoded_len,
         encode: |v, out| svb::encode_delta(v, 0, out),
         decode: |isa, input, out| svb::decode_delta_with(isa, input, out, 0),
+        decode_auto: |i, o| svb::decode_delta(i, o, 0),
+        op: Op::StreamVByteDelta,
         kernels: svb::kernels,
     },
     &Int {
@@ -165,6 +196,8 @@ static CODECS: &[&dyn IntCodec] = &[
         max_encoded_len: svb::max_encoded_len,
         encode: svb::encode_0124,
         decode: svb::decode_0124_with,
+        decode_auto: svb::decode_0124,
+        op: Op::StreamVByte0124,
         kernels: svb::kernels,
     },
     &Int {
@@ -174,6 +207,8 @@ static CODECS: &[&dyn IntCodec] = &[
         max_encoded_len: svb::max_encoded_len,
         encode: |v, out| svb::encode_delta_0124(v, 0, out),
         decode: |isa, input, out| svb::decode_delta_0124_with(isa, input, out, 0),
+        decode_auto: |i, o| svb::decode_delta_0124(i, o, 0),
+        op: Op::StreamVByte0124Delta,
         kernels: svb::kernels,
     },
 ];
@@ -219,12 +254,20 @@ pub trait ByteCodec: Send + Sync {
     ) -> Option<Result<usize, Error>>;
     /// The available levels that have a decoding kernel of their own.
     fn kernels(&self) -> Vec<Isa>;
+    /// Decodes as the codec's own `decode` function does: with the default
+    /// dispatch, the kernel [`ByteCodec::auto_kernel`] names.
+    fn decode_auto(&self, input: &[u8], width: usize, out: &mut [u8]) -> Result<usize, Error>;
+    /// The kernel the default dispatch decodes with on this CPU: a level's
+    /// name, or for LZ4 a loop's ([`tune::lz4_variant`](crate::tune::lz4_variant)).
+    fn auto_kernel(&self) -> &'static str;
 }
 
 /// An encoder of values of a width (ignored by codecs without one).
 type ByteEncodeFn = fn(&[u8], usize, &mut [u8]) -> Result<usize, Error>;
 /// An encoder of values of a width with the kernel of an ISA level.
 type ByteEncodeWithFn = fn(Isa, &[u8], usize, &mut [u8]) -> Result<usize, Error>;
+/// A decoder of values of a width with the default dispatch.
+type ByteDecodeAutoFn = fn(&[u8], usize, &mut [u8]) -> Result<usize, Error>;
 /// A decoder of values of a width with the kernel of an ISA level.
 type ByteDecodeFn = fn(Isa, &[u8], usize, &mut [u8]) -> Result<usize, Error>;
 
@@ -237,6 +280,8 @@ struct Bytes {
     encode: ByteEncodeFn,
     encode_with: Option<ByteEncodeWithFn>,
     decode: ByteDecodeFn,
+    decode_auto: ByteDecodeAutoFn,
+    auto_kernel: fn() -> &'static str,
     kernels: fn() -> Vec<Isa>,
 }
 
@@ -271,6 +316,12 @@ impl ByteCodec for Bytes {
     fn kernels(&self) -> Vec<Isa> {
         (self.kernels)()
     }
+    fn decode_auto(&self, input: &[u8], width: usize, out: &mut [u8]) -> Result<usize, Error> {
+        (self.decode_auto)(input, width, out)
+    }
+    fn auto_kernel(&self) -> &'static str {
+        (self.auto_kernel)()
+    }
 }
 
 /// Every byte codec, in id order.
@@ -283,6 +334,8 @@ static BYTE_CODECS: &[&dyn ByteCodec] = &[
         encode: byte_split::encode,
         encode_with: Some(byte_split::encode_with),
         decode: byte_split::decode_with,
+        decode_auto: byte_split::decode,
+        auto_kernel: || tune::isa(Op::ByteSplit).name(),
         kernels: byte_split::kernels,
     },
     // An LZ4 block: the caller keeps the decoded size (the bench and the
@@ -295,6 +348,8 @@ static BYTE_CODECS: &[&dyn ByteCodec] = &[
         encode: |input, _, out| lz4::compress_into(input, out),
         encode_with: None,
         decode: |isa, input, _, out| lz4::decompress_with(isa, input, out),
+        decode_auto: |input, _, out| lz4::decompress_into(input, out),
+        auto_kernel: || tune::lz4_variant().name(),
         kernels: lz4::kernels,
     },
     // Byte stream split, then one LZ4 block of the streams.
@@ -306,6 +361,8 @@ static BYTE_CODECS: &[&dyn ByteCodec] = &[
         encode: byte_split::compress_lz4,
         encode_with: None,
         decode: byte_split::decompress_lz4_with,
+        decode_auto: byte_split::decompress_lz4,
+        auto_kernel: || tune::isa(Op::ByteSplitLz4).name(),
         kernels: byte_split::kernels,
     },
     // An LZ4 block written by the high-compression parser at its default
@@ -318,6 +375,8 @@ static BYTE_CODECS: &[&dyn ByteCodec] = &[
         encode: |input, _, out| hc::compress_into(input, out, hc::DEFAULT_LEVEL),
         encode_with: None,
         decode: |isa, input, _, out| lz4::decompress_with(isa, input, out),
+        decode_auto: |input, _, out| lz4::decompress_into(input, out),
+        auto_kernel: || tune::lz4_variant().name(),
         kernels: lz4::kernels,
     },
 ];

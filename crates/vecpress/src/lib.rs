@@ -56,6 +56,7 @@ mod isa;
 pub mod lz4;
 mod simd;
 pub mod stream_vbyte;
+pub mod tune;
 pub mod vbyte;
 
 pub use error::{Error, Unit};

@@ -333,6 +333,51 @@ fn delta_runs_of_small_gaps_round_trip() {
     }
 }
 
+/// Runs of one-byte values (zero control bytes: the kernels zero-extend
+/// them with no table, 16 or 32 at a time) broken by a longer value at each
+/// place of a 32-value window, at lengths around the run sizes, and every
+/// truncation of such streams: every kernel agrees with the scalar one.
+#[test]
+fn plain_runs_of_one_byte_values_round_trip() {
+    let mut rng = Rng::new(33);
+    for n in [15usize, 16, 17, 31, 32, 33, 63, 64, 65, 96, 129, 1000, 4099] {
+        for long_at in [
+            None,
+            Some(0),
+            Some(3),
+            Some(4),
+            Some(15),
+            Some(16),
+            Some(17),
+            Some(31),
+        ] {
+            for long in [256u32, 70_000, u32::MAX] {
+                let values: Vec<u32> = (0..n)
+                    .map(|i| {
+                        if Some(i % 32) == long_at {
+                            long
+                        } else {
+                            rng.below(256) as u32
+                        }
+                    })
+                    .collect();
+                let ctx = format!("one-byte values, n {n}, {long} at {long_at:?} of 32");
+                round_trip_all(&values, 0, &ctx);
+            }
+        }
+    }
+    for zero124 in [false, true] {
+        let values: Vec<u32> = (0..100)
+            .map(|i| if i == 70 { 300 } else { i % 3 })
+            .collect();
+        let bytes = encode_variant(zero124, false, &values, 0);
+        for len in 0..bytes.len() {
+            let ctx = format!("one-byte values, zero124 {zero124}, truncated to {len}");
+            assert!(all_isas_agree(zero124, false, &bytes[..len], 100, 0, &ctx).is_err());
+        }
+    }
+}
+
 /// Runs of one-byte gaps at the edges of the byte-sum paths (AVX2 and
 /// AVX-512 sum gaps below 32 in bytes, eight or more to a byte): gaps of 31
 /// everywhere (the largest sums they take), of 32 and 63 (sums that would

@@ -237,6 +237,7 @@ impl ByteJob<'_> {
                 match kernel {
                     Kernel::Isa(isa) => self.codec.decode(isa, input, width, out),
                     Kernel::Variant(v) => lz4::block::decompress_into_variant(v, input, out),
+                    Kernel::Default => self.codec.decode_auto(input, width, out),
                     Kernel::Adaptive | Kernel::AdaptivePairs => {
                         adaptive.borrow_mut().decompress_into(input, out)
                     }
@@ -338,6 +339,8 @@ impl ByteJob<'_> {
         let row = |t: Timed, decode: Duration| {
             Line::Row(Row {
                 level: level_of(&t.codec),
+                kernel: (t.isa == ADAPTIVE && !t.codec.starts_with("lz4"))
+                    .then(|| self.codec.auto_kernel().to_string()),
                 codec: t.codec,
                 isa: t.isa.into(),
                 input: input.name.clone(),
@@ -395,8 +398,9 @@ impl ByteJob<'_> {
     }
 }
 
-/// The `isa` column of the adaptive decompressor's row.
-const ADAPTIVE: &str = "auto";
+/// The `isa` column of the adaptive decompressor's row, and of the other
+/// codecs' default dispatch.
+const ADAPTIVE: &str = super::measure::AUTO;
 
 /// One decoder of a byte codec: a kernel per ISA level; for LZ4, the
 /// adaptive decompressor (row `lz4`) and each fixed loop (rows `lz4:LOOP`).
@@ -407,6 +411,8 @@ enum Kernel {
     Adaptive,
     /// The adaptive decompressor over two blocks at a time (row `lz4+pairs`).
     AdaptivePairs,
+    /// The codec's own `decode`: the default dispatch (row `CODEC`, isa `auto`).
+    Default,
 }
 
 impl Kernel {
@@ -420,15 +426,21 @@ impl Kernel {
             ),
             Kernel::Adaptive => (codec.to_string(), ADAPTIVE),
             Kernel::AdaptivePairs => (format!("{codec}+pairs"), ADAPTIVE),
+            Kernel::Default => (codec.to_string(), ADAPTIVE),
         }
     }
 }
 
 /// The decoders to time: for LZ4 the adaptive one, then every loop whose
-/// level is among `isas`; for other codecs one per level.
+/// level is among `isas`; for other codecs one per level, then the default
+/// dispatch.
 fn kernels(codec: &dyn ByteCodec, isas: &[Isa]) -> Vec<Kernel> {
     if codec.name() != "lz4" {
-        return isas.iter().map(|&isa| Kernel::Isa(isa)).collect();
+        return isas
+            .iter()
+            .map(|&isa| Kernel::Isa(isa))
+            .chain([Kernel::Default])
+            .collect();
     }
     let loops = lz4::block::variants()
         .into_iter()

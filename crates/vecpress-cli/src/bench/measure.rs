@@ -16,6 +16,9 @@ use super::peers::{self, Peer};
 use super::race::{self, secs, Bench, Contestant, Encoded, Timed};
 use super::report::{Failure, Line, Row};
 
+/// The `isa` column of the default dispatch's row.
+pub const AUTO: &str = "auto";
+
 /// What to run on one input with one codec.
 pub struct Job<'a> {
     pub input: &'a Input,
@@ -96,6 +99,20 @@ impl Job<'_> {
                 Err(e) => failures.push(failure(name, isa.name(), e)),
             }
         }
+        // The default dispatch, as the codec's own `decode` runs it.
+        let decode =
+            move |i: usize, out: &mut [u32]| self.codec.decode_auto(bench.block_bytes(i), out);
+        match bench.check(&mut buf, consumed, decode) {
+            Ok(()) => contestants.push(Contestant {
+                codec: name.to_string(),
+                isa: AUTO,
+                encode: Some(encode_time),
+                note: None,
+                compressed: encoded.len,
+                pass: Box::new(move |buf: &mut [u32]| bench.pass(buf, decode)),
+            }),
+            Err(e) => failures.push(failure(name, AUTO, e)),
+        }
         for (&peer, own) in self.peers.iter().zip(&own) {
             let peer_name = super::peer_row_name(peer.name(), delta);
             let bench = match own {
@@ -151,6 +168,7 @@ impl Job<'_> {
                 reps: self.reps,
                 note: t.note,
                 level: None,
+                kernel: (t.isa == AUTO).then(|| self.codec.auto_kernel().name().to_string()),
             })
         };
         let mut lines: Vec<Line> = timed

@@ -55,6 +55,11 @@ pub struct Row {
     /// (`lz4-hc`, `peer:lz4-c-hc`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub level: Option<u32>,
+    /// On an `auto` row (the default dispatch): the kernel it ran, a
+    /// level's name or an LZ4 loop's. Absent on the adaptive LZ4 rows,
+    /// whose note says which loops they ran.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub kernel: Option<String>,
 }
 
 /// A decoder that failed its round trip (or failed while timed): no figures.

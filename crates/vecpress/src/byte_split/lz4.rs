@@ -67,7 +67,12 @@ pub fn compress_lz4(input: &[u8], width: usize, out: &mut [u8]) -> Result<usize,
 /// # Ok::<(), vecpress::Error>(())
 /// ```
 pub fn decompress_lz4(input: &[u8], width: usize, out: &mut [u8]) -> Result<usize, Error> {
-    decompress_lz4_with(Isa::best(), input, width, out)
+    decompress_lz4_with(
+        crate::tune::isa(crate::tune::Op::ByteSplitLz4),
+        input,
+        width,
+        out,
+    )
 }
 
 /// Like [`decompress_lz4`], with the LZ4 loop and the transposition kernel

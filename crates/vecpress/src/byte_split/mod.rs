@@ -143,7 +143,12 @@ pub fn encode_to_vec(input: &[u8], width: usize) -> Result<Vec<u8>, Error> {
 /// assert_eq!(out, [1, 2, 3, 4, 5, 6]);
 /// ```
 pub fn decode(input: &[u8], width: usize, out: &mut [u8]) -> Result<usize, Error> {
-    decode_impl(Isa::best(), input, width, out)
+    decode_impl(
+        crate::tune::isa(crate::tune::Op::ByteSplit),
+        input,
+        width,
+        out,
+    )
 }
 
 /// [`decode`] with the kernel of `isa`; `Err(Unsupported)` if the CPU lacks it.
@@ -221,7 +226,7 @@ pub fn decode_streams(streams: &[&[u8]], width: usize, out: &mut [u8]) -> Result
     })?;
     room(len, out.len())?;
     decode_from(
-        Isa::best(),
+        crate::tune::isa(crate::tune::Op::ByteSplit),
         &SeparateIn { streams, n },
         width,
         &mut out[..len],
@@ -250,7 +255,14 @@ pub fn decode_range(
     count: usize,
     out: &mut [u8],
 ) -> Result<usize, Error> {
-    decode_range_with(Isa::best(), page, width, start, count, out)
+    decode_range_with(
+        crate::tune::isa(crate::tune::Op::ByteSplit),
+        page,
+        width,
+        start,
+        count,
+        out,
+    )
 }
 
 /// [`decode_range`] with the kernel of `isa`; `Err(Unsupported)` if the CPU

@@ -5,14 +5,19 @@
 //! Which [`Variant`] is fastest depends on the data (short or long matches,
 //! close or far offsets) and on the CPU, so no fixed choice wins everywhere.
 //! [`AdaptiveDecompressor`] times its decodes and keeps, per variant, a count
-//! and a sum of seconds per byte. For each block of at least
+//! and a sum of seconds per byte. Its arms come in the order of
+//! [`tune::lz4_arms`](crate::tune::lz4_arms): the first is the loop this
+//! CPU's performance record shows fastest, so decoding is fast from the
+//! first block, and the others are tried rarely. For each block of at least
 //! [`MIN_TIMED_BLOCK`] bytes of output it picks a variant this way:
 //!
 //! 1. the first [`COLD_CALLS`] calls of each variant are timed but not
 //!    counted (cold caches and branch predictors);
-//! 2. a variant with fewer than two counted calls is chosen first (the one
-//!    with fewest first);
-//! 3. otherwise each variant draws a time per byte from N(mean, sd /
+//! 2. all but one timed call in [`EXPLORE_EVERY`] run the leader: the arm
+//!    with the lowest mean so far, the first arm before any has one;
+//! 3. the others explore: a variant with fewer than two counted calls is
+//!    chosen first (the one with fewest first);
+//! 4. once all have them, each variant draws a time per byte from N(mean, sd /
 //!    sqrt(n)), the posterior of its mean after n observations whose spread
 //!    from block to block is sd, and the smallest draw wins. sd is the
 //!    observed spread (of the times clipped to within half the mean, so
@@ -70,6 +75,10 @@ use arm::{Arm, Rng};
 pub const MIN_TIMED_BLOCK: usize = 32 * 1024;
 /// Calls of each variant timed but not counted, at the start.
 pub const COLD_CALLS: u64 = 2;
+/// One timed call in this many explores (Thompson sampling over every
+/// arm); the others run the leader. Trying every arm in turn first made
+/// inputs of a few dozen blocks pay for exploring that never paid back.
+pub const EXPLORE_EVERY: u64 = 8;
 /// How many observations the prior spread (10% of the mean) is worth.
 pub const PRIOR_WEIGHT: f64 = 4.0;
 /// The factor every weight is multiplied by after each counted call: old
@@ -143,18 +152,16 @@ impl Default for AdaptiveDecompressor {
 }
 
 impl AdaptiveDecompressor {
-    /// A decompressor over every available variant but `Checked`.
+    /// A decompressor over every available variant but `Checked`, in the
+    /// order of [`tune::lz4_arms`](crate::tune::lz4_arms): the first, the
+    /// fastest this CPU's profile records, leads until timings say otherwise.
     ///
     /// ```
     /// let dec = vecpress::lz4::adaptive::AdaptiveDecompressor::new();
     /// assert!(dec.stats().len() >= 2);
     /// ```
     pub fn new() -> AdaptiveDecompressor {
-        let arms: Vec<Variant> = block::variants()
-            .into_iter()
-            .filter(|&v| v != Variant::Checked)
-            .collect();
-        AdaptiveDecompressor::build(&arms, None)
+        AdaptiveDecompressor::build(&crate::tune::lz4_arms(), None)
     }
 
     /// A decompressor choosing among `variants`.
@@ -396,6 +403,10 @@ impl AdaptiveDecompressor {
             return (0, v);
         }
         let arms = shared.arms(pair);
+        let timed: u64 = arms.iter().map(|a| a.timed).sum();
+        if timed % EXPLORE_EVERY != EXPLORE_EVERY - 1 {
+            return leader_of(arms);
+        }
         let mut best = (f64::INFINITY, 0);
         for (i, arm) in arms.iter().enumerate() {
             let draw = arm.sample(&mut self.rng);
@@ -408,17 +419,7 @@ impl AdaptiveDecompressor {
 
     /// The variant with the lowest mean so far (the first arm before any).
     fn leader(&self, pair: bool) -> (usize, Variant) {
-        let mut shared = self.lock();
-        let arms = shared.arms(pair);
-        let mut best = (f64::INFINITY, 0);
-        for (i, arm) in arms.iter().enumerate() {
-            if let Some(m) = arm.mean() {
-                if m < best.0 {
-                    best = (m, i);
-                }
-            }
-        }
-        (best.1, arms[best.1].variant)
+        leader_of(self.lock().arms(pair))
     }
 
     /// The statistics of every variant this decompressor chooses from.
@@ -457,4 +458,18 @@ impl AdaptiveDecompressor {
         // A panic while holding the lock leaves plain numbers behind: usable.
         self.shared.lock().unwrap_or_else(|e| e.into_inner())
     }
+}
+
+/// The arm with the lowest mean so far (the first before any has one), and
+/// its index.
+fn leader_of(arms: &[Arm]) -> (usize, Variant) {
+    let mut best = (f64::INFINITY, 0);
+    for (i, arm) in arms.iter().enumerate() {
+        if let Some(m) = arm.mean() {
+            if m < best.0 {
+                best = (m, i);
+            }
+        }
+    }
+    (best.1, arms[best.1].variant)
 }

@@ -209,7 +209,12 @@ pub fn encode_delta_to_vec(values: &[u32], prev: u32) -> Vec<u8> {
 /// assert_eq!(out, [300, 5]);
 /// ```
 pub fn decode(input: &[u8], out: &mut [u32]) -> Result<usize, Error> {
-    decode_impl::<Codes1234, false>(Isa::best(), input, out, 0)
+    decode_impl::<Codes1234, false>(
+        crate::tune::isa(crate::tune::Op::StreamVByte),
+        input,
+        out,
+        0,
+    )
 }
 
 /// [`decode`] with the kernel of `isa`; `Err(Unsupported)` if the CPU lacks it.
@@ -249,7 +254,12 @@ pub fn decode_to_vec(input: &[u8], n: usize) -> Result<Vec<u32>, Error> {
 /// assert_eq!(out, [10, 11, 13]);
 /// ```
 pub fn decode_delta(input: &[u8], out: &mut [u32], prev: u32) -> Result<usize, Error> {
-    decode_impl::<Codes1234, true>(Isa::best(), input, out, prev)
+    decode_impl::<Codes1234, true>(
+        crate::tune::isa(crate::tune::Op::StreamVByteDelta),
+        input,
+        out,
+        prev,
+    )
 }
 
 /// [`decode_delta`] with the kernel of `isa`; `Err(Unsupported)` if the CPU lacks it.

@@ -67,7 +67,12 @@ pub fn encode_delta_0124_to_vec(values: &[u32], prev: u32) -> Vec<u8> {
 /// assert_eq!(out, [0, 5, 300]);
 /// ```
 pub fn decode_0124(input: &[u8], out: &mut [u32]) -> Result<usize, Error> {
-    decode_impl::<Codes0124, false>(Isa::best(), input, out, 0)
+    decode_impl::<Codes0124, false>(
+        crate::tune::isa(crate::tune::Op::StreamVByte0124),
+        input,
+        out,
+        0,
+    )
 }
 
 /// [`decode_0124`] with the kernel of `isa`; `Err(Unsupported)` if the CPU lacks it.
@@ -101,7 +106,12 @@ pub fn decode_0124_to_vec(input: &[u8], n: usize) -> Result<Vec<u32>, Error> {
 /// assert_eq!(out, [7, 7, 8]);
 /// ```
 pub fn decode_delta_0124(input: &[u8], out: &mut [u32], prev: u32) -> Result<usize, Error> {
-    decode_impl::<Codes0124, true>(Isa::best(), input, out, prev)
+    decode_impl::<Codes0124, true>(
+        crate::tune::isa(crate::tune::Op::StreamVByte0124Delta),
+        input,
+        out,
+        prev,
+    )
 }
 
 /// [`decode_delta_0124`] with the kernel of `isa`; `Err(Unsupported)` if the CPU lacks it.

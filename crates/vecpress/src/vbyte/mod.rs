@@ -227,7 +227,7 @@ pub fn encode_u64_to_vec(values: &[u64]) -> Vec<u8> {
 /// assert_eq!(out, [300, 5]);
 /// ```
 pub fn decode(input: &[u8], out: &mut [u32]) -> Result<usize, Error> {
-    decode_impl(Isa::best(), input, out)
+    decode_impl(crate::tune::isa(crate::tune::Op::VByte), input, out)
 }
 
 /// [`decode`] with the kernel of `isa`; `Err(Unsupported)` if the CPU lacks it.
@@ -268,7 +268,12 @@ pub fn decode_to_vec(input: &[u8], n: usize) -> Result<Vec<u32>, Error> {
 /// assert_eq!(out, [10, 11, 13]);
 /// ```
 pub fn decode_delta(input: &[u8], out: &mut [u32], prev: u32) -> Result<usize, Error> {
-    decode_delta_impl(Isa::best(), input, out, prev)
+    decode_delta_impl(
+        crate::tune::isa(crate::tune::Op::VByteDelta),
+        input,
+        out,
+        prev,
+    )
 }
 
 /// [`decode_delta`] with the kernel of `isa`; `Err(Unsupported)` if the CPU lacks it.

@@ -157,7 +157,12 @@ pub fn encode_delta_to_vec(values: &[u32], prev: u32) -> Vec<u8> {
 /// assert_eq!(out, [300, 5]);
 /// ```
 pub fn decode(input: &[u8], out: &mut [u32]) -> Result<usize, Error> {
-    decode_impl::<false>(Isa::best(), input, out, &mut 0)
+    decode_impl::<false>(
+        crate::tune::isa(crate::tune::Op::VarintGb),
+        input,
+        out,
+        &mut 0,
+    )
 }
 
 /// [`decode`] with the kernel of `isa`; `Err(Unsupported)` if the CPU lacks
@@ -199,7 +204,12 @@ pub fn decode_to_vec(input: &[u8], n: usize) -> Result<Vec<u32>, Error> {
 /// assert_eq!(out, [10, 11, 13]);
 /// ```
 pub fn decode_delta(input: &[u8], out: &mut [u32], prev: u32) -> Result<usize, Error> {
-    decode_impl::<true>(Isa::best(), input, out, &mut { prev })
+    decode_impl::<true>(
+        crate::tune::isa(crate::tune::Op::VarintGbDelta),
+        input,
+        out,
+        &mut { prev },
+    )
 }
 
 /// [`decode_delta`] with the kernel of `isa`; `Err(Unsupported)` if the CPU

@@ -100,13 +100,15 @@ impl Variant {
     }
 
     /// The variant [`decompress_into`](super::decompress_into) uses: the
-    /// one for [`Isa::best`].
+    /// fastest this CPU's profile records ([`tune::lz4_variant`]).
+    ///
+    /// [`tune::lz4_variant`]: crate::tune::lz4_variant
     ///
     /// ```
     /// assert!(vecpress::lz4::block::Variant::best().is_available());
     /// ```
     pub fn best() -> Variant {
-        Variant::for_isa(Isa::best())
+        crate::tune::lz4_variant()
     }
 
     /// The variant that stands for the level `isa` (assumed supported): the

@@ -98,6 +98,15 @@ unsafe fn pairs<V: Variant, const DELTA: bool>(
         let Some(c) = block_word::<V>(control, key, end - pos) else {
             break;
         };
+        if !DELTA && c == 0 {
+            // SAFETY: the block's 32 data bytes (none in the 0124 variant)
+            // are inside the data (`block_word`); the 32 values of control
+            // bytes key..key + 8 are whole groups of `out`; the CPU has AVX2.
+            unsafe { zero_word::<V>(data.as_ptr().add(pos), out_ptr.add(16 * key)) };
+            pos += 8 * V::LENGTH[0] as usize;
+            key += 8;
+            continue;
+        }
         if DELTA && c == 0 && V::LENGTH[0] == 4 {
             // SAFETY: key <= keys, pos <= end; `out` holds 4 values per
             // control byte of `control[..keys]`; the CPU has AVX2.
@@ -160,6 +169,32 @@ unsafe fn pairs<V: Variant, const DELTA: bool>(
         *prev = unsafe { _mm256_cvtsi256_si32(acc) } as u32;
     }
     (key, pos)
+}
+
+/// A zero control word without delta coding: 32 values of the shortest
+/// code, common in posting lists and small counts. Each is its data byte
+/// zero-extended (four `vpmovzxbd` of 8 bytes, no table), or 0 in the 0124
+/// variant (no data). The pair steps would spend a shuffle and two table
+/// loads on every 8 of them, and run at half the 16-byte steps' speed,
+/// which take this shortcut too.
+///
+/// # Safety
+/// The CPU has AVX2; `src` has 32 readable bytes (none when `V::LENGTH[0]`
+/// is 0), `dst` 128 writable bytes.
+#[inline(always)]
+unsafe fn zero_word<V: Variant>(src: *const u8, dst: *mut u8) {
+    for q in 0..4 {
+        // SAFETY: as the caller promises: the reads are of bytes 8q..8q + 8
+        // of `src`, the writes of bytes 32q..32q + 32 of `dst`.
+        unsafe {
+            let v = if V::LENGTH[0] == 0 {
+                _mm256_setzero_si256()
+            } else {
+                widen_u8x8_from(src.add(8 * q))
+            };
+            _mm256_storeu_si256(dst.add(32 * q).cast(), v);
+        }
+    }
 }
 
 /// Delta decoding of zero control words (32 one-byte gaps each) whose gaps

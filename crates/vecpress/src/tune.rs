@@ -1,0 +1,450 @@
+//! Which kernel runs by default: chosen per microarchitecture, from the
+//! performance records, in this one table.
+//!
+//! The instruction set says which kernels *can* run; it does not say which
+//! is fastest. Zen 4 executes 512-bit operations as two halves, Zen 5 at
+//! full width, and Intel's cores differ again, so a kernel that wins on one
+//! CPU can lose on another. Every dispatching function (`vbyte::decode`,
+//! `stream_vbyte::decode_delta`, `lz4::block::decompress_into`, ...) asks
+//! [`isa`] for its [`Op`]'s level, and the LZ4 decoders ask
+//! [`lz4_variant`] and [`lz4_arms`] for their loops. The explicit entries
+//! (`decode_with(isa, ..)`) are untouched: tests and benchmarks still run
+//! every kernel.
+//!
+//! A [`Profile`] holds the choices for one microarchitecture. Each was read
+//! from that CPU's record in the repository's `perf/` folder (written by
+//! `scripts/perf-record.sh`; `scripts/perf-tune.py` prints, per CPU and
+//! codec, the kernel with the best geometric mean over the record's inputs,
+//! and the safest one across CPUs). A CPU with no profile gets
+//! [`SAFE`]: per codec, the kernel whose worst ratio to the fastest, over
+//! the recorded CPUs, is the highest. A choice made on one CPU reaches no
+//! other: a profile matches only the microarchitecture it was measured on.
+//!
+//! The choice never exceeds [`Isa::available`] (the CPU and the
+//! `VECPRESS_ISA` cap): a level above it falls to the highest level below.
+//!
+//! ```
+//! use vecpress::tune::{self, Op};
+//! let cpu = tune::Cpu::current();
+//! assert!(!cpu.key().is_empty());
+//! assert!(vecpress::Isa::available().contains(&tune::isa(Op::StreamVByteDelta)));
+//! assert!(tune::lz4_variant().is_available());
+//! ```
+#![forbid(unsafe_code)]
+
+use std::sync::OnceLock;
+
+use crate::lz4::block::Variant;
+use crate::Isa;
+
+/// A decoding operation whose kernel is chosen per CPU.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum Op {
+    /// [`vbyte::decode`](crate::vbyte::decode).
+    VByte,
+    /// [`vbyte::decode_delta`](crate::vbyte::decode_delta).
+    VByteDelta,
+    /// [`group_varint::gb::decode`](crate::group_varint::gb::decode).
+    VarintGb,
+    /// [`group_varint::gb::decode_delta`](crate::group_varint::gb::decode_delta).
+    VarintGbDelta,
+    /// Varint-G8IU decoding.
+    VarintG8iu,
+    /// Varint-G8IU delta decoding.
+    VarintG8iuDelta,
+    /// [`stream_vbyte::decode`](crate::stream_vbyte::decode).
+    StreamVByte,
+    /// [`stream_vbyte::decode_delta`](crate::stream_vbyte::decode_delta).
+    StreamVByteDelta,
+    /// The 0124 variant of Stream VByte.
+    StreamVByte0124,
+    /// The 0124 variant of Stream VByte, delta coded.
+    StreamVByte0124Delta,
+    /// [`byte_split::decode`](crate::byte_split::decode).
+    ByteSplit,
+    /// [`byte_split::decompress_lz4`](crate::byte_split::decompress_lz4)'s transposition.
+    ByteSplitLz4,
+}
+
+impl Op {
+    /// Every operation, in the order of [`Choices`]' fields.
+    pub const ALL: &'static [Op] = &[
+        Op::VByte,
+        Op::VByteDelta,
+        Op::VarintGb,
+        Op::VarintGbDelta,
+        Op::VarintG8iu,
+        Op::VarintG8iuDelta,
+        Op::StreamVByte,
+        Op::StreamVByteDelta,
+        Op::StreamVByte0124,
+        Op::StreamVByte0124Delta,
+        Op::ByteSplit,
+        Op::ByteSplitLz4,
+    ];
+
+    /// The codec name the CLI and the benchmarks use for it.
+    ///
+    /// ```
+    /// assert_eq!(vecpress::tune::Op::StreamVByteDelta.codec(), "stream-vbyte-delta");
+    /// ```
+    pub const fn codec(self) -> &'static str {
+        match self {
+            Op::VByte => "vbyte",
+            Op::VByteDelta => "vbyte-delta",
+            Op::VarintGb => "varint-gb",
+            Op::VarintGbDelta => "varint-gb-delta",
+            Op::VarintG8iu => "varint-g8iu",
+            Op::VarintG8iuDelta => "varint-g8iu-delta",
+            Op::StreamVByte => "stream-vbyte",
+            Op::StreamVByteDelta => "stream-vbyte-delta",
+            Op::StreamVByte0124 => "stream-vbyte-0124",
+            Op::StreamVByte0124Delta => "stream-vbyte-0124-delta",
+            Op::ByteSplit => "byte-split",
+            Op::ByteSplitLz4 => "byte-split-lz4",
+        }
+    }
+}
+
+/// The preferred x86 level of every [`Op`], in the order of [`Op::ALL`].
+pub type Choices = [Isa; 12];
+
+/// The choices for one microarchitecture.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Profile {
+    /// The microarchitecture, as [`Cpu::uarch`] names it.
+    pub uarch: &'static str,
+    /// The record the choices come from (`perf/<record>.jsonl`), or where
+    /// they were measured.
+    pub record: &'static str,
+    /// The level of each operation.
+    pub choices: Choices,
+    /// The LZ4 loops, fastest first: the first is the default of
+    /// [`lz4::block::decompress_into`](crate::lz4::block::decompress_into)
+    /// and the adaptive decompressor's first leader; the others are its arms.
+    pub lz4: &'static [Variant],
+}
+
+use Isa::{Avx2, Avx512, Sse41};
+use Variant::{Copy16, Copy32, Copy8, Shuffle16};
+
+/// The profiles, one per recorded microarchitecture. Columns in the order
+/// of [`Op::ALL`]: vbyte, vbyte-delta, gb, gb-delta, g8iu, g8iu-delta,
+/// svb, svb-delta, svb-0124, svb-0124-delta, byte-split, byte-split-lz4.
+pub const PROFILES: &[Profile] = &[
+    // AMD Zen 4 (perf/amd-25-17.jsonl): the AVX2 Stream VByte delta kernels
+    // beat the AVX-512 ones (its 512-bit steps run as two halves). Plain
+    // Stream VByte stays at AVX-512, the fastest on every posting list of
+    // the record; its losses there on one-byte values came from a shortcut
+    // the wider kernels lacked (zero control bytes zero-extended with no
+    // table), which they now take as the SSE4.1 kernel does.
+    Profile {
+        uarch: "zen4",
+        record: "amd-25-17",
+        choices: [
+            Avx512, Avx512, Sse41, Sse41, Avx2, Avx2, Avx512, Avx2, Avx512, Avx2, Avx512, Avx512,
+        ],
+        lz4: &[Copy32, Shuffle16, Copy8, Copy16],
+    },
+    // AMD Zen 5: the levels the kernels were tuned with there (the highest).
+    Profile {
+        uarch: "zen5",
+        record: "amd-26",
+        choices: [
+            Avx512, Avx512, Sse41, Sse41, Avx2, Avx2, Avx512, Avx512, Avx512, Avx512, Avx512,
+            Avx512,
+        ],
+        lz4: &[Copy32, Shuffle16, Copy16, Copy8],
+    },
+    // Intel Sapphire and Emerald Rapids (perf/intel-6-207.jsonl).
+    Profile {
+        uarch: "golden-cove",
+        record: "intel-6-207",
+        choices: [
+            Avx512, Avx512, Sse41, Sse41, Avx2, Avx2, Avx512, Avx512, Avx512, Avx512, Avx512,
+            Avx512,
+        ],
+        lz4: &[Copy32, Shuffle16, Copy16, Copy8],
+    },
+];
+
+/// The choices of a CPU with no profile: per operation, the level whose
+/// worst geometric mean of its speed over the fastest kernel's, across the
+/// recorded CPUs, is the highest (`scripts/perf-tune.py`); for plain Stream
+/// VByte, AVX-512, as on Zen 4 above.
+pub const SAFE: Profile = Profile {
+    uarch: "other",
+    record: "every record",
+    choices: [
+        Avx512, Avx512, Sse41, Sse41, Avx2, Avx2, Avx512, Avx512, Avx512, Avx512, Avx512, Avx512,
+    ],
+    lz4: &[Copy32, Shuffle16, Copy16, Copy8],
+};
+
+/// The CPU this process runs on, as CPUID (or the platform) tells it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Cpu {
+    /// `intel`, `amd`, the vendor string lowercased, or the architecture
+    /// where there is no CPUID.
+    pub vendor: String,
+    /// The family (base plus extended, as Linux's `cpu family`).
+    pub family: u32,
+    /// The model (with the extended model, as Linux's `model`).
+    pub model: u32,
+    /// The brand string, e.g. `AMD EPYC 9R14 96-Core Processor`.
+    pub name: String,
+}
+
+impl Cpu {
+    /// The CPU, read once.
+    pub fn current() -> &'static Cpu {
+        static CPU: OnceLock<Cpu> = OnceLock::new();
+        CPU.get_or_init(read_cpu)
+    }
+
+    /// `vendor-family-model`, the name of its record in `perf/` (e.g.
+    /// `amd-25-17`).
+    ///
+    /// ```
+    /// let cpu = vecpress::tune::Cpu { vendor: "amd".into(), family: 25, model: 17, name: String::new() };
+    /// assert_eq!(cpu.key(), "amd-25-17");
+    /// ```
+    pub fn key(&self) -> String {
+        format!("{}-{}-{}", self.vendor, self.family, self.model)
+    }
+
+    /// The microarchitecture of a profile, or `other`.
+    ///
+    /// ```
+    /// let zen4 = vecpress::tune::Cpu { vendor: "amd".into(), family: 25, model: 17, name: String::new() };
+    /// assert_eq!(zen4.uarch(), "zen4");
+    /// let zen3 = vecpress::tune::Cpu { model: 1, ..zen4 };
+    /// assert_eq!(zen3.uarch(), "other");
+    /// ```
+    pub fn uarch(&self) -> &'static str {
+        match (self.vendor.as_str(), self.family, self.model) {
+            // Genoa, Raphael, Phoenix, Storm Peak and their kin.
+            ("amd", 25, 0x10..=0x1f | 0x60..=0x7f | 0xa0..=0xaf) => "zen4",
+            ("amd", 26, _) => "zen5",
+            // Sapphire Rapids and Emerald Rapids.
+            ("intel", 6, 143 | 207) => "golden-cove",
+            _ => "other",
+        }
+    }
+
+    /// The profile this CPU dispatches by: its microarchitecture's, else [`SAFE`].
+    pub fn profile(&self) -> &'static Profile {
+        let uarch = self.uarch();
+        PROFILES.iter().find(|p| p.uarch == uarch).unwrap_or(&SAFE)
+    }
+}
+
+#[cfg(target_arch = "x86_64")]
+fn read_cpu() -> Cpu {
+    use core::arch::x86_64::__cpuid;
+    // CPUID exists on every x86-64 CPU (the intrinsic is safe to call).
+    let leaf = __cpuid;
+    let l0 = leaf(0);
+    let mut vendor = Vec::with_capacity(12);
+    for r in [l0.ebx, l0.edx, l0.ecx] {
+        vendor.extend_from_slice(&r.to_le_bytes());
+    }
+    let vendor = match &vendor[..] {
+        b"GenuineIntel" => "intel".to_string(),
+        b"AuthenticAMD" => "amd".to_string(),
+        v => String::from_utf8_lossy(v).trim().to_lowercase(),
+    };
+    let eax = if l0.eax >= 1 { leaf(1).eax } else { 0 };
+    let base_family = (eax >> 8) & 0xf;
+    let family = if base_family == 0xf {
+        base_family + ((eax >> 20) & 0xff)
+    } else {
+        base_family
+    };
+    let model = if base_family == 0x6 || base_family == 0xf {
+        ((eax >> 4) & 0xf) | ((eax >> 12) & 0xf0)
+    } else {
+        (eax >> 4) & 0xf
+    };
+    let mut name = Vec::with_capacity(48);
+    if leaf(0x8000_0000).eax >= 0x8000_0004 {
+        for n in 0x8000_0002..=0x8000_0004 {
+            let r = leaf(n);
+            for x in [r.eax, r.ebx, r.ecx, r.edx] {
+                name.extend_from_slice(&x.to_le_bytes());
+            }
+        }
+    }
+    let name = String::from_utf8_lossy(&name)
+        .trim_matches(char::from(0))
+        .trim()
+        .to_string();
+    Cpu {
+        vendor,
+        family,
+        model,
+        name,
+    }
+}
+
+#[cfg(not(target_arch = "x86_64"))]
+fn read_cpu() -> Cpu {
+    Cpu {
+        vendor: std::env::consts::ARCH.to_string(),
+        family: 0,
+        model: 0,
+        name: std::env::consts::ARCH.to_string(),
+    }
+}
+
+/// The level [`Op`] runs at by default on this CPU: the profile's choice,
+/// lowered to the highest level of [`Isa::available`] below it; on a CPU
+/// of another architecture (Neon), [`Isa::best`].
+///
+/// ```
+/// use vecpress::{tune, Isa};
+/// for &op in tune::Op::ALL {
+///     assert!(Isa::available().contains(&tune::isa(op)));
+/// }
+/// ```
+pub fn isa(op: Op) -> Isa {
+    static CHOSEN: OnceLock<Choices> = OnceLock::new();
+    let chosen = CHOSEN.get_or_init(|| {
+        let profile = Cpu::current().profile();
+        profile.choices.map(available_at_most)
+    });
+    chosen[op as usize]
+}
+
+/// `want` if available, else the highest available level below it; on a
+/// non-x86 CPU, [`Isa::best`].
+fn available_at_most(want: Isa) -> Isa {
+    if !cfg!(target_arch = "x86_64") {
+        return Isa::best();
+    }
+    Isa::available()
+        .iter()
+        .copied()
+        .filter(|&l| l <= want && l != Isa::Neon)
+        .max()
+        .unwrap_or(Isa::Scalar)
+}
+
+/// The LZ4 loops this process may run, in the profile's order (fastest
+/// first), then any other available loop but the checked one.
+///
+/// ```
+/// let arms = vecpress::tune::lz4_arms();
+/// assert!(!arms.is_empty() && arms.iter().all(|v| v.is_available()));
+/// ```
+pub fn lz4_arms() -> Vec<Variant> {
+    let mut arms: Vec<Variant> = Cpu::current()
+        .profile()
+        .lz4
+        .iter()
+        .copied()
+        .filter(|v| v.is_available())
+        .collect();
+    for v in crate::lz4::block::variants() {
+        if v != Variant::Checked && !arms.contains(&v) {
+            arms.push(v);
+        }
+    }
+    arms
+}
+
+/// The LZ4 loop [`lz4::block::decompress_into`](crate::lz4::block::decompress_into)
+/// uses: the first of [`lz4_arms`].
+pub fn lz4_variant() -> Variant {
+    static CHOSEN: OnceLock<Variant> = OnceLock::new();
+    *CHOSEN.get_or_init(|| lz4_arms().first().copied().unwrap_or(Variant::Checked))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn cpu(vendor: &str, family: u32, model: u32) -> Cpu {
+        Cpu {
+            vendor: vendor.into(),
+            family,
+            model,
+            name: String::new(),
+        }
+    }
+
+    #[test]
+    fn recorded_cpus_find_their_profile() {
+        assert_eq!(cpu("amd", 25, 17).profile().record, "amd-25-17");
+        assert_eq!(cpu("amd", 25, 0x61).profile().uarch, "zen4");
+        assert_eq!(cpu("amd", 26, 2).profile().uarch, "zen5");
+        assert_eq!(cpu("intel", 6, 207).profile().record, "intel-6-207");
+        assert_eq!(cpu("intel", 6, 143).profile().uarch, "golden-cove");
+        // Zen 3, an older Intel core, another vendor: the safe choices.
+        for other in [cpu("amd", 25, 1), cpu("intel", 6, 106), cpu("hygon", 24, 0)] {
+            assert_eq!(other.profile(), &SAFE, "{other:?}");
+        }
+    }
+
+    #[test]
+    fn profiles_are_one_per_uarch_and_name_only_x86_levels() {
+        for (i, p) in PROFILES.iter().enumerate() {
+            assert!(PROFILES[..i].iter().all(|q| q.uarch != p.uarch));
+            assert!(!p.lz4.is_empty() && !p.lz4.contains(&Variant::Checked));
+        }
+        for p in PROFILES.iter().chain([&SAFE]) {
+            assert!(p.choices.iter().all(|&l| l != Isa::Neon), "{}", p.uarch);
+        }
+    }
+
+    #[test]
+    fn ops_index_their_choices() {
+        assert_eq!(Op::ALL.len(), SAFE.choices.len());
+        for (i, &op) in Op::ALL.iter().enumerate() {
+            assert_eq!(op as usize, i);
+        }
+    }
+
+    #[test]
+    fn choices_never_exceed_the_available_levels() {
+        let top = *Isa::available().last().unwrap();
+        for &op in Op::ALL {
+            let l = isa(op);
+            assert!(Isa::available().contains(&l));
+            if cfg!(target_arch = "x86_64") {
+                let want = Cpu::current().profile().choices[op as usize];
+                assert_eq!(l, want.min(top), "{op:?}");
+            }
+        }
+    }
+
+    #[cfg(target_arch = "x86_64")]
+    #[test]
+    fn cpuid_agrees_with_the_kernel() {
+        let Ok(info) = std::fs::read_to_string("/proc/cpuinfo") else {
+            return;
+        };
+        let field = |k: &str| {
+            info.lines()
+                .find(|l| l.split(':').next().map(str::trim) == Some(k))
+                .and_then(|l| l.split(':').nth(1))
+                .map(|v| v.trim().to_string())
+        };
+        let cpu = Cpu::current();
+        if let Some(f) = field("cpu family") {
+            assert_eq!(f, cpu.family.to_string());
+        }
+        if let Some(m) = field("model") {
+            assert_eq!(m, cpu.model.to_string());
+        }
+        if let Some(v) = field("vendor_id") {
+            let v = match v.as_str() {
+                "GenuineIntel" => "intel".to_string(),
+                "AuthenticAMD" => "amd".to_string(),
+                other => other.to_lowercase(),
+            };
+            assert_eq!(v, cpu.vendor);
+        }
+    }
+}

@@ -1,0 +1,198 @@
+#!/usr/bin/env bash
+# Records this CPU's benchmark results: `vecpress bench --json --peers` over the
+# posting lists, the integer generators, Silesia (LZ4 decode, compress and HC
+# level 9) and the float files, one JSON row per line, each tagged with the CPU
+# and the commit. The file is named after the CPU (vendor-family-model), so
+# each machine keeps one record in perf/ and a fresh run is compared against
+# it with scripts/perf-compare.py: only ratios within one run are compared,
+# since absolute speeds on a shared machine move from run to run.
+#
+#   scripts/perf-record.sh [--quick] [OUT]    (default OUT: perf/<cpu key>.jsonl)
+#
+#   --quick              a smoke test: a third of the passes, the first input
+#                        of each suite (default OUT under target/, not perf/)
+#   VECPRESS_DATA=DIR    the data (default: ../shared/data beside the repository)
+#   VECPRESS_BIN=FILE    time this binary instead of building target/release/vecpress
+set -euo pipefail
+
+# Paths given by the caller, made absolute before moving to the repository root.
+absolute() {
+    if [[ -z "$1" || "$1" == /* ]]; then echo "$1"; else echo "$PWD/$1"; fi
+}
+
+quick=
+out=
+for arg in "$@"; do
+    case "$arg" in
+        --quick) quick=1 ;;
+        -h|--help) sed -n '2,15p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        -*) echo "perf-record: unknown option $arg" >&2; exit 2 ;;
+        *)
+            if [[ -n "$out" ]]; then
+                echo "perf-record: one output file only (got $out and $arg)" >&2
+                exit 2
+            fi
+            out=$arg
+            ;;
+    esac
+done
+out=$(absolute "$out")
+data=$(absolute "${VECPRESS_DATA:-}")
+bin=$(absolute "${VECPRESS_BIN:-}")
+cd "$(dirname "$0")/.."
+data=${data:-../shared/data}
+for sub in postings silesia floats; do
+    if [[ ! -d "$data/$sub" ]]; then
+        echo "perf-record: no $data/$sub; set VECPRESS_DATA to the data directory" >&2
+        exit 1
+    fi
+done
+
+if [[ -z "$bin" ]]; then
+    echo "perf-record: cargo build --release -p vecpress-cli" >&2
+    cargo build --release -q -p vecpress-cli
+    bin=target/release/vecpress
+fi
+if [[ ! -x "$bin" ]]; then
+    echo "perf-record: $bin is not an executable" >&2
+    exit 1
+fi
+
+# The first value of a /proc/cpuinfo field ("" when the kernel does not give it).
+cpuinfo() {
+    awk -F': *' -v k="$1" '$1 ~ "^" k "[ \t]*$" { print $2; exit }' /proc/cpuinfo
+}
+vendor=$(cpuinfo vendor_id)
+model_name=$(cpuinfo 'model name')
+if [[ -n "$vendor" ]]; then
+    case "$vendor" in
+        GenuineIntel) short=intel ;;
+        AuthenticAMD) short=amd ;;
+        *) short=$(tr '[:upper:]' '[:lower:]' <<<"$vendor") ;;
+    esac
+    family=$(cpuinfo 'cpu family')
+    model=$(cpuinfo model)
+    key="$short-$family-$model"
+    detail="family $family model $model"
+else
+    # aarch64 names its cores by implementer and part instead.
+    implementer=$(cpuinfo 'CPU implementer')
+    part=$(cpuinfo 'CPU part')
+    key="arm-${implementer:-unknown}-${part:-unknown}"
+    detail="implementer ${implementer:-?} part ${part:-?}"
+    if [[ -z "$model_name" ]] && command -v lscpu >/dev/null 2>&1; then
+        model_name=$(lscpu | awk -F': *' '$1 == "Model name" { print $2; exit }')
+    fi
+fi
+cpu="${model_name:-unknown CPU} ($detail), $(nproc) cores"
+
+commit=$(git rev-parse --short HEAD)
+if [[ -n "$(git status --porcelain --untracked-files=no)" ]]; then
+    commit="$commit-dirty"
+fi
+
+if [[ -z "$out" ]]; then
+    # A smoke run must not replace the record.
+    if [[ -n "$quick" ]]; then
+        out=target/perf-$key.quick.jsonl
+    else
+        out=perf/$key.jsonl
+    fi
+fi
+mkdir -p "$(dirname "$out")"
+tmp=$(mktemp "$out.XXXXXX")
+raw=$tmp.raw
+trap 'rm -f "$tmp" "$raw"' EXIT
+
+# Passes, a third of them with --quick.
+reps() {
+    if [[ -n "$quick" ]]; then
+        echo $(( ($1 + 2) / 3 ))
+    else
+        echo "$1"
+    fi
+}
+
+# A directory's files, or only its first with --quick.
+inputs() {
+    local files=("$1"/*)
+    if [[ -n "$quick" ]]; then
+        echo "${files[0]}"
+    else
+        echo "$1"
+    fi
+}
+
+# Adds the CPU and the commit to each line, and keeps only the inputs named
+# exactly (the bench's --inputs matches substrings).
+tag() {
+    CPU="$cpu" COMMIT="$commit" KEEP="$1" python3 -c '
+import json, os, sys
+keep = set(filter(None, os.environ["KEEP"].split(",")))
+for line in sys.stdin:
+    if not line.strip():
+        continue
+    r = json.loads(line)
+    if keep and "input" in r and r["input"] not in keep:
+        continue
+    r["cpu"] = os.environ["CPU"]
+    r["commit"] = os.environ["COMMIT"]
+    print(json.dumps(r))
+'
+}
+
+failed=0
+# suite NAME KEEP ARGS...: runs one bench, appending its rows.
+suite() {
+    local name=$1 keep=$2
+    shift 2
+    echo "perf-record: $name: vecpress bench $* --json --peers" >&2
+    local status=0
+    "$bin" bench "$@" --json --peers >"$raw" || status=$?
+    tag "$keep" <"$raw" >>"$tmp"
+    # The bench fails after printing its rows when a decoder did not round-trip;
+    # those rows carry "error" and the record goes on. Any other failure stops it.
+    if [[ $status -ne 0 ]]; then
+        if grep -q '"error"' "$raw"; then
+            echo "perf-record: $name: some decoders did not round-trip (rows with \"error\")" >&2
+            failed=1
+        else
+            echo "perf-record: $name: vecpress bench failed (exit $status)" >&2
+            exit 1
+        fi
+    fi
+}
+
+generators=uniform-gap-bits-01,uniform-gap-bits-08,uniform-gap-bits-16,cluster-gap-bits-02,cluster-gap-bits-08
+if [[ -n "$quick" ]]; then
+    generators=${generators%%,*}
+fi
+int_codecs=stream-vbyte,stream-vbyte-delta,vbyte,vbyte-delta,varint-gb,varint-gb-delta
+int_codecs=$int_codecs,varint-g8iu,varint-g8iu-delta,stream-vbyte-0124,stream-vbyte-0124-delta
+
+suite "postings (every integer codec)" "" \
+    "$(inputs "$data/postings")" --isa all --reps "$(reps 11)"
+suite "generators" "$generators" \
+    --codecs "$int_codecs" --inputs "$generators" --isa all --reps "$(reps 7)"
+suite "silesia: lz4 decode and compress" "" \
+    "$(inputs "$data/silesia")" --codecs lz4 --reps "$(reps 11)"
+suite "silesia: lz4-hc level 9" "" \
+    "$(inputs "$data/silesia")" --codecs lz4-hc --level 9 --reps "$(reps 5)"
+suite "floats: byte-split, byte-split-lz4, lz4" "" \
+    "$(inputs "$data/floats")" --codecs byte-split,byte-split-lz4,lz4 --isa all --reps "$(reps 7)"
+
+mv "$tmp" "$out"
+rm -f "$raw"
+trap - EXIT
+rows=$(grep -c '"decode_gbs"' "$out" || true)
+echo "perf-record: $rows rows ($cpu, commit $commit) in $out" >&2
+if [[ $failed -ne 0 ]]; then
+    echo "perf-record: some decoders did not round-trip; see the rows with \"error\"" >&2
+fi
+if [[ "$out" == "perf/$key.jsonl" ]] && git ls-files --error-unmatch "$out" >/dev/null 2>&1; then
+    echo "perf-record: compare with the committed record:" >&2
+    echo "    scripts/perf-compare.py $out <(git show HEAD:$out)" >&2
+else
+    echo "perf-record: compare with the record: scripts/perf-compare.py $out" \
+        "(default record: perf/$key.jsonl)" >&2
+fi

@@ -1,0 +1,121 @@
+#!/usr/bin/env python3
+"""Reads the performance records (perf/*.jsonl) and prints, per CPU and codec,
+the decoding kernel with the best geometric mean of its speed over the
+fastest kernel's, input by input (and its worst input), then the choices of
+a CPU with no record: per codec, the kernel whose worst geometric mean over
+the recorded CPUs is the highest. These are the rows of the `PROFILES` and
+`SAFE` tables in crates/vecpress/src/tune.rs.
+
+    scripts/perf-tune.py [--perf DIR] [RECORD.jsonl ...]
+
+Only ratios within one run are used: kernels are compared on the same input
+of the same record.
+"""
+import argparse
+import collections
+import glob
+import json
+import math
+import os
+
+# The order of `Op::ALL` in tune.rs.
+OPS = [
+    "vbyte", "vbyte-delta", "varint-gb", "varint-gb-delta", "varint-g8iu",
+    "varint-g8iu-delta", "stream-vbyte", "stream-vbyte-delta", "stream-vbyte-0124",
+    "stream-vbyte-0124-delta", "byte-split", "byte-split-lz4",
+]
+RUST = {"scalar": "Sc", "sse41": "Sse41", "avx2": "Avx2", "avx512": "Avx512"}
+LOOPS = ["copy8", "copy16", "shuffle16", "copy32"]
+
+
+def load(path):
+    """{(codec, input, type): {kernel: decode GB/s}} of one record."""
+    speeds = collections.defaultdict(dict)
+    for line in open(path):
+        if not line.strip():
+            continue
+        r = json.loads(line)
+        if "absent" in r or "error" in r or not r.get("decode_gbs"):
+            continue
+        codec, isa = r["codec"], r["isa"]
+        if codec.startswith("peer:") or isa == "auto":
+            continue
+        if codec.startswith("lz4:"):
+            codec, isa = "lz4", codec.split(":", 1)[1]
+            if isa == "checked":
+                continue
+        speeds[(codec, r["input"], r["type"])][isa] = r["decode_gbs"]
+    return speeds
+
+
+def summarize(speeds):
+    """{codec: {kernel: (geometric mean over inputs, worst input's ratio)}}."""
+    logs = collections.defaultdict(lambda: collections.defaultdict(list))
+    for (codec, _, _), ks in speeds.items():
+        if len(ks) < 2:
+            continue
+        best = max(ks.values())
+        for k, v in ks.items():
+            logs[codec][k].append(v / best)
+    out = {}
+    for codec, ks in logs.items():
+        n = max(len(v) for v in ks.values())
+        out[codec] = {
+            k: (math.exp(sum(map(math.log, v)) / len(v)), min(v))
+            for k, v in ks.items()
+            if len(v) == n
+        }
+    return out
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("records", nargs="*")
+    ap.add_argument("--perf", default="perf")
+    args = ap.parse_args()
+    paths = args.records or sorted(glob.glob(os.path.join(args.perf, "*.jsonl")))
+    if not paths:
+        raise SystemExit(f"perf-tune: no records in {args.perf}/")
+    per_cpu = {os.path.basename(p)[: -len(".jsonl")]: summarize(load(p)) for p in paths}
+    for cpu, codecs in per_cpu.items():
+        print(f"== {cpu}")
+        row = []
+        for op in OPS + ["lz4"]:
+            ks = codecs.get(op)
+            if not ks:
+                print(f"  {op:<25} (not in the record)")
+                row.append(None)
+                continue
+            ranked = sorted(ks.items(), key=lambda kv: -kv[1][0])
+            cells = ", ".join(f"{k} {g:.3f} (worst {w:.2f})" for k, (g, w) in ranked)
+            print(f"  {op:<25} {cells}")
+            row.append(ranked[0][0])
+        print("  choices: [" + ", ".join(RUST.get(k, "?") if k else "?" for k in row[:-1]) + "]")
+        if codecs.get("lz4"):
+            order = sorted(codecs["lz4"], key=lambda k: -codecs["lz4"][k][0])
+            print("  lz4: [" + ", ".join(k.capitalize() for k in order) + "]")
+    print("== safe (the highest worst geometric mean over the recorded CPUs)")
+    safe = []
+    for op in OPS + ["lz4"]:
+        kernels = None
+        for codecs in per_cpu.values():
+            ks = set(codecs.get(op, {}))
+            if ks:
+                kernels = ks if kernels is None else kernels & ks
+        if not kernels:
+            print(f"  {op:<25} (no record has it)")
+            safe.append(None)
+            continue
+        worst = {
+            k: min(c[op][k][0] for c in per_cpu.values() if op in c) for k in kernels
+        }
+        ranked = sorted(worst.items(), key=lambda kv: -kv[1])
+        print(f"  {op:<25} " + ", ".join(f"{k} {w:.3f}" for k, w in ranked))
+        safe.append(ranked[0][0] if op != "lz4" else [k for k, _ in ranked])
+    print("  choices: [" + ", ".join(RUST.get(k, "?") if k else "?" for k in safe[:-1]) + "]")
+    if safe[-1]:
+        print("  lz4: [" + ", ".join(k.capitalize() for k in safe[-1]) + "]")
+
+
+if __name__ == "__main__":
+    main()
