@@ -3,8 +3,11 @@
 
 Absolute speeds on a shared machine move by 5-10% from run to run, so only
 ratios between rows of ONE run are compared (the bench interleaves each
-decoder's samples with a memcpy of the same bytes). Within each (input, type)
-of each file:
+decoder's samples with a memcpy of the same bytes). A file holds one or more
+runs (rows tagged "run": 1, 2, ...; rows without the tag are run 1): each ratio
+is computed within each run, and the file's value is its median over the runs,
+since now and then one row of a run is 20-50% off. Within each (input, type)
+of each run:
 
   - every vecpress row against memcpy (its decoding speed over memcpy's);
   - every vecpress row against the peers the bench ran beside its codec;
@@ -19,11 +22,15 @@ summary follows. The exit status is 0 whatever changed (this is a report),
     scripts/perf-compare.py FRESH.jsonl [RECORD.jsonl] [--threshold 5] [--all]
 
 RECORD defaults to perf/<cpu key>.jsonl, the name perf-record.sh gives it.
+
+read_record() and median() are also used by perf-doc.py and perf-tune.py.
 """
 import argparse
 import json
 import os
+import statistics
 import sys
+from collections import Counter
 
 # Kernel order inside a codec: the default dispatch first, then the widest.
 ISA_ORDER = ["auto", "avx512", "avx2", "sse41", "neon", "scalar"]
@@ -57,37 +64,99 @@ def repo_root():
     return os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
+class Runs:
+    """A record read by read_record():
+
+    runs     {run: {(input, type): [rows in file order]}}, runs in ascending order
+    cpus     Counter of the rows' "cpu"
+    commits  set of the rows' "commit"
+    rows     measured rows read (every run)
+    bad      lines that are not a JSON object, or whose "run" is not a whole number
+    """
+
+    def __init__(self):
+        self.runs = {}
+        self.cpus = Counter()
+        self.commits = set()
+        self.rows = 0
+        self.bad = 0
+
+    def groups(self):
+        """Every (input, type) of any run, in first-seen order (run by run)."""
+        return list(dict.fromkeys(g for groups in self.runs.values() for g in groups))
+
+
+def read_record(path):
+    """Reads a record made by perf-record.sh. A row is keyed by (run, input,
+    type, codec, isa, level); rows without "run" (records of one run, made
+    before perf-record.sh had --runs) count as run 1. A row measured twice
+    (files run together) counts once, the later one. Absent peers, failed
+    decoders and lines without an input are left out. Raises OSError or
+    UnicodeDecodeError when the file cannot be read."""
+    rec = Runs()
+    runs = {}
+    with open(path, encoding="utf-8") as f:
+        for line in f:
+            if not line.strip():
+                continue
+            try:
+                r = json.loads(line)
+            except json.JSONDecodeError:
+                rec.bad += 1
+                continue
+            if not isinstance(r, dict):
+                rec.bad += 1
+                continue
+            if "absent" in r or "error" in r or "input" not in r:
+                continue
+            run = r.get("run", 1)
+            if isinstance(run, bool) or not isinstance(run, int):
+                rec.bad += 1
+                continue
+            rec.rows += 1
+            rec.cpus[r.get("cpu", "-")] += 1
+            rec.commits.add(r.get("commit", "-"))
+            group = runs.setdefault(run, {}).setdefault((r["input"], r.get("type", "-")), {})
+            key = (r.get("codec"), r.get("isa"), r.get("level"))
+            # Measured twice: the later row counts, in its own place in the file.
+            group.pop(key, None)
+            group[key] = r
+    for run in sorted(runs):
+        rec.runs[run] = {g: list(rows.values()) for g, rows in runs[run].items()}
+    return rec
+
+
+def median(values):
+    """The median of the values that are not None, or None when there are none."""
+    values = [v for v in values if v is not None]
+    return statistics.median(values) if values else None
+
+
 def load(path):
-    """Measured rows grouped by (input, type), in file order; absent peers and
-    failed decoders are left out. Exits with status 2 when the file cannot be read."""
-    groups = {}
-    cpus = set()
-    commits = set()
-    bad = 0
+    """A record read by read_record(); exits with status 2 when it cannot be read."""
     try:
-        with open(path, encoding="utf-8") as f:
-            for line in f:
-                if not line.strip():
-                    continue
-                try:
-                    r = json.loads(line)
-                except json.JSONDecodeError:
-                    bad += 1
-                    continue
-                if not isinstance(r, dict) or "absent" in r or "error" in r or "input" not in r:
-                    continue
-                cpus.add(r.get("cpu", "-"))
-                commits.add(r.get("commit", "-"))
-                rows = groups.setdefault((r["input"], r.get("type", "-")), [])
-                # A row measured twice (files run together): the later one counts.
-                rows[:] = [o for o in rows if (o["codec"], o["isa"]) != (r["codec"], r["isa"])]
-                rows.append(r)
+        rec = read_record(path)
     except (OSError, UnicodeDecodeError) as e:
         print(f"perf-compare: cannot read {path}: {e}", file=sys.stderr)
         sys.exit(2)
-    if bad:
-        print(f"perf-compare: {path}: {bad} lines are not JSON; skipped", file=sys.stderr)
-    return groups, cpus, commits
+    if rec.bad:
+        print(f"perf-compare: {path}: {rec.bad} lines are not JSON rows; skipped", file=sys.stderr)
+    return rec
+
+
+def median_ratios(rec, group):
+    """Every ratio of one (input, type): name -> its median over the runs that have it."""
+    per_run = {}
+    for groups in rec.runs.values():
+        if group in groups:
+            for name, x in ratios(groups[group]).items():
+                per_run.setdefault(name, []).append(x)
+    return {name: median(xs) for name, xs in per_run.items()}
+
+
+def runs_text(rec):
+    n = len(rec.runs)
+    return f"{n} run" + ("" if n == 1 else "s")
 
 
 def is_peer(r):
@@ -212,18 +281,21 @@ def main():
         print(f"perf-compare: {args.fresh} is the record itself; compare with the committed one:\n"
               f"    scripts/perf-compare.py {args.fresh} <(git show HEAD:perf/{os.path.basename(record)})",
               file=sys.stderr)
-    fresh, fresh_cpus, fresh_commits = load(args.fresh)
-    old, old_cpus, old_commits = load(record)
-    print(f"fresh:  {args.fresh} ({', '.join(sorted(fresh_commits))}; {'; '.join(sorted(fresh_cpus))})")
-    print(f"record: {record} ({', '.join(sorted(old_commits))}; {'; '.join(sorted(old_cpus))})")
-    if fresh_cpus != old_cpus:
+    fresh_rec = load(args.fresh)
+    old_rec = load(record)
+    for name, path, rec in (("fresh: ", args.fresh, fresh_rec), ("record:", record, old_rec)):
+        print(f"{name} {path} ({runs_text(rec)}; {', '.join(sorted(rec.commits))}; "
+              f"{'; '.join(sorted(rec.cpus))})")
+    if set(fresh_rec.cpus) != set(old_rec.cpus):
         print("warning: the files name different CPUs; ratios may differ for that alone")
+    fresh = set(fresh_rec.groups())
+    old = set(old_rec.groups())
 
     changes = []
     only_fresh = only_old = 0
-    for group in sorted(fresh.keys() & old.keys()):
-        a = ratios(fresh[group])
-        b = ratios(old[group])
+    for group in sorted(fresh & old):
+        a = median_ratios(fresh_rec, group)
+        b = median_ratios(old_rec, group)
         only_fresh += len(a.keys() - b.keys())
         only_old += len(b.keys() - a.keys())
         for name in a.keys() & b.keys():
@@ -240,13 +312,14 @@ def main():
                for c, group, name, old, new in shown],
               ["change", "input (type)", "ratio", "record", "fresh"])
         print()
-    print(f"{len(changes)} ratios compared: {len(fell)} fell and {len(rose)} rose by more than "
+    print(f"{len(changes)} ratios compared (medians over {runs_text(fresh_rec)} fresh and "
+          f"{runs_text(old_rec)} in the record): {len(fell)} fell and {len(rose)} rose by more than "
           f"{args.threshold:g}%", end="")
     if only_fresh or only_old:
         print(f"; {only_fresh} only in the fresh run, {only_old} only in the record", end="")
     print()
-    inputs_fresh = len(fresh.keys() - old.keys())
-    inputs_old = len(old.keys() - fresh.keys())
+    inputs_fresh = len(fresh - old)
+    inputs_old = len(old - fresh)
     if inputs_fresh or inputs_old:
         print(f"inputs not compared: {inputs_fresh} only in the fresh run, {inputs_old} only in the record")
 

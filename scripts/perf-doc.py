@@ -2,13 +2,17 @@
 """Writes docs/BENCHMARKS.md from the records in perf/*.jsonl (one per CPU,
 made by scripts/perf-record.sh): one column per CPU, every cell a ratio
 between two rows of one run, since only those hold across runs on a shared
-machine.
+machine. A record holds one or more runs; each cell is the median over the
+record's runs of its ratio within each run. The best kernel of a codec on an
+input is the one with the highest median over the runs of its speed over the
+fastest kernel's in that run; `auto ÷ best kernel` is the median over the runs
+of auto over the fastest kernel of that run.
 
     scripts/perf-doc.py [--perf DIR] [--out FILE]   (default: perf/, docs/BENCHMARKS.md)
 """
 import argparse
 import glob
-import json
+import importlib.util
 import os
 import sys
 from collections import Counter
@@ -21,31 +25,80 @@ def repo_root():
     return os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
+def shared():
+    """perf-compare.py beside this script, for its read_record() and median()."""
+    path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "perf-compare.py")
+    spec = importlib.util.spec_from_file_location("perf_compare", path)
+    module = importlib.util.module_from_spec(spec)
+    write, sys.dont_write_bytecode = sys.dont_write_bytecode, True
+    try:
+        spec.loader.exec_module(module)
+    finally:
+        sys.dont_write_bytecode = write
+    return module
+
+
+perf_compare = shared()
+median = perf_compare.median
+
+
 class Record:
-    """One CPU's file: measured rows by (input, type), in file order."""
+    """One CPU's file: its runs, each a Run."""
 
     def __init__(self, path):
         self.key = os.path.splitext(os.path.basename(path))[0]
-        self.groups = {}
-        cpus = Counter()
-        commits = set()
-        self.rows = 0
-        with open(path, encoding="utf-8") as f:
-            for line in f:
-                if not line.strip():
-                    continue
-                r = json.loads(line)
-                if "absent" in r or "error" in r or "input" not in r:
-                    continue
-                self.rows += 1
-                cpus[r.get("cpu", "-")] += 1
-                commits.add(r.get("commit", "-"))
-                rows = self.groups.setdefault((r["input"], r.get("type", "-")), [])
-                # A row measured twice: the later one counts.
-                rows[:] = [o for o in rows if (o["codec"], o["isa"]) != (r["codec"], r["isa"])]
-                rows.append(r)
-        self.cpu = cpus.most_common(1)[0][0] if cpus else "-"
-        self.commit = ", ".join(sorted(commits)) or "-"
+        rec = perf_compare.read_record(path)
+        if rec.bad:
+            print(f"perf-doc: {path}: {rec.bad} lines are not JSON rows; skipped", file=sys.stderr)
+        self.runs = [Run(groups) for groups in rec.runs.values()]
+        self.rows = rec.rows
+        self.cpu = rec.cpus.most_common(1)[0][0] if rec.cpus else "-"
+        self.commit = ", ".join(sorted(rec.commits)) or "-"
+
+    def groups(self):
+        """Every (input, type) of any run, in first-seen order."""
+        return list(dict.fromkeys(g for run in self.runs for g in run.groups))
+
+    def med(self, fn):
+        """The median over the runs of fn(run), leaving out the runs where it is None."""
+        return median(fn(run) for run in self.runs)
+
+    def pick(self, speeds_of):
+        """The name with the highest median over the runs of its speed over the
+        fastest's of that run, where speeds_of(run) is {name: speed}. Only names
+        found in as many runs as any count; None when there is no speed."""
+        shares = {}
+        for run in self.runs:
+            speeds = {k: v for k, v in speeds_of(run).items() if v}
+            if not speeds:
+                continue
+            top = max(speeds.values())
+            for k, v in speeds.items():
+                shares.setdefault(k, []).append(v / top)
+        if not shares:
+            return None
+        most = max(len(v) for v in shares.values())
+        best = None
+        for k, v in shares.items():
+            if len(v) == most and (best is None or median(v) > best[0]):
+                best = (median(v), k)
+        return best[1]
+
+    def best_kernel(self, group, codec):
+        """The isa of the codec's best fixed kernel on an input (not its auto
+        row): see pick()."""
+        return self.pick(lambda run: {r["isa"]: r["decode_gbs"] for r in run.kernels(group, codec)})
+
+    def peers_of(self, group, codec):
+        """The names of the peers the bench ran beside a codec, in any run."""
+        return list(dict.fromkeys(p["codec"] for run in self.runs for p in run.peers_of(group, codec)))
+
+
+class Run:
+    """One run of a record: measured rows by (input, type), in file order."""
+
+    def __init__(self, groups):
+        self.groups = groups
 
     def row(self, group, codec, isa=None):
         """The row of a codec (and isa) on an input; with no isa, its auto
@@ -56,10 +109,14 @@ class Record:
         rows.sort(key=lambda r: r["isa"] != "auto")
         return rows[0] if rows else None
 
-    def best_kernel(self, group, codec):
-        """The fastest fixed kernel of a codec on an input (not its auto row)."""
-        rows = [r for r in self.groups.get(group, [])
+    def kernels(self, group, codec):
+        """The fixed kernels' rows of a codec on an input (not its auto row)."""
+        return [r for r in self.groups.get(group, [])
                 if r["codec"] == codec and r["isa"] != "auto" and r.get("decode_gbs")]
+
+    def fastest_kernel(self, group, codec):
+        """The fastest fixed kernel's row of a codec on an input in this run."""
+        rows = self.kernels(group, codec)
         return max(rows, key=lambda r: r["decode_gbs"]) if rows else None
 
     def peers_of(self, group, codec):
@@ -101,9 +158,10 @@ def groups_with(records, codec, types=None):
     """Every (input, type) where some record has the codec, in first-seen order."""
     seen = {}
     for rec in records:
-        for g, rows in rec.groups.items():
-            if (types is None or g[1] in types) and any(r["codec"] == codec for r in rows):
-                seen.setdefault(g, None)
+        for run in rec.runs:
+            for g, rows in run.groups.items():
+                if (types is None or g[1] in types) and any(r["codec"] == codec for r in rows):
+                    seen.setdefault(g, None)
     return list(seen)
 
 
@@ -111,11 +169,12 @@ def codecs_of(records, types):
     """Own codecs on inputs of these types, in first-seen order."""
     seen = {}
     for rec in records:
-        for g, rows in rec.groups.items():
-            if g[1] in types:
-                for r in rows:
-                    if not r["codec"].startswith("peer:"):
-                        seen.setdefault(r["codec"], None)
+        for run in rec.runs:
+            for g, rows in run.groups.items():
+                if g[1] in types:
+                    for r in rows:
+                        if not r["codec"].startswith("peer:"):
+                            seen.setdefault(r["codec"], None)
     return list(seen)
 
 
@@ -124,16 +183,33 @@ def group_name(g, with_type):
 
 
 def auto_vs_best(rec, g, codec):
-    """(auto ÷ best kernel, the best kernel's label) or (None, None)."""
-    auto = rec.row(g, codec, "auto")
+    """(median over the runs of auto ÷ that run's fastest kernel, the best
+    kernel's label) or (None, None)."""
+    def one(run):
+        auto = run.row(g, codec, "auto")
+        fastest = run.fastest_kernel(g, codec)
+        return ratio(speed(auto), speed(fastest)) if auto and fastest else None
+
+    x = rec.med(one)
     best = rec.best_kernel(g, codec)
-    if not auto or not best:
+    if x is None or best is None:
         return None, None
-    name = best["isa"]
-    kernel = auto.get("kernel")
-    if kernel and best["isa"] not in str(kernel):
-        name += f"; auto ran {kernel}"
-    return ratio(auto["decode_gbs"], best["decode_gbs"]), name
+    name = best
+    # The kernel auto ran, as most runs name it.
+    kernels = Counter(str(a["kernel"]) for a in (run.row(g, codec, "auto") for run in rec.runs)
+                      if a and a.get("kernel"))
+    if kernels:
+        kernel = kernels.most_common(1)[0][0]
+        if best not in kernel:
+            name += f"; auto ran {kernel}"
+    return x, name
+
+
+def best_over(rec, g, codec, best, fn):
+    """The median over the runs of fn(run, the best kernel's row in that run)."""
+    if best is None:
+        return None
+    return rec.med(lambda run: (lambda r: fn(run, r) if r else None)(run.row(g, codec, best)))
 
 
 def table(out, head, lines, text_columns):
@@ -150,8 +226,10 @@ def dispatch_summary(records, out):
     for rec in records:
         n = ok = 0
         low = None
-        for g, rows in rec.groups.items():
-            for codec in {r["codec"] for r in rows if r["isa"] == "auto"}:
+        for g in rec.groups():
+            autos = dict.fromkeys(r["codec"] for run in rec.runs
+                                  for r in run.groups.get(g, []) if r["isa"] == "auto")
+            for codec in autos:
                 x, name = auto_vs_best(rec, g, codec)
                 if x is None:
                     continue
@@ -181,27 +259,34 @@ def lz4_decode(records, out):
     def add(label, values):
         lines.append([label[0], label[1]] + values)
 
+    def loop_name(codec):
+        return codec.split(":", 1)[1] if codec else None
+
     for g in files:
         auto, best = [], []
         for rec in records:
-            peer = speed(rec.row(g, "peer:lz4-c"))
-            auto.append(cell(ratio(speed(rec.row(g, "lz4", "auto")), peer)))
-            loops = [r for r in rec.groups.get(g, []) if r["codec"].startswith("lz4:")]
-            b = max(loops, key=lambda r: r["decode_gbs"]) if loops else None
-            best.append(cell(ratio(speed(b), peer), b["codec"].split(":", 1)[1] if b else None))
+            auto.append(cell(rec.med(lambda run: ratio(speed(run.row(g, "lz4", "auto")),
+                                                       speed(run.row(g, "peer:lz4-c"))))))
+            b = rec.pick(lambda run: {r["codec"]: r.get("decode_gbs") for r in run.groups.get(g, [])
+                                      if r["codec"].startswith("lz4:")})
+            x = rec.med(lambda run: ratio(speed(run.row(g, b)), speed(run.row(g, "peer:lz4-c")))) if b else None
+            best.append(cell(x, loop_name(b)))
         add((g[0], "lz4/auto ÷ peer:lz4-c"), auto)
         add(("", "best fixed loop ÷ peer:lz4-c"), best)
     if len(files) > 1:
         auto, best = [], []
+
+        def total(run, codec, isa=None):
+            return total_speed([run.row(g, codec, isa) for g in files])
+
         for rec in records:
-            peer = total_speed([rec.row(g, "peer:lz4-c") for g in files])
-            auto.append(cell(ratio(total_speed([rec.row(g, "lz4", "auto") for g in files]), peer)))
-            loops = {r["codec"] for g in files for r in rec.groups.get(g, [])
-                     if r["codec"].startswith("lz4:")}
-            totals = [(total_speed([rec.row(g, c) for g in files]), c) for c in sorted(loops)]
-            totals = [t for t in totals if t[0]]
-            b = max(totals) if totals else (None, None)
-            best.append(cell(ratio(b[0], peer), b[1].split(":", 1)[1] if b[1] else None))
+            auto.append(cell(rec.med(lambda run: ratio(total(run, "lz4", "auto"),
+                                                       total(run, "peer:lz4-c")))))
+            loops = sorted({r["codec"] for run in rec.runs for g in files
+                            for r in run.groups.get(g, []) if r["codec"].startswith("lz4:")})
+            b = rec.pick(lambda run: {c: total(run, c) for c in loops})
+            x = rec.med(lambda run: ratio(total(run, b), total(run, "peer:lz4-c"))) if b else None
+            best.append(cell(x, loop_name(b)))
         add(("all files", "lz4/auto ÷ peer:lz4-c"), auto)
         add(("", "best fixed loop ÷ peer:lz4-c"), best)
     table(out, ["file", "ratio"] + [r.key for r in records], lines, 2)
@@ -212,12 +297,13 @@ def lz4_decode(records, out):
     out.append("")
     lines = []
     for g in files:
-        lines.append([g[0]] + [cell(ratio(speed(rec.row(g, "lz4+pairs", "auto")),
-                                          speed(rec.row(g, "peer:lz4-c")))) for rec in records])
+        lines.append([g[0]] + [cell(rec.med(lambda run: ratio(speed(run.row(g, "lz4+pairs", "auto")),
+                                                              speed(run.row(g, "peer:lz4-c")))))
+                               for rec in records])
     if len(files) > 1:
         lines.append(["all files"] + [
-            cell(ratio(total_speed([rec.row(g, "lz4+pairs", "auto") for g in files]),
-                       total_speed([rec.row(g, "peer:lz4-c") for g in files])))
+            cell(rec.med(lambda run: ratio(total_speed([run.row(g, "lz4+pairs", "auto") for g in files]),
+                                           total_speed([run.row(g, "peer:lz4-c") for g in files]))))
             for rec in records])
     table(out, ["file: lz4+pairs ÷ peer:lz4-c"] + [r.key for r in records], lines, 1)
 
@@ -227,8 +313,8 @@ def lz4_compress(records, out):
     files += [g for g in groups_with(records, "lz4-hc", {"bytes"}) if g not in files]
     if not files:
         return
-    levels = sorted({str(r["level"]) for rec in records for g in files
-                     for r in rec.groups.get(g, []) if r["codec"] == "lz4-hc" and "level" in r})
+    levels = sorted({str(r["level"]) for rec in records for run in rec.runs for g in files
+                     for r in run.groups.get(g, []) if r["codec"] == "lz4-hc" and "level" in r})
     level = f" (level {', '.join(levels)})" if levels else ""
     out.append("## LZ4 compress")
     out.append("")
@@ -241,13 +327,15 @@ def lz4_compress(records, out):
     for g in files:
         for i, (own, peer) in enumerate(pairs):
             lines.append([g[0] if i == 0 else "", f"{own} ÷ {peer}"] + [
-                cell(ratio(speed(rec.row(g, own), "encode_gbs"),
-                           speed(rec.row(g, peer), "encode_gbs"))) for rec in records])
+                cell(rec.med(lambda run: ratio(speed(run.row(g, own), "encode_gbs"),
+                                               speed(run.row(g, peer), "encode_gbs"))))
+                for rec in records])
     if len(files) > 1:
         for i, (own, peer) in enumerate(pairs):
             lines.append(["all files" if i == 0 else "", f"{own} ÷ {peer}"] + [
-                cell(ratio(total_speed([rec.row(g, own) for g in files], "encode_gbs"),
-                           total_speed([rec.row(g, peer) for g in files], "encode_gbs")))
+                cell(rec.med(lambda run: ratio(
+                    total_speed([run.row(g, own) for g in files], "encode_gbs"),
+                    total_speed([run.row(g, peer) for g in files], "encode_gbs"))))
                 for rec in records])
     table(out, ["file", "encode ratio"] + [r.key for r in records], lines, 2)
 
@@ -272,8 +360,9 @@ def stream_vbyte(records, out):
             for rec in records:
                 autos.append(cell(*auto_vs_best(rec, g, codec)))
                 best = rec.best_kernel(g, codec)
-                peers.append(cell(ratio(speed(best), speed(rec.row(g, peer))),
-                                  best["isa"] if best else None))
+                peers.append(cell(best_over(rec, g, codec, best,
+                                            lambda run, r: ratio(speed(r), speed(run.row(g, peer)))),
+                                  best))
             lines.append([g[0], "auto ÷ best kernel"] + autos)
             lines.append(["", f"best kernel ÷ {peer}"] + peers)
         table(out, ["input", "ratio"] + [r.key for r in records], lines, 2)
@@ -297,7 +386,7 @@ def integer_codecs(records, out):
 
 
 def byte_split(records, out):
-    types = {t for rec in records for (_, t) in rec.groups if t not in ("u32", "bytes")}
+    types = {t for rec in records for (_, t) in rec.groups() if t not in ("u32", "bytes")}
     codecs = [c for c in ("byte-split", "byte-split-lz4") if groups_with(records, c, types)]
     if not codecs:
         return
@@ -310,7 +399,7 @@ def byte_split(records, out):
         out.append(f"### {codec}")
         out.append("")
         files = groups_with(records, codec, types)
-        peer_names = list(dict.fromkeys(p["codec"] for rec in records for g in files
+        peer_names = list(dict.fromkeys(p for rec in records for g in files
                                         for p in rec.peers_of(g, codec)))
         lines = []
         for g in files:
@@ -319,12 +408,13 @@ def byte_split(records, out):
             for rec in records:
                 autos.append(cell(*auto_vs_best(rec, g, codec)))
                 best = rec.best_kernel(g, codec)
-                m = None
-                if best:
-                    m = best.get("memcpy_ratio") or ratio(best["decode_gbs"], best.get("memcpy_gbs"))
-                memcpy.append(cell(m, best["isa"] if best else None))
+                m = best_over(rec, g, codec, best, lambda run, r: r.get("memcpy_ratio")
+                              or ratio(r["decode_gbs"], r.get("memcpy_gbs")))
+                memcpy.append(cell(m, best))
                 for p in peer_names:
-                    peers[p].append(cell(ratio(speed(best), speed(rec.row(g, p)))))
+                    peers[p].append(cell(best_over(
+                        rec, g, codec, best,
+                        lambda run, r, p=p: ratio(speed(r), speed(run.row(g, p))))))
             lines.append([group_name(g, True), "auto ÷ best kernel"] + autos)
             lines.append(["", "best kernel ÷ memcpy"] + memcpy)
             for p in peer_names:
@@ -362,23 +452,29 @@ def main():
         "",
         "## How to read these tables",
         "",
-        "Each column is one CPU's record, each cell a ratio between two rows of ONE "
+        "Each column is one CPU's record. Every ratio is between two rows of ONE "
         "`vecpress bench` run: every decoder's timed passes are interleaved with a memcpy of the "
         "same bytes, so these ratios hold on a shared machine where absolute speeds move by "
-        "5-10% from run to run. No cell divides a speed from one run by one from another. "
+        "5-10% from run to run. No ratio divides a speed from one run by one from another. "
+        "A record holds one or more runs (the `runs` column below; three by default), since "
+        "now and then one row of a run is 20-50% off on a shared machine: each cell is the "
+        "median over the record's runs of a ratio measured within one run. "
         "Above 1, the first decoder named is the faster. Speeds are decoding speeds in GB/s of "
         "decoded bytes unless a table says encoding.",
         "",
         "`auto` is the default dispatch, what the library runs unless told otherwise; a kernel "
         "is one fixed instruction-set level (`scalar`, `sse41`, `avx2`, `avx512`, `neon`), and "
-        "the best kernel is the fastest of them on that input. `-` means the record has no such "
+        "the best kernel is the fastest of them on that input: the one whose speed over the "
+        "fastest kernel's of the same run has the highest median over the runs. `auto ÷ best "
+        "kernel` is the median over the runs of auto over the fastest kernel of that run. "
+        "`-` means the record has no such "
         "row: a record made before the row existed, a peer not built into the binary, or a CPU "
         "without that level.",
         "",
         "To re-record on a machine (the record is named after its CPU, `perf/<vendor>-<family>-<model>.jsonl`):",
         "",
         "```sh",
-        "scripts/perf-record.sh fresh.jsonl   # builds the CLI, runs every suite",
+        "scripts/perf-record.sh fresh.jsonl   # builds the CLI, runs every suite 3 times (--runs N)",
         "scripts/perf-compare.py fresh.jsonl  # same-run ratios that moved, against perf/<cpu>.jsonl",
         "mv fresh.jsonl perf/<cpu>.jsonl",
         "scripts/perf-doc.py                  # rewrites this file",
@@ -387,8 +483,8 @@ def main():
         "## Machines",
         "",
     ]
-    table(out, ["record", "CPU", "commit", "rows"],
-          [[r.key, r.cpu, r.commit, str(r.rows)] for r in records], 3)
+    table(out, ["record", "CPU", "commit", "runs", "rows"],
+          [[r.key, r.cpu, r.commit, str(len(r.runs)), str(r.rows)] for r in records], 3)
     dispatch_summary(records, out)
     lz4_decode(records, out)
     lz4_compress(records, out)

@@ -1,16 +1,23 @@
 #!/usr/bin/env bash
 # Records this CPU's benchmark results: `vecpress bench --json --peers` over the
 # posting lists, the integer generators, Silesia (LZ4 decode, compress and HC
-# level 9) and the float files, one JSON row per line, each tagged with the CPU
-# and the commit. The file is named after the CPU (vendor-family-model), so
-# each machine keeps one record in perf/ and a fresh run is compared against
+# level 9) and the float files, one JSON row per line, each tagged with the CPU,
+# the commit and the run. The file is named after the CPU (vendor-family-model),
+# so each machine keeps one record in perf/ and a fresh run is compared against
 # it with scripts/perf-compare.py: only ratios within one run are compared,
 # since absolute speeds on a shared machine move from run to run.
 #
-#   scripts/perf-record.sh [--quick] [OUT]    (default OUT: perf/<cpu key>.jsonl)
+# A record holds several runs (every suite once per run, run after run): on a
+# shared machine one row of a run is now and then 20-50% off, so the scripts
+# that read records (perf-compare.py, perf-doc.py, perf-tune.py) compute each
+# ratio within each run and take the median over the runs.
 #
-#   --quick              a smoke test: a third of the passes, the first input
-#                        of each suite (default OUT under target/, not perf/)
+#   scripts/perf-record.sh [--quick] [--runs N] [OUT]    (default OUT: perf/<cpu key>.jsonl)
+#
+#   --runs N             run every suite N times, rows tagged "run": 1..N (default 3)
+#   --quick              a smoke test: one run (unless --runs is given), a third
+#                        of the passes, the first input of each suite (default
+#                        OUT under target/, not perf/)
 #   VECPRESS_DATA=DIR    the data (default: ../shared/data beside the repository)
 #   VECPRESS_BIN=FILE    time this binary instead of building target/release/vecpress
 set -euo pipefail
@@ -21,11 +28,24 @@ absolute() {
 }
 
 quick=
+runs=
 out=
-for arg in "$@"; do
+while [[ $# -gt 0 ]]; do
+    arg=$1
+    shift
     case "$arg" in
         --quick) quick=1 ;;
-        -h|--help) sed -n '2,15p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        --runs=*) runs=${arg#--runs=} ;;
+        --runs)
+            if [[ $# -eq 0 ]]; then
+                echo "perf-record: --runs needs a number" >&2
+                exit 2
+            fi
+            runs=$1
+            shift
+            ;;
+        # The comment block at the top of this file (up to its first code line).
+        -h|--help) awk 'NR > 1 && !/^#/ { exit } NR > 1 { sub(/^# ?/, ""); print }' "$0"; exit 0 ;;
         -*) echo "perf-record: unknown option $arg" >&2; exit 2 ;;
         *)
             if [[ -n "$out" ]]; then
@@ -36,6 +56,14 @@ for arg in "$@"; do
             ;;
     esac
 done
+if [[ -z "$runs" ]]; then
+    if [[ -n "$quick" ]]; then runs=1; else runs=3; fi
+fi
+if ! [[ "$runs" =~ ^[0-9]+$ ]] || (( 10#$runs < 1 )); then
+    echo "perf-record: --runs takes a whole number of 1 or more (got '$runs')" >&2
+    exit 2
+fi
+runs=$(( 10#$runs ))
 out=$(absolute "$out")
 data=$(absolute "${VECPRESS_DATA:-}")
 bin=$(absolute "${VECPRESS_BIN:-}")
@@ -123,10 +151,10 @@ inputs() {
     fi
 }
 
-# Adds the CPU and the commit to each line, and keeps only the inputs named
-# exactly (the bench's --inputs matches substrings).
+# Adds the CPU, the commit and the run to each line, and keeps only the inputs
+# named exactly (the bench's --inputs matches substrings).
 tag() {
-    CPU="$cpu" COMMIT="$commit" KEEP="$1" python3 -c '
+    CPU="$cpu" COMMIT="$commit" RUN="$run" KEEP="$1" python3 -c '
 import json, os, sys
 keep = set(filter(None, os.environ["KEEP"].split(",")))
 for line in sys.stdin:
@@ -137,16 +165,18 @@ for line in sys.stdin:
         continue
     r["cpu"] = os.environ["CPU"]
     r["commit"] = os.environ["COMMIT"]
+    r["run"] = int(os.environ["RUN"])
     print(json.dumps(r))
 '
 }
 
 failed=0
-# suite NAME KEEP ARGS...: runs one bench, appending its rows.
+run=0
+# suite NAME KEEP ARGS...: runs one bench, appending its rows tagged with $run.
 suite() {
     local name=$1 keep=$2
     shift 2
-    echo "perf-record: $name: vecpress bench $* --json --peers" >&2
+    echo "perf-record: run $run of $runs: $name: vecpress bench $* --json --peers" >&2
     local status=0
     "$bin" bench "$@" --json --peers >"$raw" || status=$?
     tag "$keep" <"$raw" >>"$tmp"
@@ -154,10 +184,10 @@ suite() {
     # those rows carry "error" and the record goes on. Any other failure stops it.
     if [[ $status -ne 0 ]]; then
         if grep -q '"error"' "$raw"; then
-            echo "perf-record: $name: some decoders did not round-trip (rows with \"error\")" >&2
+            echo "perf-record: run $run: $name: some decoders did not round-trip (rows with \"error\")" >&2
             failed=1
         else
-            echo "perf-record: $name: vecpress bench failed (exit $status)" >&2
+            echo "perf-record: run $run: $name: vecpress bench failed (exit $status)" >&2
             exit 1
         fi
     fi
@@ -170,22 +200,26 @@ fi
 int_codecs=stream-vbyte,stream-vbyte-delta,vbyte,vbyte-delta,varint-gb,varint-gb-delta
 int_codecs=$int_codecs,varint-g8iu,varint-g8iu-delta,stream-vbyte-0124,stream-vbyte-0124-delta
 
-suite "postings (every integer codec)" "" \
-    "$(inputs "$data/postings")" --isa all --reps "$(reps 11)"
-suite "generators" "$generators" \
-    --codecs "$int_codecs" --inputs "$generators" --isa all --reps "$(reps 7)"
-suite "silesia: lz4 decode and compress" "" \
-    "$(inputs "$data/silesia")" --codecs lz4 --reps "$(reps 11)"
-suite "silesia: lz4-hc level 9" "" \
-    "$(inputs "$data/silesia")" --codecs lz4-hc --level 9 --reps "$(reps 5)"
-suite "floats: byte-split, byte-split-lz4, lz4" "" \
-    "$(inputs "$data/floats")" --codecs byte-split,byte-split-lz4,lz4 --isa all --reps "$(reps 7)"
+# Whole runs one after another, so that a slow spell of the machine spoils one
+# run's rows rather than every run of one suite.
+for (( run = 1; run <= runs; run++ )); do
+    suite "postings (every integer codec)" "" \
+        "$(inputs "$data/postings")" --isa all --reps "$(reps 11)"
+    suite "generators" "$generators" \
+        --codecs "$int_codecs" --inputs "$generators" --isa all --reps "$(reps 7)"
+    suite "silesia: lz4 decode and compress" "" \
+        "$(inputs "$data/silesia")" --codecs lz4 --reps "$(reps 11)"
+    suite "silesia: lz4-hc level 9" "" \
+        "$(inputs "$data/silesia")" --codecs lz4-hc --level 9 --reps "$(reps 5)"
+    suite "floats: byte-split, byte-split-lz4, lz4" "" \
+        "$(inputs "$data/floats")" --codecs byte-split,byte-split-lz4,lz4 --isa all --reps "$(reps 7)"
+done
 
 mv "$tmp" "$out"
 rm -f "$raw"
 trap - EXIT
 rows=$(grep -c '"decode_gbs"' "$out" || true)
-echo "perf-record: $rows rows ($cpu, commit $commit) in $out" >&2
+echo "perf-record: $rows rows in $runs run(s) ($cpu, commit $commit) in $out" >&2
 if [[ $failed -ne 0 ]]; then
     echo "perf-record: some decoders did not round-trip; see the rows with \"error\"" >&2
 fi

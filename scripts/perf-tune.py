@@ -9,14 +9,34 @@ the recorded CPUs is the highest. These are the rows of the `PROFILES` and
     scripts/perf-tune.py [--perf DIR] [RECORD.jsonl ...]
 
 Only ratios within one run are used: kernels are compared on the same input
-of the same record.
+of the same run of the same record. A record holds one or more runs (rows
+without "run" are run 1): per input, each kernel's speed over the fastest
+kernel's of the same run, then its median over the runs, then the geometric
+mean over the inputs.
 """
 import argparse
 import collections
 import glob
-import json
+import importlib.util
 import math
 import os
+import sys
+
+
+def shared():
+    """perf-compare.py beside this script, for its read_record() and median()."""
+    path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "perf-compare.py")
+    spec = importlib.util.spec_from_file_location("perf_compare", path)
+    module = importlib.util.module_from_spec(spec)
+    write, sys.dont_write_bytecode = sys.dont_write_bytecode, True
+    try:
+        spec.loader.exec_module(module)
+    finally:
+        sys.dont_write_bytecode = write
+    return module
+
+
+perf_compare = shared()
 
 # The order of `Op::ALL` in tune.rs.
 OPS = [
@@ -29,34 +49,42 @@ LOOPS = ["copy8", "copy16", "shuffle16", "copy32"]
 
 
 def load(path):
-    """{(codec, input, type): {kernel: decode GB/s}} of one record."""
-    speeds = collections.defaultdict(dict)
-    for line in open(path):
-        if not line.strip():
-            continue
-        r = json.loads(line)
-        if "absent" in r or "error" in r or not r.get("decode_gbs"):
-            continue
-        codec, isa = r["codec"], r["isa"]
-        if codec.startswith("peer:") or isa == "auto":
-            continue
-        if codec.startswith("lz4:"):
-            codec, isa = "lz4", codec.split(":", 1)[1]
-            if isa == "checked":
-                continue
-        speeds[(codec, r["input"], r["type"])][isa] = r["decode_gbs"]
+    """{(codec, input, type, level): {run: {kernel: decode GB/s}}} of one record."""
+    rec = perf_compare.read_record(path)
+    if rec.bad:
+        print(f"perf-tune: {path}: {rec.bad} lines are not JSON rows; skipped", file=sys.stderr)
+    speeds = collections.defaultdict(lambda: collections.defaultdict(dict))
+    for run, groups in rec.runs.items():
+        for (input, type_), rows in groups.items():
+            for r in rows:
+                if not r.get("decode_gbs"):
+                    continue
+                codec, isa = r["codec"], r["isa"]
+                if codec.startswith("peer:") or isa == "auto":
+                    continue
+                if codec.startswith("lz4:"):
+                    codec, isa = "lz4", codec.split(":", 1)[1]
+                    if isa == "checked":
+                        continue
+                speeds[(codec, input, type_, r.get("level"))][run][isa] = r["decode_gbs"]
     return speeds
 
 
 def summarize(speeds):
-    """{codec: {kernel: (geometric mean over inputs, worst input's ratio)}}."""
+    """{codec: {kernel: (geometric mean over inputs, worst input's ratio)}}, where
+    an input's ratio is the median over the runs of the kernel's speed over the
+    fastest kernel's of that run."""
     logs = collections.defaultdict(lambda: collections.defaultdict(list))
-    for (codec, _, _), ks in speeds.items():
-        if len(ks) < 2:
-            continue
-        best = max(ks.values())
-        for k, v in ks.items():
-            logs[codec][k].append(v / best)
+    for (codec, _, _, _), runs in speeds.items():
+        shares = collections.defaultdict(list)
+        for ks in runs.values():
+            if len(ks) < 2:
+                continue
+            best = max(ks.values())
+            for k, v in ks.items():
+                shares[k].append(v / best)
+        for k, v in shares.items():
+            logs[codec][k].append(perf_compare.median(v))
     out = {}
     for codec, ks in logs.items():
         n = max(len(v) for v in ks.values())

@@ -24,6 +24,15 @@ step "cargo doc (no broken links, -D warnings), with and without default feature
 RUSTDOCFLAGS="-D warnings" cargo doc --workspace --no-deps --quiet
 RUSTDOCFLAGS="-D warnings" cargo doc -p vecpress --no-default-features --no-deps --quiet
 
+step "docs/BENCHMARKS.md is what scripts/perf-doc.py makes of perf/"
+bench_doc=$(mktemp)
+python3 scripts/perf-doc.py --out "$bench_doc" >/dev/null
+diff -u docs/BENCHMARKS.md "$bench_doc" || {
+    echo "docs/BENCHMARKS.md is stale: run scripts/perf-doc.py" >&2
+    exit 1
+}
+rm -f "$bench_doc"
+
 step "tests (release: the property tests decode millions of values per kernel)"
 cargo test --workspace --release
 

@@ -97,7 +97,11 @@ pub fn to_py(py: Python<'_>, err: vecpress::Error) -> PyErr {
     use vecpress::Error as E;
     let msg = err.to_string();
     let (exc, attrs): (PyErr, Vec<(&str, Py<PyAny>)>) = match err {
-        E::Truncated { offset, needed, unit } => (
+        E::Truncated {
+            offset,
+            needed,
+            unit,
+        } => (
             TruncatedError::new_err(msg),
             vec![
                 ("offset", int(py, offset)),

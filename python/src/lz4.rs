@@ -93,6 +93,18 @@ pub fn lz4_decompress(
             },
         ));
     }
+    // More than the block can hold: refused before it is allocated.
+    let bound = block::max_decompressed_len(src.len());
+    if size > bound {
+        return Err(to_py(
+            py,
+            vecpress::Error::LimitExceeded {
+                what: "lz4 block size (more than the block can decode to)",
+                requested: size,
+                limit: bound,
+            },
+        ));
+    }
     PyBytes::new_with(py, size, |out| {
         let n = py
             .detach(|| decompress_block(src, dict, out))

@@ -79,7 +79,18 @@ impl Write for PyFile {
                     "the file's write() returned None (a non-blocking file that is full)",
                 ));
             }
-            written.extract::<usize>()
+            // More than it was given (or a negative count) would send
+            // the writer past the end of its buffer.
+            let n = written
+                .extract::<i128>()
+                .ok()
+                .filter(|&n| n >= 0 && n as u128 <= buf.len() as u128);
+            n.map(|n| n as usize).ok_or_else(|| {
+                PyValueError::new_err(format!(
+                    "the file's write() of {} bytes returned {written}",
+                    buf.len()
+                ))
+            })
         })
     }
 

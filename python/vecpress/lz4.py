@@ -194,7 +194,9 @@ def train_dictionary(samples: Iterable[Any], size: int = 1 << 16) -> bytes:
     """A dictionary of at most ``size`` bytes (at most 64 KiB count) for
     compressing records like ``samples`` (bytes-like objects, each a record
     of the kind to compress on its own): the substrings most of them share,
-    the most useful last, where LZ4's offsets are shortest.
+    the most useful last, where LZ4's offsets are shortest. It reads at most
+    64 MiB of the samples (an evenly spread choice of them beyond that), so
+    memory stays under about 320 MiB however many samples are given.
 
     >>> d = train_dictionary([b"GET /items/%d HTTP/1.1\\r\\nHost: example.org\\r\\n" % i for i in range(100)], 256)
     >>> len(d) <= 256 and b"Host: example.org" in d

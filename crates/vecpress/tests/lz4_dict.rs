@@ -511,3 +511,38 @@ mod liblz4 {
         }
     }
 }
+
+/// Samples far beyond the trainer's budget (here 200 MiB, as references to
+/// two 1 MiB texts) are read as an evenly spread choice: training finishes
+/// in bounded memory, and the dictionary draws on the second half of the
+/// samples too, not only on the first 64 MiB.
+#[test]
+fn training_on_more_than_the_budget_reads_a_spread_choice() {
+    let text = |seed: u64| -> Vec<u8> {
+        let words = [
+            "alpha", "bravo", "charlie", "delta", "echo", "foxtrot", "golf",
+        ];
+        let mut rng = seed | 1;
+        let mut out = Vec::with_capacity(1 << 20);
+        while out.len() < 1 << 20 {
+            rng ^= rng << 13;
+            rng ^= rng >> 7;
+            rng ^= rng << 17;
+            out.extend_from_slice(words[(rng % 7) as usize].as_bytes());
+            out.extend_from_slice(format!("-{} ", rng % 1000 + seed * 1000).as_bytes());
+        }
+        out
+    };
+    let (a, b) = (text(1), text(9));
+    let samples: Vec<&[u8]> = (0..200)
+        .map(|i| if i < 100 { &a[..] } else { &b[..] })
+        .collect();
+    assert!(samples.iter().map(|s| s.len()).sum::<usize>() > 3 * dict::MAX_TRAINING_BYTES);
+    let d = dict::train_dictionary(&samples, 16 << 10);
+    assert!(!d.is_empty() && d.len() <= 16 << 10);
+    // Numbers 9000..9999 occur only in the second text.
+    let from_b = d
+        .windows(6)
+        .any(|w| w.starts_with(b"-9") && w[2..5].iter().all(u8::is_ascii_digit));
+    assert!(from_b, "nothing of the second half of the samples");
+}

@@ -258,7 +258,8 @@ const SAMPLE: Duration = Duration::from_millis(2);
 /// How long a contestant runs untimed before each of its samples.
 const WARM_UP: Duration = Duration::from_millis(10);
 
-/// Times the contestants in `reps` interleaved rounds.
+/// Times the contestants in `reps` interleaved rounds, each round in a
+/// shuffled order.
 ///
 /// A sample is as many passes as fill about 2 ms, so that a tiny input is not
 /// timed in the shadow of the previous contestant (cold caches, or vector
@@ -279,8 +280,20 @@ pub fn race<T>(mut contestants: Vec<Contestant<'_, T>>, buf: &mut [T], reps: u32
     }
     let mut times: Vec<Vec<Duration>> = vec![Vec::new(); contestants.len()];
     let mut failed = vec![false; contestants.len()];
+    // Each round in a new order: a disturbance that recurs with the period
+    // of a round (a neighbour's periodic work on a shared host) would
+    // otherwise fall on the same contestant every round.
+    let mut order: Vec<usize> = (0..contestants.len()).collect();
+    let mut seed = 0x9E37_79B9_7F4A_7C15u64;
     for _ in 0..reps.max(1) {
-        for (k, c) in contestants.iter_mut().enumerate() {
+        for i in (1..order.len()).rev() {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            order.swap(i, (seed % (i as u64 + 1)) as usize);
+        }
+        for &k in &order {
+            let c = &mut contestants[k];
             let warm = Instant::now();
             loop {
                 failed[k] |= !(c.pass)(buf);

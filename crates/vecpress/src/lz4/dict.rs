@@ -88,6 +88,36 @@ const NONE: u32 = u32::MAX;
 /// Rounds of selection at most.
 const ROUNDS: usize = 4;
 
+/// The most sample bytes [`train_dictionary`] reads. It needs about five
+/// bytes of memory per byte it reads, so beyond this it trains on an evenly
+/// spread choice of the samples whose lengths add up to at most this (as
+/// zstd's trainers cap their input): memory and time stay bounded however
+/// large the samples, and 64 MiB of records is far more than a 64 KiB
+/// dictionary needs to find what recurs.
+pub const MAX_TRAINING_BYTES: usize = 64 << 20;
+
+/// The samples to train on: all of them when their `total` length is at
+/// most `budget`; else a choice spread evenly over them, each sample kept
+/// while the bytes kept stay within their share of the bytes seen, and a
+/// sample longer than what the budget has left cut to it.
+fn sample_evenly<'a>(samples: &[&'a [u8]], total: usize, budget: usize) -> Vec<&'a [u8]> {
+    if total <= budget {
+        return samples.to_vec();
+    }
+    let (mut kept, mut taken, mut seen) = (Vec::new(), 0usize, 0usize);
+    for s in samples {
+        // taken / seen <= budget / total, in integers that cannot overflow.
+        if taken < budget && (taken as u128) * (total as u128) <= (seen as u128) * (budget as u128)
+        {
+            let s = &s[..s.len().min(budget - taken)];
+            taken += s.len();
+            kept.push(s);
+        }
+        seen = seen.saturating_add(s.len());
+    }
+    kept
+}
+
 /// The id of a dictionary: XXH32 (seed 0) of its last [`MAX_DICT_LEN`]
 /// bytes, or 1 where that is 0 (see the [module](self) docs).
 ///
@@ -118,7 +148,9 @@ pub fn dictionary_id(dict: &[u8]) -> u32 {
 /// same kind, each compressed on its own). When they hold no more bytes than
 /// `size`, the dictionary is all of them, concatenated; samples of fewer
 /// than 8 bytes contribute no substrings. Time and memory are linear in the
-/// samples' total length (about 5 bytes of memory per sample byte).
+/// samples' total length (about 5 bytes of memory per sample byte), and
+/// bounded: beyond [`MAX_TRAINING_BYTES`] it reads an evenly spread choice
+/// of the samples.
 ///
 /// ```
 /// let samples: Vec<Vec<u8>> = (0..100)
@@ -157,6 +189,8 @@ pub fn train_dictionary_with(samples: &[&[u8]], size: usize, segment: usize) -> 
     if total <= size {
         return samples.concat();
     }
+    let kept = sample_evenly(samples, total, MAX_TRAINING_BYTES);
+    let samples = &kept[..];
     let data = samples.concat();
     let mut trainer = Trainer::count(samples, &data);
     let mut chosen: Vec<(u64, usize, usize)> = Vec::new();

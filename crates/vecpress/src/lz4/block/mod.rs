@@ -79,6 +79,21 @@ pub const fn max_compressed_len(n: usize) -> usize {
     n.saturating_add(n / 255).saturating_add(16)
 }
 
+/// The most bytes a block of `n` bytes can decode to: `255 n + 16`. Each
+/// byte of a block yields at most 255 bytes (a literal one, a match
+/// length byte 255), so a size claimed beyond this is a lie, refused before
+/// anything is allocated for it.
+///
+/// ```
+/// use vecpress::lz4::block;
+/// let packed = block::compress(&[0u8; 100_000]);
+/// assert!(100_000 <= block::max_decompressed_len(packed.len()));
+/// assert_eq!(block::max_decompressed_len(1), 271);
+/// ```
+pub const fn max_decompressed_len(n: usize) -> usize {
+    n.saturating_mul(255).saturating_add(16)
+}
+
 fn check_input_size(n: usize) -> Result<(), Error> {
     if n > MAX_INPUT_SIZE {
         return Err(Error::LimitExceeded {
