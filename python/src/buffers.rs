@@ -91,10 +91,14 @@ pub fn readonly<'py, T: Element>(
 }
 
 /// `out` as a writable, 1-D, C-contiguous array of `T` holding at least
-/// `count` values.
+/// `count` values, sharing no memory with any of `reads` (the buffers the
+/// codec reads): a decoder writing over its own input would read bytes it
+/// had already overwritten and return wrong values, and Rust forbids a
+/// slice to be read while another writes the same memory.
 pub fn output<'py, T: Element>(
     out: &Bound<'py, PyAny>,
     count: usize,
+    reads: &[&[u8]],
 ) -> PyResult<PyReadwriteArray1<'py, T>> {
     let untyped = out.cast::<PyUntypedArray>().map_err(|_| {
         PyTypeError::new_err(format!(
@@ -124,6 +128,20 @@ pub fn output<'py, T: Element>(
     let typed = untyped
         .cast::<PyArray1<T>>()
         .map_err(|e| PyTypeError::new_err(e.to_string()))?;
+    // Addresses only: no slice of `out` exists yet.
+    let start = typed.data() as usize;
+    let end = start + untyped.len() * std::mem::size_of::<T>();
+    for input in reads.iter().filter(|r| !r.is_empty()) {
+        let (a, b) = (
+            input.as_ptr() as usize,
+            input.as_ptr() as usize + input.len(),
+        );
+        if start < end && a < end && start < b {
+            return Err(PyValueError::new_err(
+                "out shares memory with the input: decode into an array of its own",
+            ));
+        }
+    }
     typed
         .try_readwrite()
         .map_err(|e| PyValueError::new_err(format!("out is not writable ({e})")))

@@ -15,11 +15,13 @@ pub fn byte_split_encode(
     data: &Bound<'_, PyAny>,
     width: usize,
 ) -> PyResult<Py<PyBytes>> {
-    let input = Bytes::get(data)?;
-    let input = input.as_slice();
-    // SAFETY: byte split's encoders (scalar and every kernel) only store
-    // into `out`; they load from `input` alone.
-    unsafe { exact(py, input.len(), |out| byte_split::encode(input, width, out)) }
+    crate::errors::guarded(|| {
+        let input = Bytes::get(data)?;
+        let input = input.as_slice();
+        // SAFETY: byte split's encoders (scalar and every kernel) only store
+        // into `out`; they load from `input` alone.
+        unsafe { exact(py, input.len(), |out| byte_split::encode(input, width, out)) }
+    })
 }
 
 /// Joins the `width` byte streams of `data` into `out` (a writable buffer of
@@ -31,12 +33,14 @@ pub fn byte_split_decode(
     width: usize,
     out: &Bound<'_, PyAny>,
 ) -> PyResult<usize> {
-    let input = Bytes::get(data)?;
-    let input = input.as_slice();
-    let mut rw = crate::buffers::output::<u8>(out, input.len())?;
-    let out = rw
-        .as_slice_mut()
-        .map_err(|e| pyo3::exceptions::PyValueError::new_err(e.to_string()))?;
-    py.detach(|| byte_split::decode(input, width, out))
-        .map_err(|e| to_py(py, e))
+    crate::errors::guarded(|| {
+        let input = Bytes::get(data)?;
+        let input = input.as_slice();
+        let mut rw = crate::buffers::output::<u8>(out, input.len(), &[input])?;
+        let out = rw
+            .as_slice_mut()
+            .map_err(|e| pyo3::exceptions::PyValueError::new_err(e.to_string()))?;
+        py.detach(|| byte_split::decode(input, width, out))
+            .map_err(|e| to_py(py, e))
+    })
 }

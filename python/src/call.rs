@@ -169,7 +169,7 @@ pub fn decode<T: Element + Send>(
     let input = bytes.as_slice();
     match out {
         Some(out) => {
-            let mut rw = output::<T>(out, count)?;
+            let mut rw = output::<T>(out, count, &[input])?;
             let slice = rw
                 .as_slice_mut()
                 .map_err(|e| PyValueError::new_err(e.to_string()))?;

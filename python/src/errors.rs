@@ -173,3 +173,23 @@ fn int(py: Python<'_>, v: usize) -> Py<PyAny> {
 fn text(py: Python<'_>, s: &str) -> Py<PyAny> {
     pyo3::types::PyString::new(py, s).into_any().unbind()
 }
+
+/// Runs the body of a function Python calls, turning a Rust panic (a bug:
+/// no input is known to cause one) into `vecpress.Error` with the panic's
+/// message. Without it pyo3 raises `PanicException`, a `BaseException`
+/// that `except Exception` does not catch. Costs nothing when nothing panics.
+pub fn guarded<T>(f: impl FnOnce() -> PyResult<T>) -> PyResult<T> {
+    match std::panic::catch_unwind(std::panic::AssertUnwindSafe(f)) {
+        Ok(result) => result,
+        Err(payload) => {
+            let what = payload
+                .downcast_ref::<&str>()
+                .map(|s| s.to_string())
+                .or_else(|| payload.downcast_ref::<String>().cloned())
+                .unwrap_or_else(|| "a panic".to_string());
+            Err(Error::new_err(format!(
+                "internal error in vecpress (please report it): {what}"
+            )))
+        }
+    }
+}

@@ -91,15 +91,17 @@ pub fn u32_encode(
     array: &Bound<'_, PyAny>,
     delta: bool,
 ) -> PyResult<Py<PyBytes>> {
-    let c = codec(name)?;
-    let (arr, _) = input_array(array, &["<u4"])?;
-    let (enc, enc_delta) = (c.encode, c.encode_delta);
-    encode(py, &arr, c.max_len, move |v: &[u32], o: &mut [u8]| {
-        if delta {
-            enc_delta(v, 0, o)
-        } else {
-            enc(v, o)
-        }
+    crate::errors::guarded(|| {
+        let c = codec(name)?;
+        let (arr, _) = input_array(array, &["<u4"])?;
+        let (enc, enc_delta) = (c.encode, c.encode_delta);
+        encode(py, &arr, c.max_len, move |v: &[u32], o: &mut [u8]| {
+            if delta {
+                enc_delta(v, 0, o)
+            } else {
+                enc(v, o)
+            }
+        })
     })
 }
 
@@ -114,18 +116,20 @@ pub fn u32_decode(
     delta: bool,
     out: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<Py<PyAny>> {
-    let c = codec(name)?;
-    if delta {
-        let (into, to_vec) = (c.decode_delta, c.delta_to_vec);
-        decode(
-            py,
-            data,
-            count,
-            out,
-            move |i, o| into(i, o, 0),
-            move |i, n| to_vec(i, n, 0),
-        )
-    } else {
-        decode(py, data, count, out, c.decode, c.to_vec)
-    }
+    crate::errors::guarded(|| {
+        let c = codec(name)?;
+        if delta {
+            let (into, to_vec) = (c.decode_delta, c.delta_to_vec);
+            decode(
+                py,
+                data,
+                count,
+                out,
+                move |i, o| into(i, o, 0),
+                move |i, n| to_vec(i, n, 0),
+            )
+        } else {
+            decode(py, data, count, out, c.decode, c.to_vec)
+        }
+    })
 }

@@ -15,7 +15,7 @@ mod vbyte;
 
 use pyo3::prelude::*;
 
-/// The instruction-set level the dispatching functions use (`Isa::best`).
+/// The highest instruction-set level this process may use (`Isa::best`).
 #[pyfunction]
 fn isa() -> &'static str {
     vecpress::Isa::best().name()
@@ -30,11 +30,33 @@ fn available_isas() -> Vec<&'static str> {
         .collect()
 }
 
+/// Panics inside the last-resort guard, for the tests that check that a
+/// panic reaches Python as `vecpress.Error`.
+#[pyfunction]
+fn _panic_for_tests() -> PyResult<()> {
+    errors::guarded(|| panic!("a deliberate panic"))
+}
+
+/// The kernel each codec decodes with by default on this CPU (chosen per
+/// microarchitecture from the performance records: `vecpress inspect --cpu`).
+#[pyfunction]
+fn default_kernels() -> Vec<(&'static str, &'static str)> {
+    let ints = vecpress::codec::int_codecs()
+        .iter()
+        .map(|c| (c.name(), c.auto_kernel().name()));
+    let bytes = vecpress::codec::byte_codecs()
+        .iter()
+        .map(|c| (c.name(), c.auto_kernel()));
+    ints.chain(bytes).collect()
+}
+
 #[pymodule]
 fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     errors::register(m)?;
     m.add_function(wrap_pyfunction!(isa, m)?)?;
     m.add_function(wrap_pyfunction!(available_isas, m)?)?;
+    m.add_function(wrap_pyfunction!(default_kernels, m)?)?;
+    m.add_function(wrap_pyfunction!(_panic_for_tests, m)?)?;
     m.add_function(wrap_pyfunction!(vbyte::vbyte_encode, m)?)?;
     m.add_function(wrap_pyfunction!(vbyte::vbyte_decode, m)?)?;
     m.add_function(wrap_pyfunction!(ints::u32_encode, m)?)?;

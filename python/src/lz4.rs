@@ -32,29 +32,31 @@ pub fn lz4_compress(
     store_size: bool,
     dict: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<Py<PyBytes>> {
-    let input = Bytes::get(data)?;
-    let dict = dictionary(dict)?;
-    let src = input.as_slice();
-    let dict = dict.as_ref().map(Bytes::as_slice);
-    let prefix = if store_size { 4 } else { 0 };
-    variable(py, prefix + block::max_compressed_len(src.len()), |buf| {
-        let dst = &mut buf[prefix..];
-        // With a dictionary the fast level searches hash chains (see
-        // block::compress_with_dict): acceleration does not apply (the
-        // Python wrapper refuses it).
-        let n = match (level >= hc::MIN_LEVEL, dict) {
-            (false, None) => block::compress_into_with(src, dst, acceleration)?,
-            (false, Some(d)) => block::compress_with_dict(src, d, dst)?,
-            (true, None) => hc::compress_into(src, dst, level)?,
-            (true, Some(d)) => {
-                hc::compress_with_dict(src, d, dst, &hc::HcOptions::new().level(level))?
+    crate::errors::guarded(|| {
+        let input = Bytes::get(data)?;
+        let dict = dictionary(dict)?;
+        let src = input.as_slice();
+        let dict = dict.as_ref().map(Bytes::as_slice);
+        let prefix = if store_size { 4 } else { 0 };
+        variable(py, prefix + block::max_compressed_len(src.len()), |buf| {
+            let dst = &mut buf[prefix..];
+            // With a dictionary the fast level searches hash chains (see
+            // block::compress_with_dict): acceleration does not apply (the
+            // Python wrapper refuses it).
+            let n = match (level >= hc::MIN_LEVEL, dict) {
+                (false, None) => block::compress_into_with(src, dst, acceleration)?,
+                (false, Some(d)) => block::compress_with_dict(src, d, dst)?,
+                (true, None) => hc::compress_into(src, dst, level)?,
+                (true, Some(d)) => {
+                    hc::compress_with_dict(src, d, dst, &hc::HcOptions::new().level(level))?
+                }
+            };
+            if store_size {
+                // The compressors refuse inputs above block::MAX_INPUT_SIZE (< 2^31).
+                buf[..4].copy_from_slice(&(src.len() as u32).to_le_bytes());
             }
-        };
-        if store_size {
-            // The compressors refuse inputs above block::MAX_INPUT_SIZE (< 2^31).
-            buf[..4].copy_from_slice(&(src.len() as u32).to_le_bytes());
-        }
-        Ok(prefix + n)
+            Ok(prefix + n)
+        })
     })
 }
 
@@ -79,48 +81,50 @@ pub fn lz4_decompress(
     size: usize,
     dict: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<Py<PyBytes>> {
-    let input = Bytes::get(data)?;
-    let dict = dictionary(dict)?;
-    let src = input.as_slice();
-    let dict = dict.as_ref().map(Bytes::as_slice);
-    if size > block::MAX_INPUT_SIZE {
-        return Err(to_py(
-            py,
-            vecpress::Error::LimitExceeded {
-                what: "lz4 block size",
-                requested: size,
-                limit: block::MAX_INPUT_SIZE,
-            },
-        ));
-    }
-    // More than the block can hold: refused before it is allocated.
-    let bound = block::max_decompressed_len(src.len());
-    if size > bound {
-        return Err(to_py(
-            py,
-            vecpress::Error::LimitExceeded {
-                what: "lz4 block size (more than the block can decode to)",
-                requested: size,
-                limit: bound,
-            },
-        ));
-    }
-    PyBytes::new_with(py, size, |out| {
-        let n = py
-            .detach(|| decompress_block(src, dict, out))
-            .map_err(|e| to_py(py, e))?;
-        if n != size {
+    crate::errors::guarded(|| {
+        let input = Bytes::get(data)?;
+        let dict = dictionary(dict)?;
+        let src = input.as_slice();
+        let dict = dict.as_ref().map(Bytes::as_slice);
+        if size > block::MAX_INPUT_SIZE {
             return Err(to_py(
                 py,
-                vecpress::Error::Corrupt {
-                    offset: src.len(),
-                    what: "block ends before the size given",
+                vecpress::Error::LimitExceeded {
+                    what: "lz4 block size",
+                    requested: size,
+                    limit: block::MAX_INPUT_SIZE,
                 },
             ));
         }
-        Ok(())
+        // More than the block can hold: refused before it is allocated.
+        let bound = block::max_decompressed_len(src.len());
+        if size > bound {
+            return Err(to_py(
+                py,
+                vecpress::Error::LimitExceeded {
+                    what: "lz4 block size (more than the block can decode to)",
+                    requested: size,
+                    limit: bound,
+                },
+            ));
+        }
+        PyBytes::new_with(py, size, |out| {
+            let n = py
+                .detach(|| decompress_block(src, dict, out))
+                .map_err(|e| to_py(py, e))?;
+            if n != size {
+                return Err(to_py(
+                    py,
+                    vecpress::Error::Corrupt {
+                        offset: src.len(),
+                        what: "block ends before the size given",
+                    },
+                ));
+            }
+            Ok(())
+        })
+        .map(Bound::unbind)
     })
-    .map(Bound::unbind)
 }
 
 /// Decompresses one block into `out` (a writable uint8 array); returns the
@@ -133,16 +137,18 @@ pub fn lz4_decompress_into(
     out: &Bound<'_, PyAny>,
     dict: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<usize> {
-    let input = Bytes::get(data)?;
-    let dict = dictionary(dict)?;
-    let src = input.as_slice();
-    let dict = dict.as_ref().map(Bytes::as_slice);
-    let mut rw = output::<u8>(out, 0)?;
-    let dst = rw
-        .as_slice_mut()
-        .map_err(|e| PyValueError::new_err(e.to_string()))?;
-    py.detach(|| decompress_block(src, dict, dst))
-        .map_err(|e| to_py(py, e))
+    crate::errors::guarded(|| {
+        let input = Bytes::get(data)?;
+        let dict = dictionary(dict)?;
+        let src = input.as_slice();
+        let dict = dict.as_ref().map(Bytes::as_slice);
+        let mut rw = output::<u8>(out, 0, &[src, dict.unwrap_or_default()])?;
+        let dst = rw
+            .as_slice_mut()
+            .map_err(|e| PyValueError::new_err(e.to_string()))?;
+        py.detach(|| decompress_block(src, dict, dst))
+            .map_err(|e| to_py(py, e))
+    })
 }
 
 /// Decompresses a block behind a 4-byte little-endian size (numcodecs' LZ4,
@@ -154,15 +160,17 @@ pub fn lz4_decompress_size_prepended(
     data: &Bound<'_, PyAny>,
     dict: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<Py<PyBytes>> {
-    let input = Bytes::get(data)?;
-    let dict = dictionary(dict)?;
-    let src = input.as_slice();
-    let v = match dict.as_ref().map(Bytes::as_slice) {
-        None => py.detach(|| block::decompress_size_prepended(src)),
-        Some(d) => py.detach(|| block::decompress_size_prepended_with_dict(src, d)),
-    }
-    .map_err(|e| to_py(py, e))?;
-    Ok(PyBytes::new(py, &v).unbind())
+    crate::errors::guarded(|| {
+        let input = Bytes::get(data)?;
+        let dict = dictionary(dict)?;
+        let src = input.as_slice();
+        let v = match dict.as_ref().map(Bytes::as_slice) {
+            None => py.detach(|| block::decompress_size_prepended(src)),
+            Some(d) => py.detach(|| block::decompress_size_prepended_with_dict(src, d)),
+        }
+        .map_err(|e| to_py(py, e))?;
+        Ok(PyBytes::new(py, &v).unbind())
+    })
 }
 
 /// The frame block size of `bytes`, one of the four the format has.
@@ -192,37 +200,39 @@ pub fn lz4_compress_frame(
     content_size: bool,
     dict: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<Py<PyBytes>> {
-    let input = Bytes::get(data)?;
-    let dict = dictionary(dict)?;
-    let src = input.as_slice();
-    let dict = dict.as_ref().map(Bytes::as_slice);
-    let size = block_size_of(block_size)?;
-    let info = frame::FrameInfo::new()
-        .block_size(size)
-        .block_checksums(block_checksums)
-        .content_checksum(content_checksum)
-        .content_size(content_size.then_some(src.len() as u64));
-    if level < hc::MIN_LEVEL && dict.is_none() {
-        let v = py.detach(|| frame::compress_with(src, info));
-        return Ok(PyBytes::new(py, &v).unbind());
-    }
-    let v = py.detach(|| {
-        let out = Vec::with_capacity(frame::max_compressed_len(src.len()));
-        let enc = match dict {
-            Some(d) => frame::FrameEncoder::with_dictionary(out, info, d),
-            None => frame::FrameEncoder::with_info(out, info),
-        };
-        let mut enc = if level >= hc::MIN_LEVEL {
-            enc.with_level(level)
-        } else {
-            enc
-        };
-        // Writing to a Vec fails only where the encoder does: never.
-        enc.write_all(src)?;
-        enc.finish()
-    });
-    let v = v.map_err(|e| to_py(py, vecpress::Error::from(e)))?;
-    Ok(PyBytes::new(py, &v).unbind())
+    crate::errors::guarded(|| {
+        let input = Bytes::get(data)?;
+        let dict = dictionary(dict)?;
+        let src = input.as_slice();
+        let dict = dict.as_ref().map(Bytes::as_slice);
+        let size = block_size_of(block_size)?;
+        let info = frame::FrameInfo::new()
+            .block_size(size)
+            .block_checksums(block_checksums)
+            .content_checksum(content_checksum)
+            .content_size(content_size.then_some(src.len() as u64));
+        if level < hc::MIN_LEVEL && dict.is_none() {
+            let v = py.detach(|| frame::compress_with(src, info));
+            return Ok(PyBytes::new(py, &v).unbind());
+        }
+        let v = py.detach(|| {
+            let out = Vec::with_capacity(frame::max_compressed_len(src.len()));
+            let enc = match dict {
+                Some(d) => frame::FrameEncoder::with_dictionary(out, info, d),
+                None => frame::FrameEncoder::with_info(out, info),
+            };
+            let mut enc = if level >= hc::MIN_LEVEL {
+                enc.with_level(level)
+            } else {
+                enc
+            };
+            // Writing to a Vec fails only where the encoder does: never.
+            enc.write_all(src)?;
+            enc.finish()
+        });
+        let v = v.map_err(|e| to_py(py, vecpress::Error::from(e)))?;
+        Ok(PyBytes::new(py, &v).unbind())
+    })
 }
 
 /// Decompresses LZ4 frames (concatenated, skippable and legacy frames too),
@@ -236,15 +246,17 @@ pub fn lz4_decompress_frame(
     max_size: usize,
     dict: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<Py<PyBytes>> {
-    let input = Bytes::get(data)?;
-    let dict = dictionary(dict)?;
-    let src = input.as_slice();
-    let v = match dict.as_ref().map(Bytes::as_slice) {
-        None => py.detach(|| frame::decompress_with_limit(src, max_size)),
-        Some(d) => py.detach(|| frame::decompress_with_dict_and_limit(src, d, max_size)),
-    }
-    .map_err(|e| to_py(py, e))?;
-    Ok(PyBytes::new(py, &v).unbind())
+    crate::errors::guarded(|| {
+        let input = Bytes::get(data)?;
+        let dict = dictionary(dict)?;
+        let src = input.as_slice();
+        let v = match dict.as_ref().map(Bytes::as_slice) {
+            None => py.detach(|| frame::decompress_with_limit(src, max_size)),
+            Some(d) => py.detach(|| frame::decompress_with_dict_and_limit(src, d, max_size)),
+        }
+        .map_err(|e| to_py(py, e))?;
+        Ok(PyBytes::new(py, &v).unbind())
+    })
 }
 
 /// A dictionary of at most `size` bytes trained on `samples` (a sequence of
@@ -255,11 +267,13 @@ pub fn lz4_train_dictionary(
     samples: Vec<Bound<'_, PyAny>>,
     size: usize,
 ) -> PyResult<Py<PyBytes>> {
-    let held = samples
-        .iter()
-        .map(Bytes::get)
-        .collect::<PyResult<Vec<Bytes>>>()?;
-    let slices: Vec<&[u8]> = held.iter().map(Bytes::as_slice).collect();
-    let d = py.detach(|| lz4_dict::train_dictionary(&slices, size));
-    Ok(PyBytes::new(py, &d).unbind())
+    crate::errors::guarded(|| {
+        let held = samples
+            .iter()
+            .map(Bytes::get)
+            .collect::<PyResult<Vec<Bytes>>>()?;
+        let slices: Vec<&[u8]> = held.iter().map(Bytes::as_slice).collect();
+        let d = py.detach(|| lz4_dict::train_dictionary(&slices, size));
+        Ok(PyBytes::new(py, &d).unbind())
+    })
 }

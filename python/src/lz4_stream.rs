@@ -129,37 +129,41 @@ impl FrameReader {
         ahead: bool,
         dict: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<Self> {
-        let raised = Raised::default();
-        let src = PyFile {
-            file,
-            raised: Rc::clone(&raised),
-        };
-        let dec = match dict {
-            Some(d) => frame::FrameDecoder::with_dictionary(src, Bytes::get(d)?.as_slice()),
-            None => frame::FrameDecoder::new(src),
-        }
-        .limit(max_size)
-        .read_ahead(ahead);
-        Ok(FrameReader { dec, raised })
+        crate::errors::guarded(|| {
+            let raised = Raised::default();
+            let src = PyFile {
+                file,
+                raised: Rc::clone(&raised),
+            };
+            let dec = match dict {
+                Some(d) => frame::FrameDecoder::with_dictionary(src, Bytes::get(d)?.as_slice()),
+                None => frame::FrameDecoder::new(src),
+            }
+            .limit(max_size)
+            .read_ahead(ahead);
+            Ok(FrameReader { dec, raised })
+        })
     }
 
     /// Up to `size` decoded bytes (all that is left of the current block
     /// when `size` is negative); `b""` at the end of the input.
     fn read1(&mut self, py: Python<'_>, size: isize) -> PyResult<Py<PyBytes>> {
-        let taken = match self.dec.fill_buf() {
-            Ok(avail) => {
-                let n = usize::try_from(size).map_or(avail.len(), |s| s.min(avail.len()));
-                Ok((PyBytes::new(py, &avail[..n]).unbind(), n))
+        crate::errors::guarded(|| {
+            let taken = match self.dec.fill_buf() {
+                Ok(avail) => {
+                    let n = usize::try_from(size).map_or(avail.len(), |s| s.min(avail.len()));
+                    Ok((PyBytes::new(py, &avail[..n]).unbind(), n))
+                }
+                Err(err) => Err(err),
+            };
+            match taken {
+                Ok((bytes, n)) => {
+                    self.dec.consume(n);
+                    Ok(bytes)
+                }
+                Err(err) => Err(raise(py, &self.raised, err)),
             }
-            Err(err) => Err(err),
-        };
-        match taken {
-            Ok((bytes, n)) => {
-                self.dec.consume(n);
-                Ok(bytes)
-            }
-            Err(err) => Err(raise(py, &self.raised, err)),
-        }
+        })
     }
 
     /// Bytes read from the file so far.
@@ -191,55 +195,65 @@ impl FrameWriter {
         content_checksum: bool,
         dict: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<Self> {
-        let raised = Raised::default();
-        let dst = PyFile {
-            file,
-            raised: Rc::clone(&raised),
-        };
-        let info = frame::FrameInfo::new()
-            .block_size(block_size_of(block_size)?)
-            .block_checksums(block_checksums)
-            .content_checksum(content_checksum);
-        let enc = match dict {
-            Some(d) => frame::FrameEncoder::with_dictionary(dst, info, Bytes::get(d)?.as_slice()),
-            None => frame::FrameEncoder::with_info(dst, info),
-        };
-        let enc = if level >= hc::MIN_LEVEL {
-            enc.with_level(level)
-        } else {
-            enc
-        };
-        Ok(FrameWriter {
-            enc: Some(enc),
-            raised,
+        crate::errors::guarded(|| {
+            let raised = Raised::default();
+            let dst = PyFile {
+                file,
+                raised: Rc::clone(&raised),
+            };
+            let info = frame::FrameInfo::new()
+                .block_size(block_size_of(block_size)?)
+                .block_checksums(block_checksums)
+                .content_checksum(content_checksum);
+            let enc = match dict {
+                Some(d) => {
+                    frame::FrameEncoder::with_dictionary(dst, info, Bytes::get(d)?.as_slice())
+                }
+                None => frame::FrameEncoder::with_info(dst, info),
+            };
+            let enc = if level >= hc::MIN_LEVEL {
+                enc.with_level(level)
+            } else {
+                enc
+            };
+            Ok(FrameWriter {
+                enc: Some(enc),
+                raised,
+            })
         })
     }
 
     /// Compresses `data` (any bytes-like object) into the frame; returns
     /// its length. Full blocks go to the file as they fill.
     fn write(&mut self, py: Python<'_>, data: &Bound<'_, PyAny>) -> PyResult<usize> {
-        let input = Bytes::get(data)?;
-        let enc = self.open()?;
-        enc.write_all(input.as_slice())
-            .map_err(|err| raise(py, &self.raised, err))?;
-        Ok(input.as_slice().len())
+        crate::errors::guarded(|| {
+            let input = Bytes::get(data)?;
+            let enc = self.open()?;
+            enc.write_all(input.as_slice())
+                .map_err(|err| raise(py, &self.raised, err))?;
+            Ok(input.as_slice().len())
+        })
     }
 
     /// Ends the current block (shorter than the others) and flushes the
     /// file: what was written so far can be decoded from the file.
     fn flush(&mut self, py: Python<'_>) -> PyResult<()> {
-        let enc = self.open()?;
-        enc.flush().map_err(|err| raise(py, &self.raised, err))
+        crate::errors::guarded(|| {
+            let enc = self.open()?;
+            enc.flush().map_err(|err| raise(py, &self.raised, err))
+        })
     }
 
     /// Ends the frame: the last block, the end mark, the content checksum.
     /// Later calls do nothing.
     fn finish(&mut self, py: Python<'_>) -> PyResult<()> {
-        if let Some(enc) = self.enc.take() {
-            let mut file = enc.finish().map_err(|err| raise(py, &self.raised, err))?;
-            file.flush().map_err(|err| raise(py, &self.raised, err))?;
-        }
-        Ok(())
+        crate::errors::guarded(|| {
+            if let Some(enc) = self.enc.take() {
+                let mut file = enc.finish().map_err(|err| raise(py, &self.raised, err))?;
+                file.flush().map_err(|err| raise(py, &self.raised, err))?;
+            }
+            Ok(())
+        })
     }
 }
 

@@ -19,25 +19,27 @@ pub fn stream_vbyte_encode_wide(
     array: &Bound<'_, PyAny>,
     delta: bool,
 ) -> PyResult<Py<PyBytes>> {
-    let (arr, dtype) = input_array(array, DTYPES)?;
-    match dtype.as_str() {
-        "<u8" => encode(py, &arr, sv::u64::max_encoded_len, |v: &[u64], o| {
-            if delta {
-                sv::u64::encode_delta(v, 0, o)
-            } else {
-                sv::u64::encode(v, o)
-            }
-        }),
-        "<i4" => encode(py, &arr, sv::max_encoded_len, |v: &[i32], o| {
-            if delta {
-                sv::encode_zigzag_delta(v, 0, o)
-            } else {
-                sv::encode_i32(v, o)
-            }
-        }),
-        _ if delta => Err(no_delta()),
-        _ => encode(py, &arr, sv::max_encoded_len, sv::encode_u16),
-    }
+    crate::errors::guarded(|| {
+        let (arr, dtype) = input_array(array, DTYPES)?;
+        match dtype.as_str() {
+            "<u8" => encode(py, &arr, sv::u64::max_encoded_len, |v: &[u64], o| {
+                if delta {
+                    sv::u64::encode_delta(v, 0, o)
+                } else {
+                    sv::u64::encode(v, o)
+                }
+            }),
+            "<i4" => encode(py, &arr, sv::max_encoded_len, |v: &[i32], o| {
+                if delta {
+                    sv::encode_zigzag_delta(v, 0, o)
+                } else {
+                    sv::encode_i32(v, o)
+                }
+            }),
+            _ if delta => Err(no_delta()),
+            _ => encode(py, &arr, sv::max_encoded_len, sv::encode_u16),
+        }
+    })
 }
 
 /// Decodes `count` uint64, int32 or uint16 values.
@@ -51,7 +53,7 @@ pub fn stream_vbyte_decode_wide(
     delta: bool,
     out: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<Py<PyAny>> {
-    match (dtype, delta) {
+    crate::errors::guarded(|| match (dtype, delta) {
         ("<u8", true) => decode(
             py,
             data,
@@ -84,7 +86,7 @@ pub fn stream_vbyte_decode_wide(
             names(&[dtype]),
             names(DTYPES)
         ))),
-    }
+    })
 }
 
 fn no_delta() -> PyErr {

@@ -18,19 +18,21 @@ pub fn vbyte_encode(
     array: &Bound<'_, PyAny>,
     delta: bool,
 ) -> PyResult<Py<PyBytes>> {
-    let (arr, dtype) = input_array(array, DTYPES)?;
-    if delta && dtype != "<u4" {
-        return Err(no_delta(&dtype));
-    }
-    match dtype.as_str() {
-        "<u4" if delta => encode(py, &arr, vbyte::max_encoded_len, |v, o| {
-            vbyte::encode_delta(v, 0, o)
-        }),
-        "<u4" => encode(py, &arr, vbyte::max_encoded_len, vbyte::encode),
-        "<u8" => encode(py, &arr, vbyte::max_encoded_len_u64, vbyte::encode_u64),
-        "<i4" => encode(py, &arr, vbyte::max_encoded_len, vbyte::encode_i32),
-        _ => encode(py, &arr, vbyte::max_encoded_len_u64, vbyte::encode_i64),
-    }
+    crate::errors::guarded(|| {
+        let (arr, dtype) = input_array(array, DTYPES)?;
+        if delta && dtype != "<u4" {
+            return Err(no_delta(&dtype));
+        }
+        match dtype.as_str() {
+            "<u4" if delta => encode(py, &arr, vbyte::max_encoded_len, |v, o| {
+                vbyte::encode_delta(v, 0, o)
+            }),
+            "<u4" => encode(py, &arr, vbyte::max_encoded_len, vbyte::encode),
+            "<u8" => encode(py, &arr, vbyte::max_encoded_len_u64, vbyte::encode_u64),
+            "<i4" => encode(py, &arr, vbyte::max_encoded_len, vbyte::encode_i32),
+            _ => encode(py, &arr, vbyte::max_encoded_len_u64, vbyte::encode_i64),
+        }
+    })
 }
 
 /// Decodes `count` values; see `vecpress.vbyte.decode`.
@@ -44,40 +46,42 @@ pub fn vbyte_decode(
     delta: bool,
     out: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<Py<PyAny>> {
-    if !DTYPES.contains(&dtype) {
-        return Err(pyo3::exceptions::PyTypeError::new_err(format!(
-            "unsupported dtype {dtype} (expected {})",
-            crate::buffers::names(DTYPES)
-        )));
-    }
-    if delta && dtype != "<u4" {
-        return Err(no_delta(dtype));
-    }
-    match dtype {
-        "<u4" if delta => decode(
-            py,
-            data,
-            count,
-            out,
-            |i, o| vbyte::decode_delta(i, o, 0),
-            |i, n| vbyte::decode_delta_to_vec(i, n, 0),
-        ),
-        "<u4" => decode(py, data, count, out, vbyte::decode, vbyte::decode_to_vec),
-        "<u8" => decode(
-            py,
-            data,
-            count,
-            out,
-            vbyte::decode_u64,
-            vbyte::decode_u64_to_vec,
-        ),
-        "<i4" => decode(py, data, count, out, vbyte::decode_i32, |i, n| {
-            to_vec(i, n, vbyte::decode_i32)
-        }),
-        _ => decode(py, data, count, out, vbyte::decode_i64, |i, n| {
-            to_vec(i, n, vbyte::decode_i64)
-        }),
-    }
+    crate::errors::guarded(|| {
+        if !DTYPES.contains(&dtype) {
+            return Err(pyo3::exceptions::PyTypeError::new_err(format!(
+                "unsupported dtype {dtype} (expected {})",
+                crate::buffers::names(DTYPES)
+            )));
+        }
+        if delta && dtype != "<u4" {
+            return Err(no_delta(dtype));
+        }
+        match dtype {
+            "<u4" if delta => decode(
+                py,
+                data,
+                count,
+                out,
+                |i, o| vbyte::decode_delta(i, o, 0),
+                |i, n| vbyte::decode_delta_to_vec(i, n, 0),
+            ),
+            "<u4" => decode(py, data, count, out, vbyte::decode, vbyte::decode_to_vec),
+            "<u8" => decode(
+                py,
+                data,
+                count,
+                out,
+                vbyte::decode_u64,
+                vbyte::decode_u64_to_vec,
+            ),
+            "<i4" => decode(py, data, count, out, vbyte::decode_i32, |i, n| {
+                to_vec(i, n, vbyte::decode_i32)
+            }),
+            _ => decode(py, data, count, out, vbyte::decode_i64, |i, n| {
+                to_vec(i, n, vbyte::decode_i64)
+            }),
+        }
+    })
 }
 
 fn no_delta(dtype: &str) -> PyErr {

@@ -39,6 +39,7 @@ from vecpress._native import (
     UnsupportedError,
 )
 from vecpress._native import available_isas as _available_isas
+from vecpress._native import default_kernels as _default_kernels
 from vecpress._native import isa as _isa
 from vecpress import byte_split, group_varint, lz4, stream_vbyte, vbyte
 
@@ -54,6 +55,7 @@ __all__ = [
     "TruncatedError",
     "UnsupportedError",
     "available_isas",
+    "default_kernels",
     "isa",
     "byte_split",
     "group_varint",
@@ -66,11 +68,13 @@ __version__ = "0.1.0"
 
 
 def isa() -> str:
-    """The instruction-set level of the kernels in use: ``"scalar"``,
-    ``"sse41"``, ``"avx2"``, ``"avx512"`` or ``"neon"``.
+    """The highest instruction-set level this process may use:
+    ``"scalar"``, ``"sse41"``, ``"avx2"``, ``"avx512"`` or ``"neon"``.
 
     It is the best level the CPU supports, capped by the ``VECPRESS_ISA``
-    environment variable (read once, when the first codec runs).
+    environment variable (read once, when the first codec runs). Which
+    kernel each codec runs at or below it is chosen per microarchitecture:
+    see :func:`default_kernels`.
 
     >>> isa() in {"scalar", "sse41", "avx2", "avx512", "neon"}
     True
@@ -86,3 +90,16 @@ def available_isas() -> list[str]:
     'scalar'
     """
     return list(_available_isas())
+
+
+def default_kernels() -> dict[str, str]:
+    """The kernel each codec decodes with by default on this CPU: an
+    instruction-set level (or, for LZ4, a copy loop), chosen per
+    microarchitecture from the library's performance records, never above
+    :func:`isa`.
+
+    >>> kernels = default_kernels()
+    >>> kernels["stream-vbyte"] in available_isas()
+    True
+    """
+    return dict(_default_kernels())

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 from typing import Any
 
 import numpy as np
@@ -31,11 +32,21 @@ def dtype_str(dtype: Any) -> str:
         raise TypeError(f"not a numpy dtype: {dtype!r}") from e
 
 
+def int_arg(value: Any, name: str, lo: int = 0, hi: int | None = sys.maxsize) -> int:
+    """``value`` as an int in ``lo..=hi`` (no upper bound with ``hi=None``):
+    ``TypeError`` for a non-integer, ``ValueError`` out of range. Never the
+    ``OverflowError`` the native layer would raise for a number that does
+    not fit its integer type: that is not a ``ValueError``."""
+    if isinstance(value, (bool, float)) or not hasattr(value, "__index__"):
+        raise TypeError(f"{name} must be an int, got {type(value).__name__}")
+    value = value.__index__()
+    if value < lo:
+        raise ValueError(f"{name} must be >= {lo}, got {value}")
+    if hi is not None and value > hi:
+        raise ValueError(f"{name} must be <= {hi}, got {value}")
+    return value
+
+
 def check_count(count: Any) -> int:
-    """``count`` as a non-negative int."""
-    if isinstance(count, (bool, float)) or not hasattr(count, "__index__"):
-        raise TypeError(f"count must be an int, got {type(count).__name__}")
-    count = count.__index__()
-    if count < 0:
-        raise ValueError(f"count must be >= 0, got {count}")
-    return count
+    """``count`` as a non-negative int that fits the native size type."""
+    return int_arg(count, "count")

@@ -54,12 +54,14 @@ from __future__ import annotations
 import builtins
 import io
 import os
+import sys
 from collections.abc import Iterable
 from typing import IO, Any
 
 import numpy as np
 
 from vecpress import _native
+from vecpress._util import int_arg
 
 __all__ = [
     "compress",
@@ -71,6 +73,7 @@ __all__ = [
     "BLOCK_SIZES",
     "MAX_FRAME_OUTPUT",
     "MAX_LEVEL",
+    "MAX_ACCELERATION",
 ]
 
 #: The block sizes of LZ4 frames: 64 KiB, 256 KiB, 1 MiB, 4 MiB.
@@ -82,16 +85,16 @@ MAX_FRAME_OUTPUT = 1 << 30
 
 #: The highest compression level (liblz4's ``LZ4HC_CLEVEL_MAX``).
 MAX_LEVEL = 12
+#: The largest ``acceleration`` (liblz4's ``LZ4_ACCELERATION_MAX``): larger
+#: values act as it, as in liblz4.
+MAX_ACCELERATION = 65537
 
 
 def _level(level: int, acceleration: int, dict: Any) -> int:
     """Checks ``level`` and ``acceleration`` together; returns the level."""
-    level = int(level)
-    if not 0 <= level <= MAX_LEVEL:
-        raise ValueError(f"level must be in 0..={MAX_LEVEL}, got {level}")
-    if int(acceleration) < 1:
-        raise ValueError(f"acceleration must be >= 1, got {acceleration}")
-    if int(acceleration) != 1 and (level >= 2 or dict is not None):
+    level = int_arg(level, "level", 0, MAX_LEVEL)
+    acceleration = min(int_arg(acceleration, "acceleration", 1, None), MAX_ACCELERATION)
+    if acceleration != 1 and (level >= 2 or dict is not None):
         raise ValueError("acceleration applies to the fast compressor (level 0 or 1) without a dictionary")
     return level
 
@@ -114,7 +117,8 @@ def compress(
     '1f61010007506161616161'
     """
     level = _level(level, acceleration, dict)
-    return _native.lz4_compress(data, int(acceleration), level, bool(store_size), dict)
+    acceleration = min(int_arg(acceleration, "acceleration", 1, None), MAX_ACCELERATION)
+    return _native.lz4_compress(data, acceleration, level, bool(store_size), dict)
 
 
 def decompress(
@@ -148,7 +152,7 @@ def decompress(
         return raw[:n]
     if size is None:
         raise TypeError("decompress() needs the decompressed size, out=, or store_size=True")
-    return _native.lz4_decompress(data, int(size), dict)
+    return _native.lz4_decompress(data, int_arg(size, "size"), dict)
 
 
 def compress_frame(
@@ -174,7 +178,13 @@ def compress_frame(
     """
     level = _level(level, 1, None)
     return _native.lz4_compress_frame(
-        data, level, int(block_size), bool(block_checksums), bool(content_checksum), bool(content_size), dict
+        data,
+        level,
+        int_arg(block_size, "block_size"),
+        bool(block_checksums),
+        bool(content_checksum),
+        bool(content_size),
+        dict,
     )
 
 
@@ -187,7 +197,9 @@ def decompress_frame(data: Any, *, max_size: int = MAX_FRAME_OUTPUT, dict: Any =
     >>> decompress_frame(compress_frame(b"abc"))
     b'abc'
     """
-    return _native.lz4_decompress_frame(data, int(max_size), dict)
+    # A limit beyond any size the process can hold is no limit.
+    limit = min(int_arg(max_size, "max_size", 0, None), sys.maxsize)
+    return _native.lz4_decompress_frame(data, limit, dict)
 
 
 def train_dictionary(samples: Iterable[Any], size: int = 1 << 16) -> bytes:
@@ -202,9 +214,7 @@ def train_dictionary(samples: Iterable[Any], size: int = 1 << 16) -> bytes:
     >>> len(d) <= 256 and b"Host: example.org" in d
     True
     """
-    if int(size) < 0:
-        raise ValueError(f"size must be >= 0, got {size}")
-    return _native.lz4_train_dictionary(list(samples), int(size))
+    return _native.lz4_train_dictionary(list(samples), int_arg(size, "size"))
 
 
 class _Reader(io.RawIOBase):
@@ -325,9 +335,9 @@ def open(
         raise TypeError("file must be a path or a binary file object")
     try:
         if mode[0] == "r":
-            limit = (1 << 64) - 1 if max_size is None else int(max_size)
-            if limit < 0:
-                raise ValueError(f"max_size must be >= 0, got {max_size}")
+            limit = (1 << 64) - 1
+            if max_size is not None:
+                limit = min(int_arg(max_size, "max_size", 0, None), limit)
             # A file opened here is all there: reading a block ahead (two
             # decoded at a time) waits for nothing, unlike a pipe's reads.
             raw = _Reader(fp, owned, _native._FrameReader(fp, limit, owned, dict))
@@ -335,7 +345,7 @@ def open(
         else:
             lv = _level(level, 1, None)
             writer = _native._FrameWriter(
-                fp, lv, int(block_size), bool(block_checksums), bool(content_checksum), dict
+                fp, lv, int_arg(block_size, "block_size"), bool(block_checksums), bool(content_checksum), dict
             )
             buffered = _Writer(fp, owned, writer)
     except BaseException:
