@@ -252,3 +252,76 @@ def test_a_panic_reaches_python_as_vecpress_error():
     # The native test hook panics inside the guard every function runs in.
     with pytest.raises(vecpress.Error, match="internal error.*deliberate panic"):
         vecpress._native._panic_for_tests()
+
+
+def _decoder_calls():
+    """Strategies of calls to every decoder: any data (bytes, arrays of any
+    dtype, strided views), any count or size, any dtype, out= arrays of any
+    dtype, shape and length, some of them views of the data's own memory."""
+    import numpy as np
+    from hypothesis import strategies as st
+
+    from vecpress import byte_split, group_varint, stream_vbyte, vbyte
+
+    counts = st.one_of(st.integers(-3, 5000), st.sampled_from([2**31, 2**32 + 1, 2**63 - 1, 2**64, -(2**70)]))
+    dtypes = st.sampled_from([np.uint8, np.uint16, np.int16, np.uint32, np.int32, np.uint64, np.int64,
+                              np.float32, np.float64, np.bool_, "S3", object])
+
+    @st.composite
+    def call(draw):
+        raw = draw(st.binary(max_size=600))
+        kind = draw(st.sampled_from(["bytes", "bytearray", "array", "strided", "memoryview"]))
+        backing = np.frombuffer(bytearray(raw + bytes(64)), dtype=np.uint8)
+        data = {
+            "bytes": raw,
+            "bytearray": bytearray(raw),
+            "array": backing[: len(raw)],
+            "strided": backing[::2],
+            "memoryview": memoryview(raw),
+        }[kind]
+        out_kind = draw(st.sampled_from(["none", "fresh", "2d", "alias", "readonly"]))
+        dtype = draw(dtypes)
+        n = draw(st.integers(0, 300))
+        try:
+            out = {
+                "none": None,
+                "fresh": lambda: np.zeros(n, dtype=dtype),
+                "2d": lambda: np.zeros((2, n), dtype=dtype),
+                "alias": lambda: backing[: (len(backing) // 8) * 8].view(np.uint32),
+                "readonly": lambda: np.frombuffer(bytes(4 * n), dtype=np.uint32),
+            }[out_kind]
+            out = out() if callable(out) else out
+        except (TypeError, ValueError):
+            out = None
+        count = draw(counts)
+        delta = draw(st.booleans())
+        which = draw(st.sampled_from(["vbyte", "stream_vbyte", "group_varint", "byte_split", "lz4", "frame"]))
+        if which == "vbyte":
+            return lambda: vbyte.decode(data, count, dtype=dtype, delta=delta, out=out)
+        if which == "stream_vbyte":
+            return lambda: stream_vbyte.decode(data, count, dtype=dtype, delta=delta, out=out)
+        if which == "group_varint":
+            return lambda: group_varint.decode(data, count, delta=delta, out=out)
+        if which == "byte_split":
+            return lambda: byte_split.decode(data, dtype=dtype, out=out)
+        if which == "lz4":
+            return lambda: lz4.decompress(data, None if out is not None else count, out=out)
+        return lambda: lz4.decompress_frame(data, max_size=count)
+
+    return call()
+
+
+def test_every_decoder_under_random_arguments_raises_only_exceptions():
+    from hypothesis import given, settings
+
+    @settings(max_examples=1500, deadline=None)
+    @given(call=_decoder_calls())
+    def run(call):
+        try:
+            call()
+        except Exception:
+            pass
+        except BaseException as e:  # pragma: no cover - the failure being tested
+            pytest.fail(f"{type(e).__name__} escaped: {e}")
+
+    run()
