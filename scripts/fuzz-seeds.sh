@@ -6,10 +6,14 @@
 #
 #   scripts/fuzz-seeds.sh              every target
 #   scripts/fuzz-seeds.sh TARGET...    those targets
-#   VECPRESS_DATA=DIR scripts/fuzz-seeds.sh   data from DIR (default: /work/shared/data)
+#   VECPRESS_DATA=DIR scripts/fuzz-seeds.sh   data from DIR (default: ../shared/data
+#                                             from the repository root)
 set -euo pipefail
-cd "$(dirname "$0")/../fuzz"
-data=${VECPRESS_DATA:-/work/shared/data}
+cd "$(dirname "$0")/.."
+data=${VECPRESS_DATA:-../shared/data}
+# Absolute before moving into fuzz/.
+[[ "$data" == /* ]] || data="$PWD/$data"
+cd fuzz
 args=(corpus)
 if [[ -d "$data" ]]; then
     args+=("$data")

@@ -6,10 +6,13 @@
 //!   1..=32, every kernel; `vbyte-scalar` is `vbyte::decode_delta_with(Isa::Scalar, ..)`.
 //! - `group-varint-decode/...`: the same without delta, for a few widths.
 //! - `group-varint-postings/<file>`: every list of each ds2i file under
-//!   `/work/shared/data/postings/` (or `$VECPRESS_POSTINGS`), delta-coded in
+//!   `postings/` of the data folder (or `$VECPRESS_POSTINGS`), delta-coded in
 //!   blocks of 4096, decoded into one reused buffer of 4096 values.
 //!
 //! `cargo bench -p vecpress --bench group_varint [-- FILTER]`
+
+#[path = "../tests/common/data.rs"]
+mod data;
 
 use std::path::PathBuf;
 use std::time::Duration;
@@ -148,7 +151,8 @@ struct Block {
 fn postings(c: &mut Criterion) {
     let dir = std::env::var_os("VECPRESS_POSTINGS")
         .map(PathBuf::from)
-        .unwrap_or_else(|| PathBuf::from("/work/shared/data/postings"));
+        .or_else(|| data::optional("postings"))
+        .unwrap_or_default();
     let Ok(entries) = std::fs::read_dir(&dir) else {
         eprintln!("group_varint bench: no posting lists in {}", dir.display());
         return;

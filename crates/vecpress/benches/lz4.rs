@@ -1,8 +1,11 @@
-//! LZ4 block speed on real data cut into 64 KiB blocks (the Silesia files in
-//! `/work/shared/data/silesia`, or `VECPRESS_LZ4_DATA=dir`; a generated input
-//! when neither exists): every decoding variant against liblz4's
+//! LZ4 block speed on real data cut into 64 KiB blocks (the Silesia files of
+//! the data folder, `$VECPRESS_DATA/silesia`, or `VECPRESS_LZ4_DATA=dir`; a
+//! generated input when neither exists): every decoding variant against liblz4's
 //! `LZ4_decompress_safe` and lz4_flex, and the compressor against
 //! `LZ4_compress_default`. `cargo bench -p vecpress --bench lz4`.
+
+#[path = "../tests/common/data.rs"]
+mod data;
 
 use std::path::PathBuf;
 use std::time::Duration;
@@ -16,7 +19,8 @@ const BLOCK: usize = 64 * 1024;
 fn inputs() -> Vec<(String, Vec<u8>)> {
     let dir = std::env::var_os("VECPRESS_LZ4_DATA")
         .map(PathBuf::from)
-        .unwrap_or_else(|| PathBuf::from("/work/shared/data/silesia"));
+        .or_else(|| data::optional("silesia"))
+        .unwrap_or_default();
     let mut files: Vec<(String, Vec<u8>)> = std::fs::read_dir(&dir)
         .into_iter()
         .flatten()

@@ -1,9 +1,12 @@
 //! Kernel-level Stream VByte speed: every available kernel on blocks of 4096
 //! values (an L1-resident output buffer, as the paper measures), for gaps of
-//! 1, 1-2 and 1-4 bytes (and d-gaps of a real posting list when
-//! `/work/shared/data/postings/` is there), beside memcpy of the decoded
+//! 1, 1-2 and 1-4 bytes (and d-gaps of a real posting list when the data
+//! folder's `postings/` is there), beside memcpy of the decoded
 //! bytes, the scalar VByte decoder and (x86-64) the reference C library.
 //! `cargo bench -p vecpress --bench stream_vbyte`.
+
+#[path = "../tests/common/data.rs"]
+mod data;
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 use vecpress::{stream_vbyte as svb, vbyte, Isa};
@@ -28,7 +31,7 @@ fn gaps(small: u32, rare: u32, big: u32) -> Vec<u32> {
 }
 
 /// The first 4096 d-gaps of the lists of a ds2i `.docs` file, if present.
-fn posting_gaps(path: &str) -> Option<Vec<u32>> {
+fn posting_gaps(path: &std::path::Path) -> Option<Vec<u32>> {
     let raw = std::fs::read(path).ok()?;
     let words: Vec<u32> = raw
         .chunks_exact(4)
@@ -56,7 +59,8 @@ fn inputs() -> Vec<(&'static str, Vec<u32>)> {
         ("1-2-bytes", gaps(256, 4, 1 << 16)),
         ("1-4-bytes", gaps(1 << 10, 3, u32::MAX)),
     ];
-    if let Some(g) = posting_gaps("/work/shared/data/postings/census-income.docs") {
+    let list = data::optional("postings").map(|d| d.join("census-income.docs"));
+    if let Some(g) = list.and_then(|path| posting_gaps(&path)) {
         v.push(("census-income", g));
     }
     v

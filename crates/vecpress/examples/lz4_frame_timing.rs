@@ -10,7 +10,11 @@
 //! liblz4's.
 //!
 //! `cargo run --release -p vecpress --example lz4_frame_timing [FILE...]`
-//! (default: the Silesia files in `/work/shared/data/silesia`).
+//! (default: the Silesia files of the data folder, `$VECPRESS_DATA` or
+//! `shared/data` beside the repository).
+
+#[path = "../tests/common/data.rs"]
+mod data;
 
 use std::io::{BufRead, Read};
 use std::time::{Duration, Instant};
@@ -49,9 +53,10 @@ fn main() {
         .unwrap_or(15);
     let mut paths: Vec<String> = std::env::args().skip(1).collect();
     if paths.is_empty() {
+        let dir = data::optional("silesia").unwrap_or_default();
         paths = ["dickens", "mr", "ooffice", "xml"]
             .iter()
-            .map(|f| format!("/work/shared/data/silesia/{f}"))
+            .map(|f| dir.join(f).to_string_lossy().into_owned())
             .collect();
     }
     println!("file      blocks  liblz4 GB/s  decompress  into  reader  reader+ahead  lz4_flex  (÷ liblz4)");

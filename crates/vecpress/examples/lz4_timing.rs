@@ -9,7 +9,11 @@
 //! `LZ4_compress_default`, with both sizes.
 //!
 //! `cargo run --release -p vecpress --example lz4_timing [FILE...]`
-//! (default: the Silesia files in `/work/shared/data/silesia`).
+//! (default: the Silesia files of the data folder, `$VECPRESS_DATA` or
+//! `shared/data` beside the repository).
+
+#[path = "../tests/common/data.rs"]
+mod data;
 
 use std::time::{Duration, Instant};
 
@@ -89,7 +93,7 @@ fn decoders<'a>() -> Vec<Decoder<'a>> {
 fn main() {
     let mut paths: Vec<String> = std::env::args().skip(1).collect();
     if paths.is_empty() {
-        let dir = "/work/shared/data/silesia";
+        let dir = data::optional("silesia").unwrap_or_default();
         let mut found: Vec<String> = std::fs::read_dir(dir)
             .into_iter()
             .flatten()

@@ -5,10 +5,12 @@
 //! `parquet/expected/`), and vecpress's encoding of those values gives the
 //! page's bytes back.
 //!
-//! The files live in the data directory: `$VECPRESS_DATA` or `../shared/data`
-//! beside the workspace (or beside its parent). Without them the tests print
-//! a note and pass.
+//! The files live in the data folder (`$VECPRESS_DATA`, else `shared/data`
+//! beside the repository). Without them the tests print a note and pass,
+//! except under CI, where they fail.
 #![cfg(target_arch = "x86_64")]
+
+mod common;
 
 use std::fs::File;
 use std::path::PathBuf;
@@ -18,19 +20,9 @@ use parquet::column::page::Page;
 use parquet::file::reader::{FileReader, SerializedFileReader};
 use vecpress::{byte_split, Isa};
 
-/// The data directory's `parquet/` folder, if present.
+/// The data directory's `parquet/` folder, if present (a failure under CI).
 fn parquet_dir() -> Option<PathBuf> {
-    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..");
-    let candidates = [
-        std::env::var_os("VECPRESS_DATA").map(PathBuf::from),
-        Some(root.join("../shared/data")),
-        Some(root.join("../../shared/data")),
-    ];
-    candidates
-        .into_iter()
-        .flatten()
-        .map(|d| d.join("parquet"))
-        .find(|d| d.is_dir())
+    common::data::folder("parquet", "the Parquet BYTE_STREAM_SPLIT interop")
 }
 
 /// One column chunk: its name, value width, and the values section of each

@@ -11,10 +11,6 @@ use vecpress::lz4::frame::{self, BlockSize, FrameDecoder, FrameEncoder, FrameInf
 use vecpress::lz4::hc::{self, HcOptions};
 use vecpress::Error;
 
-/// The corpus the liblz4 size checks read (x86-64, where liblz4 is built).
-#[cfg(target_arch = "x86_64")]
-const SILESIA: &str = "/work/shared/data/silesia";
-
 /// Every level and `favor_decompression_speed` setting worth telling apart.
 fn all_options() -> Vec<HcOptions> {
     let mut v = Vec::new();
@@ -323,18 +319,16 @@ proptest! {
     }
 }
 
-/// The Silesia files that are present, or `None` (saying so).
+/// The Silesia files, or `None` when the data folder is absent (saying so;
+/// a failure under CI).
 #[cfg(target_arch = "x86_64")]
 fn silesia() -> Option<Vec<(String, Vec<u8>)>> {
+    let dir = common::data::folder("silesia", "the Silesia checks against liblz4")?;
     let mut files = Vec::new();
     for name in ["dickens", "mr", "ooffice", "xml"] {
-        match std::fs::read(format!("{SILESIA}/{name}")) {
-            Ok(bytes) => files.push((name.to_string(), bytes)),
-            Err(_) => {
-                eprintln!("{SILESIA}/{name} not found: skipping the Silesia checks");
-                return None;
-            }
-        }
+        let path = dir.join(name);
+        let bytes = std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        files.push((name.to_string(), bytes));
     }
     Some(files)
 }

@@ -496,9 +496,11 @@ fn golden_vectors_0124() {
 
 #[test]
 fn real_postings_round_trip_when_present() {
-    let Ok(raw) = std::fs::read("/work/shared/data/postings/clueweb09_1k.docs") else {
+    let Some(dir) = common::data::folder("postings", "the real posting lists") else {
         return;
     };
+    let path = dir.join("clueweb09_1k.docs");
+    let raw = std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
     let words: Vec<u32> = raw
         .chunks_exact(4)
         .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))

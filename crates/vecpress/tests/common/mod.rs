@@ -1,6 +1,8 @@
 //! Generators shared by the cross-ISA tests.
 #![allow(dead_code)]
 
+pub mod data;
+
 use vecpress::lz4::frame::{BlockSize, FrameInfo};
 
 /// A small deterministic generator (xorshift64*), so failures name a seed.
@@ -185,21 +187,16 @@ pub fn repetitive(n: usize, seed: u64) -> Vec<u8> {
     out
 }
 
-/// The data folder: `$VECPRESS_DATA`, else `shared/data` beside the
-/// repository (as in the README).
-pub fn data_dir() -> std::path::PathBuf {
-    match std::env::var_os("VECPRESS_DATA") {
-        Some(dir) => dir.into(),
-        None => concat!(env!("CARGO_MANIFEST_DIR"), "/../../../shared/data").into(),
-    }
-}
-
-/// Files of the Canterbury and Silesia corpora that are present in
-/// [`data_dir`], with at most `max_len` bytes of each; empty without them.
+/// Files of the Canterbury and Silesia corpora in the data folder, with at
+/// most `max_len` bytes of each; empty without them (a failure under CI:
+/// see [`data::folder`]).
 pub fn corpus_files(max_len: usize) -> Vec<(String, Vec<u8>)> {
     let mut files = Vec::new();
     for corpus in ["canterbury", "silesia"] {
-        let Ok(entries) = std::fs::read_dir(data_dir().join(corpus)) else {
+        let Some(dir) = data::folder(corpus, "the checks on real files") else {
+            continue;
+        };
+        let Ok(entries) = std::fs::read_dir(dir) else {
             continue;
         };
         let mut paths: Vec<_> = entries.filter_map(|e| e.ok()).map(|e| e.path()).collect();
