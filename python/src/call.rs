@@ -41,10 +41,10 @@ pub fn encode<T: Element + Sync>(
 ///
 /// Up to [`SCRATCH_MAX`] the buffer is the thread's reused scratch and the
 /// result is copied out. Writing straight into a worst-case `bytes` object
-/// and shrinking it costs more: glibc then maps that object afresh on every
-/// call (its mmap threshold follows the size freed, the shrunk one), and
-/// the page faults cost more than the copy (1.25 MB out of 4.25 MB for 1M
-/// uint32 under 256: 30% slower). Larger outputs get a buffer of their own.
+/// and shrinking it measured slower: glibc then maps that object afresh on
+/// every call (its mmap threshold follows the size freed, the shrunk one),
+/// and the page faults cost more than the copy. Larger outputs get a buffer
+/// of their own.
 pub fn variable(
     py: Python<'_>,
     max: usize,

@@ -46,7 +46,7 @@ pub trait IntCodec: Send + Sync {
     /// dispatch, the kernel [`IntCodec::auto_kernel`] names.
     fn decode_auto(&self, input: &[u8], out: &mut [u32]) -> Result<usize, Error>;
     /// The level the default dispatch decodes with on this CPU
-    /// ([`tune::isa`](crate::tune::isa)).
+    /// ([`tune::isa`]).
     fn auto_kernel(&self) -> Isa;
 }
 
@@ -258,7 +258,7 @@ pub trait ByteCodec: Send + Sync {
     /// dispatch, the kernel [`ByteCodec::auto_kernel`] names.
     fn decode_auto(&self, input: &[u8], width: usize, out: &mut [u8]) -> Result<usize, Error>;
     /// The kernel the default dispatch decodes with on this CPU: a level's
-    /// name, or for LZ4 a loop's ([`tune::lz4_variant`](crate::tune::lz4_variant)).
+    /// name, or for LZ4 a loop's ([`tune::lz4_variant`]).
     fn auto_kernel(&self) -> &'static str;
 }
 

@@ -265,11 +265,10 @@ const WARM_UP: Duration = Duration::from_millis(10);
 /// timed in the shadow of the previous contestant (cold caches, or vector
 /// units that were powered down). Before it, the contestant runs untimed for
 /// [`WARM_UP`], at least one pass: that shadow outlasts a pass over a large
-/// input. (On the AMD Zen 4 machines, the decoders right after a slow scalar
-/// one ran up to 30% off their steady speed for several milliseconds, and
-/// in a fixed order the same contestants carried that every round: the
-/// Stream VByte SSE4.1 and AVX2 kernels read 0.7-0.85x the C decoder they
-/// match.)
+/// input. (Measured without the warm-up, the decoders right after a slow
+/// scalar one ran well off their steady speed for several milliseconds,
+/// and in a fixed order the same contestants carried that every round:
+/// kernels read slower than the C decoders they match.)
 pub fn race<T>(mut contestants: Vec<Contestant<'_, T>>, buf: &mut [T], reps: u32) -> Vec<Timed> {
     let mut repeat = vec![1u32; contestants.len()];
     for (k, c) in contestants.iter_mut().enumerate() {

@@ -2,7 +2,7 @@
 //! 64-byte register of each stream, transposed by two-source permutes
 //! across whole registers (`vpermt2b`, AVX-512 VBMI).
 //!
-//! The 16-byte-lane kernels of `transpose.rs` pay for AVX-512 with a load
+//! The 16-byte-lane kernels of `generic.rs` pay for AVX-512 with a load
 //! or store per lane (their shuffles stay within lanes), which is why they
 //! stop at AVX2. A permute over two whole registers needs no lanes: `K`
 //! registers of values (`64 / K` values each) become `K` registers of
@@ -35,10 +35,10 @@
 use core::arch::x86_64::*;
 
 use super::tables::{log2, MERGE, QMERGE, QUNMERGE, UNMERGE};
-// The register arrays are written out by `transpose.rs`'s macro: a loop
+// The register arrays are written out by `generic.rs`'s macro: a loop
 // over an array of registers may keep the array on the stack.
+use super::generic::{array, build};
 use super::skew::{crowded, SKEW};
-use super::transpose::{array, build};
 use super::{Sink, Source};
 
 /// Values per step: a register of each stream.

@@ -31,7 +31,7 @@
 //!
 //! The transform is a transposition of an `N x K` byte matrix. The scalar
 //! code transposes it in tiles that stay in L1; the SIMD kernels transpose
-//! it through registers (see `transpose.rs`): widths up to 8 padded to 4
+//! it through registers (see `generic.rs`): widths up to 8 padded to 4
 //! or 8 bytes by a byte shuffle, then a register of each stream at a time;
 //! wider values in 16 x 16 byte tiles. They run while a whole block fits
 //! and leave the rest to the scalar code. With AVX-512 VBMI, widths 2, 4,
@@ -61,12 +61,12 @@ mod lz4;
 mod scalar;
 mod typed;
 
+#[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
+mod generic;
 #[cfg(target_arch = "x86_64")]
 mod skew;
 #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
 mod tables;
-#[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
-mod transpose;
 
 #[cfg(target_arch = "x86_64")]
 mod avx512;
@@ -382,10 +382,10 @@ fn decode_impl(isa: Isa, input: &[u8], width: usize, out: &mut [u8]) -> Result<u
 }
 
 /// Widths where the Avx2 level runs the 16-byte kernels, measured faster
-/// there by `vecpress bench` (64 KiB blocks, 0.6-0.8x for the 32-byte ones):
-/// at widths 2 to 4 a 32-byte register holds two 16-value problems loaded
-/// and stored a lane at a time, which costs more than it saves; at width 16
-/// the encoder's tile of 16 ymm registers spills.
+/// there than the 32-byte ones: at widths 2 to 4 a 32-byte register holds
+/// two 16-value problems loaded and stored a lane at a time, which costs
+/// more than it saves; at width 16 the encoder's tile of 16 ymm registers
+/// spills.
 #[cfg(target_arch = "x86_64")]
 const SSE_AT_AVX2: NarrowWidths = NarrowWidths {
     encode: &[2, 3, 4, 16],
@@ -393,8 +393,8 @@ const SSE_AT_AVX2: NarrowWidths = NarrowWidths {
 };
 
 /// Widths, per direction, with kernels of their own at the Avx512 level
-/// (`avx512.rs`); the others run the Avx2 level's. Width 2 encodes faster
-/// with the 16-byte kernel (1.04x on 64 KiB blocks), as at the Avx2 level.
+/// (`avx512.rs`); the others run the Avx2 level's. Width 2 measured faster
+/// encoding with the 16-byte kernel, as at the Avx2 level.
 #[cfg(target_arch = "x86_64")]
 const AVX512_WIDTHS: NarrowWidths = NarrowWidths {
     encode: &[4, 8, 16],

@@ -1,11 +1,11 @@
-//! aarch64 kernels: the transposition of `transpose.rs` on Neon registers
+//! aarch64 kernels: the transposition of `generic.rs` on Neon registers
 //! (`zip1`/`zip2` at each element size, `tbl` for the byte shuffles); widths
 //! 2 and 4 use the structure loads and stores instead, which split and join
 //! interleaved bytes in one instruction (`ld2`/`ld4`, `st2`/`st4`).
 
 use core::arch::aarch64::*;
 
-use super::transpose::{self, Vector};
+use super::generic::{self, Vector};
 use super::{Sink, Source};
 
 impl Vector for uint8x16_t {
@@ -85,7 +85,7 @@ impl Vector for uint8x16_t {
     }
 }
 
-transpose::kernels!(
+generic::kernels!(
     level,
     uint8x16_t,
     "neon",

@@ -7,22 +7,21 @@
 //! `avx512::decode_skewed` for AVX-512). x86 only: the sets counted are
 //! those of its L1.
 
-use super::transpose::{array, build, each, tile_fits, transpose, Vector};
+use super::generic::{array, build, each, tile_fits, transpose, Vector};
 use super::Source;
 
 /// Steps by which the streams past the eighth are read ahead of the others
 /// when the streams crowd the L1 cache (see [`crowded`]): far enough that
 /// the steps the CPU has in flight at once never need both groups' lines in
-/// one set. On AMD Zen 4 (width 16, AVX-512), 4 steps recovered less of
-/// the loss and 16 lost some again.
+/// one set. Of the depths measured, 4 steps recovered less of the loss and
+/// 16 lost some again.
 pub(super) const SKEW: usize = 8;
 
 /// Whether more than 8 of the first `width` streams start in one set of an
 /// L1 cache of 64 sets of 64-byte lines (32 KiB, 8 ways): streams a
 /// multiple of 4 KiB apart, as a count of values that is a multiple of 4096
 /// makes them. A step that reads a register of each then needs more lines
-/// of one set than it has ways, and each line is fetched again and again
-/// (width 16 ran at half the speed).
+/// of one set than it has ways, and each line is fetched again and again.
 pub(super) fn crowded(src: &impl Source, width: usize) -> bool {
     let mut sets = [0u8; 64];
     (0..width).any(|j| {
@@ -32,20 +31,19 @@ pub(super) fn crowded(src: &impl Source, width: usize) -> bool {
     })
 }
 
-/// [`decode_tiles`](super::transpose::decode_tiles) for crowded streams: the whole blocks, streams 8.. read
+/// [`decode_tiles`](super::generic::decode_tiles) for crowded streams: the whole blocks, streams 8.. read
 /// [`SKEW`] steps ahead into a ring of registers on the stack (in L1, in
 /// sets of their own), so that the lines a step loads straight from the
 /// streams are at most 8 of one set. Returns the values done (0 when the
 /// blocks are too few to skew).
 ///
 /// It runs for widths 12 to 16 on x86 (the sets [`crowded`] counts are
-/// those of its L1). With AVX2 on AMD Zen 4, 64 KiB blocks of 4096 values
-/// decoded 1.6x faster at width 16, 1.35x at 14, 1.16x at 12; at 11 it
-/// made no difference and at 10 it was 0.9x (two streams through the ring
-/// cost more than the two extra lines of a set).
+/// those of its L1), where it measured faster, the more so the wider.
+/// Narrower widths gained nothing or lost (at 10, two streams through the
+/// ring cost more than the two extra lines of a set).
 ///
 /// # Safety
-/// As [`decode_tiles`](super::transpose::decode_tiles); `9 <= width <= 16`.
+/// As [`decode_tiles`](super::generic::decode_tiles); `9 <= width <= 16`.
 #[inline(always)]
 pub(super) unsafe fn decode_skewed<V: Vector>(
     src: &impl Source,

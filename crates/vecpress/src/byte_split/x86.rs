@@ -1,4 +1,4 @@
-//! x86-64 kernels: the transposition of `transpose.rs` on SSE4.1 registers
+//! x86-64 kernels: the transposition of `generic.rs` on SSE4.1 registers
 //! (one 16-byte lane, `punpck*` and `pshufb`) and on AVX2 registers (two
 //! lanes: the same in-lane instructions run two blocks of 16 values at once;
 //! loads and stores move a lane at a time where the two are apart).
@@ -11,7 +11,7 @@
 
 use core::arch::x86_64::*;
 
-use super::transpose::{self, Vector};
+use super::generic::{self, Vector};
 
 impl Vector for __m128i {
     const LANES: usize = 1;
@@ -144,13 +144,13 @@ impl Vector for __m256i {
     }
 }
 
-transpose::kernels!(
+generic::kernels!(
     sse41,
     __m128i,
     "sse2,ssse3,sse4.1",
     "The Sse41 level's kernels: one 16-byte lane per register."
 );
-transpose::kernels!(
+generic::kernels!(
     avx2,
     __m256i,
     "sse2,ssse3,sse4.1,avx,avx2,bmi1,bmi2,popcnt",

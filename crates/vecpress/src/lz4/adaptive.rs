@@ -68,8 +68,8 @@ use std::time::{Duration, Instant};
 use super::block::{self, Variant};
 use crate::Error;
 
-mod arm;
-use arm::{Arm, Rng};
+mod bandit;
+use bandit::{Arm, Rng};
 
 /// Blocks with less output than this are not timed.
 pub const MIN_TIMED_BLOCK: usize = 32 * 1024;

@@ -130,10 +130,9 @@ impl Vector for __m128i {
 ///
 /// Written in `asm!` so that it stays the register form. From the
 /// intrinsic, LLVM folds the load of `bytes` into the instruction, and the
-/// memory form runs far slower on AMD Zen 5: Stream VByte's plain decoding
-/// at the AVX-512 level took 2.3x the time on census-income with it
-/// (`vecpress bench --codecs stream-vbyte`), and the delta decoder that
-/// expands sixteen gaps a step ran at half the speed of 16-byte steps.
+/// memory form measured far slower: both Stream VByte's plain decoding at
+/// the AVX-512 level and the delta decoder that expands sixteen gaps a step
+/// lost much of their speed with it.
 ///
 /// # Safety
 /// The CPU has AVX-512 F, BW and VBMI2.

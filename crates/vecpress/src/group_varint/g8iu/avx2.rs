@@ -1,5 +1,5 @@
 //! The Varint-G8IU decoder for x86-64 with AVX2, at the `Avx2` level (and
-//! `Avx512`): the algorithm of [`super::simd`] with one 256-bit register per
+//! `Avx512`): the algorithm of [`super::generic`] with one 256-bit register per
 //! block, so that a block takes one shuffle and one store instead of two.
 //!
 //! ```text

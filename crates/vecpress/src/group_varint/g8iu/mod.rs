@@ -78,12 +78,12 @@ mod scalar;
 
 #[cfg(target_arch = "x86_64")]
 mod avx2;
+#[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
+mod generic;
 #[cfg(target_arch = "aarch64")]
 mod neon;
-#[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
-mod simd;
 #[cfg(target_arch = "x86_64")]
-mod ssse3;
+mod sse41;
 #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
 mod tables;
 
@@ -289,9 +289,9 @@ fn decode_impl<const DELTA: bool>(
         // has SSE2, SSSE3 and SSE4.1.
         Isa::Sse41 => unsafe {
             if DELTA {
-                ssse3::decode_delta_bulk(input, out, prev)
+                sse41::decode_delta_bulk(input, out, prev)
             } else {
-                ssse3::decode_bulk(input, out)
+                sse41::decode_bulk(input, out)
             }
         },
         #[cfg(target_arch = "x86_64")]

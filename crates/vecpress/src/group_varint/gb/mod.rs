@@ -61,12 +61,12 @@
 
 mod scalar;
 
+#[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
+mod generic;
 #[cfg(target_arch = "aarch64")]
 mod neon;
-#[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
-mod simd;
 #[cfg(target_arch = "x86_64")]
-mod ssse3;
+mod sse41;
 #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
 mod tables;
 
@@ -267,9 +267,9 @@ fn decode_impl<const DELTA: bool>(
         // has SSE4.1 and SSSE3 (every higher x86 level implies them).
         Isa::Sse41 | Isa::Avx2 | Isa::Avx512 => unsafe {
             if DELTA {
-                ssse3::decode_delta_bulk(input, out, prev)
+                sse41::decode_delta_bulk(input, out, prev)
             } else {
-                ssse3::decode_bulk(input, out)
+                sse41::decode_bulk(input, out)
             }
         },
         #[cfg(target_arch = "aarch64")]

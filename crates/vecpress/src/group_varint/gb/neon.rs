@@ -1,9 +1,9 @@
 //! The Varint-GB decoder for aarch64 with Neon (`tbl`, `vqtbl1q_u8`), at the `Neon`
-//! level: [`super::simd`] compiled for `uint8x16_t`.
+//! level: [`super::generic`] compiled for `uint8x16_t`.
 
 use core::arch::aarch64::uint8x16_t;
 
-use super::simd::decode;
+use super::generic::decode;
 
 /// Decodes whole groups from the start of `input`; returns (bytes consumed,
 /// values produced).

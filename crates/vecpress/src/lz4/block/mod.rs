@@ -33,9 +33,9 @@
 //! ```
 
 mod chain;
+mod checked;
 mod compress;
-mod copy;
-mod decompress;
+mod fast;
 mod size_prepended;
 mod tables;
 mod variant;
@@ -52,7 +52,7 @@ pub use size_prepended::{
 pub use variant::{variants, Variant};
 
 use crate::{Error, Isa};
-use decompress::Step;
+use checked::Step;
 
 /// The shortest match (`MINMATCH`): the low nibble of a token counts the
 /// bytes beyond these 4.
@@ -399,7 +399,7 @@ pub(crate) fn decompress_with_prefix_and_dict(
 /// # Ok::<(), vecpress::Error>(())
 /// ```
 pub fn validate(src: &[u8]) -> Result<usize, Error> {
-    decompress::validate(src, 0)
+    checked::validate(src, 0)
 }
 
 /// Decompresses two blocks, `a.0` into `a.1` and `b.0` into `b.1`, with the
@@ -410,12 +410,11 @@ pub fn validate(src: &[u8]) -> Result<usize, Error> {
 ///
 /// Decoding one block, the loop waits on a chain of loads: the next token's
 /// place depends on the lengths in this one. Two independent blocks give
-/// the CPU two chains to run side by side; with 64 KiB blocks of Silesia,
-/// AMD Zen 5 decoded 1.04-1.13x faster than one block at a time (text most,
-/// where sequences are shortest), which already shortens its chain with a
-/// table of where each next token would be. Use it wherever blocks come two
-/// or more at a time: the blocks of a column, of a file, of a frame of
-/// independent blocks.
+/// the CPU two chains to run side by side. That decodes faster than one
+/// block at a time (most on text, where sequences are shortest), even with
+/// a loop that already shortens its chain with a table of where each next
+/// token would be. Use it wherever blocks come two or more at a time: the
+/// blocks of a column, of a file, of a frame of independent blocks.
 ///
 /// ```
 /// use vecpress::lz4::block;
@@ -468,8 +467,8 @@ fn decode_pair(
     let ((a_src, a_dst), (b_src, b_dst)) = (a, b);
     let pair = ((a_src, &mut *a_dst), (b_src, &mut *b_dst));
     let (a_at, b_at) = match variant {
-        Variant::Copy8 => copy::decode_pair_copy8(pair.0, pair.1),
-        Variant::Copy16 => copy::decode_pair_copy16(pair.0, pair.1),
+        Variant::Copy8 => fast::decode_pair_copy8(pair.0, pair.1),
+        Variant::Copy16 => fast::decode_pair_copy16(pair.0, pair.1),
         #[cfg(target_arch = "x86_64")]
         // SAFETY: `variant` passed `check()` (or came from `best()`), so the
         // CPU has the Sse41 level.
@@ -514,8 +513,8 @@ fn decode_from(
     loop {
         (ip, op) = match variant {
             Variant::Checked => (ip, op),
-            Variant::Copy8 => copy::decode_copy8(src, ip, buf, op),
-            Variant::Copy16 => copy::decode_copy16(src, ip, buf, op),
+            Variant::Copy8 => fast::decode_copy8(src, ip, buf, op),
+            Variant::Copy16 => fast::decode_copy16(src, ip, buf, op),
             #[cfg(target_arch = "x86_64")]
             // SAFETY: `variant` passed `check()` (or came from `best()`), so
             // the CPU has the Sse41 level.
@@ -529,7 +528,7 @@ fn decode_from(
             #[allow(unreachable_patterns)]
             _ => (ip, op),
         };
-        match decompress::step(src, ip, buf, op, dict)? {
+        match checked::step(src, ip, buf, op, dict)? {
             Step::Done(end) => return Ok(end - start),
             Step::More(i, o) => (ip, op) = (i, o),
         }

@@ -2,7 +2,7 @@
 
 use core::arch::aarch64::{vld1q_u8, vqtbl1q_u8, vst1q_u8};
 
-use super::copy::{fast_loop, fast_loop_pair, Copier};
+use super::fast::{fast_loop, fast_loop_pair, Copier};
 use super::tables::{DISTANCE_16, PATTERN_16};
 
 /// 16-byte copies; a match of offset `n < 16` starts with one `tbl` of the

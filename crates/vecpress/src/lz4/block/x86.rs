@@ -6,7 +6,7 @@ use core::arch::x86_64::{
     _mm_storeu_si128,
 };
 
-use super::copy::{fast_loop, fast_loop_pair, Copier};
+use super::fast::{fast_loop, fast_loop_pair, Copier};
 use super::tables::{DISTANCE_16, DISTANCE_32, PATTERN_16};
 
 /// 16-byte copies; a match of offset `n < 16` starts with one `pshufb` of

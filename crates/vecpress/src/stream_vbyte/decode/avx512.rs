@@ -7,7 +7,7 @@
 //!
 //! Steps of four control bytes as four 16-byte lanes of one register (four
 //! loads inserted, one `vpshufb` with four table rows) measured slower than
-//! 16-byte steps on every posting list (on Zen 4, up to 20%).
+//! 16-byte steps.
 
 use core::arch::x86_64::*;
 
@@ -138,10 +138,10 @@ const fn lane_carry(by: usize) -> [u32; 16] {
 /// `(key, pos)`; `*prev` is the last value decoded.
 ///
 /// With the running total carried through the last lane's permute (two
-/// permutes on the chain from step to step) this step measured 0.55-0.85x
-/// the 16-byte steps on AMD Zen 4. Off the chain, and with `vpexpandb` kept
-/// to its register form ([`expand_bytes`]), it decodes the long posting
-/// lists 1.8-2.6x as fast as them on Zen 5.
+/// permutes on the chain from step to step) this step measured slower than
+/// the 16-byte steps. Off the chain, and with `vpexpandb` kept to its
+/// register form ([`expand_bytes`]), it decodes long lists faster than
+/// them.
 ///
 /// # Safety
 /// The CPU has AVX-512 F, BW, VBMI and VBMI2; `control.len() ==

@@ -16,7 +16,7 @@ mod avx512;
 #[cfg(target_arch = "aarch64")]
 mod neon;
 #[cfg(target_arch = "x86_64")]
-mod ssse3;
+mod sse41;
 #[cfg(target_arch = "x86_64")]
 mod sums16;
 
@@ -51,7 +51,7 @@ pub(super) fn bulk<V: Variant, const DELTA: bool>(
         #[cfg(target_arch = "x86_64")]
         // SAFETY: `isa` came from `Isa::best()` or `Isa::check()`, so the
         // CPU has its features; `control` has a byte per 4 values of `out`.
-        Isa::Sse41 => unsafe { ssse3::decode::<V, DELTA>(control, data, out, prev) },
+        Isa::Sse41 => unsafe { sse41::decode::<V, DELTA>(control, data, out, prev) },
         #[cfg(target_arch = "x86_64")]
         // SAFETY: as above.
         Isa::Avx2 => unsafe { avx2::decode::<V, DELTA>(control, data, out, prev) },

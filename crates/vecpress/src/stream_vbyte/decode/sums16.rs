@@ -16,9 +16,9 @@
 //!
 //! Five shuffles per 8 values, where widening to 32-bit lanes and summing
 //! there takes four per 4, and the chain from one step to the next is one
-//! add (the total broadcast off it). With the sums run from `acc` and the
-//! last of them broadcast (two adds and a shuffle on the chain), census
-//! decoded at 0.68x this speed (AMD Zen 5).
+//! add (the total broadcast off it). Running the sums from `acc` and
+//! broadcasting the last of them (two adds and a shuffle on the chain)
+//! measured slower.
 
 use core::arch::x86_64::*;
 

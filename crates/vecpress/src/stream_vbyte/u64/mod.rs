@@ -59,10 +59,10 @@ mod zigzag;
 mod avx2;
 #[cfg(target_arch = "x86_64")]
 mod avx512;
+#[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
+mod generic;
 #[cfg(target_arch = "aarch64")]
 mod neon;
-#[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
-mod pairs;
 #[cfg(target_arch = "x86_64")]
 mod sse41;
 

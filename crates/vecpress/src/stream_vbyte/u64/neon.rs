@@ -1,8 +1,8 @@
-//! The Neon kernel: [`super::pairs`] on `uint8x16_t` (`tbl`, `add`).
+//! The Neon kernel: [`super::generic`] on `uint8x16_t` (`tbl`, `add`).
 
 use core::arch::aarch64::*;
 
-use super::pairs::{self, Vector};
+use super::generic::{self, Vector};
 
 impl Vector for uint8x16_t {
     #[inline(always)]
@@ -68,8 +68,8 @@ pub(super) unsafe fn decode_bulk(
     // SAFETY: this function's contract gives the features `uint8x16_t` needs.
     unsafe {
         match prev {
-            Some(prev) => pairs::decode::<uint8x16_t, true>(ctrl, data, out, prev),
-            None => pairs::decode::<uint8x16_t, false>(ctrl, data, out, &mut 0),
+            Some(prev) => generic::decode::<uint8x16_t, true>(ctrl, data, out, prev),
+            None => generic::decode::<uint8x16_t, false>(ctrl, data, out, &mut 0),
         }
     }
 }

@@ -1,8 +1,8 @@
-//! The SSE4.1 kernel: [`super::pairs`] on `__m128i` (`pshufb`, `paddq`).
+//! The SSE4.1 kernel: [`super::generic`] on `__m128i` (`pshufb`, `paddq`).
 
 use core::arch::x86_64::*;
 
-use super::pairs::{self, Vector};
+use super::generic::{self, Vector};
 
 impl Vector for __m128i {
     #[inline(always)]
@@ -63,8 +63,8 @@ pub(super) unsafe fn decode_bulk(
     // SAFETY: this function's contract gives the features `__m128i` needs.
     unsafe {
         match prev {
-            Some(prev) => pairs::decode::<__m128i, true>(ctrl, data, out, prev),
-            None => pairs::decode::<__m128i, false>(ctrl, data, out, &mut 0),
+            Some(prev) => generic::decode::<__m128i, true>(ctrl, data, out, prev),
+            None => generic::decode::<__m128i, false>(ctrl, data, out, &mut 0),
         }
     }
 }

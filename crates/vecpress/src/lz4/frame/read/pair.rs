@@ -22,19 +22,18 @@ impl<R: Read> FrameDecoder<R> {
     /// other functions over slices read ahead).
     ///
     /// Reading ahead, the decoder reads the block after the one it decodes
-    /// and decodes both in one loop ([`block::decompress_pair`]: 1.0-1.25x
-    /// as fast as one block at a time, most on text, least on long
-    /// matches; a whole frame with its content checksum, which takes its
-    /// own time, 0.98-1.11x on Silesia with 64 KiB blocks), and holds two
-    /// blocks (decoded and stored) instead of one. What it gives is the same
-    /// either way: the same bytes in the same order, the same errors at the
-    /// same offsets, each after all the output before it. The one difference
-    /// is when a block's bytes come out: only once the next block has
-    /// arrived, which matters for a
-    /// reader that waits for its data (a socket, a pipe from a live
-    /// process). Frames of linked blocks, frames with a dictionary, legacy
-    /// frames and blocks stored uncompressed are decoded one block at a
-    /// time whatever this says.
+    /// and decodes both in one loop ([`block::decompress_pair`]: faster than
+    /// one block at a time, most on text, least on long matches; a whole
+    /// frame, whose content checksum takes its own time, gains less or
+    /// nothing), and holds two blocks (decoded and stored) instead of one.
+    /// What it gives is the same either way: the same bytes in the same
+    /// order, the same errors at the same offsets, each after all the output
+    /// before it. The one difference is when a block's bytes come out: only
+    /// once the next block has arrived, which matters for a reader that
+    /// waits for its data (a socket, a pipe from a live process). Frames of
+    /// linked blocks, frames with a dictionary, legacy frames and blocks
+    /// stored uncompressed are decoded one block at a time whatever this
+    /// says.
     ///
     /// ```
     /// use std::io::Read;
@@ -83,8 +82,7 @@ impl<R: Read> FrameDecoder<R> {
         let room = match target {
             Target::Slice(dst, pos) => *pos + max < dst.len(),
             // Two decoded blocks of 4 MiB in the decoder's buffer measured
-            // slower than one (0.88x, `vecpress decompress` of Silesia
-            // with the `lz4` command's default blocks), at twice the memory.
+            // slower than one, at twice the memory.
             Target::Own => max <= OWN_PAIR_MAX,
         };
         if !room {

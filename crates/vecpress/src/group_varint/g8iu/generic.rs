@@ -1,5 +1,5 @@
 //! The Varint-G8IU SIMD decoder of Stepanov et al. (CIKM 2011), written once
-//! over [`Vector`] and compiled per ISA by `ssse3.rs` and `neon.rs`.
+//! over [`Vector`] and compiled per ISA by `sse41.rs` and `neon.rs`.
 //!
 //! ```text
 //! while a whole block (9 bytes) is readable and 8 values of room remain:

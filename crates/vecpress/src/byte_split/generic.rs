@@ -167,7 +167,7 @@ macro_rules! kernels {
         #[doc = $doc]
         pub(super) mod $name {
             use super::*;
-            use $crate::byte_split::transpose as t;
+            use $crate::byte_split::generic as t;
             use $crate::byte_split::{Sink, Source};
 
             /// # Safety

@@ -277,8 +277,8 @@ fn extension(src: &[u8], ip: &mut usize, mut len: usize, cap: usize) -> Option<u
 /// else as [`copy_match`] does if the match plus one chunk fits the output;
 /// if not, runs `$decline`, having copied nothing. The caller knows `1 <=
 /// $offset <= $op <= $out_len`. A macro rather than a function returning
-/// whether it copied: that function, the same steps, measured 2-3% slower
-/// on mr and xml (the loop's code moved).
+/// whether it copied: that function, the same steps, measured slower (the
+/// loop's code moved).
 macro_rules! long_match {
     ($C:ty, $out:expr, $out_len:expr, $op:expr, $offset:expr, $len:expr, $decline:expr) => {
         if $len <= MEDIUM && $offset >= <$C>::W && MEDIUM <= $out_len - $op {
@@ -443,10 +443,10 @@ pub(super) unsafe fn fast_loop<C: Copier>(
 /// a table (a loop the compiler vectorizes) with, for every byte, where the
 /// next sequence would start if that byte were a token of fewer than 15
 /// literals and a match of fewer than 15 + 4 bytes: `k + 1 + (b >> 4) + 2`.
-/// For such tokens (99% of Silesia's dickens, 81-96% of its xml, ooffice
-/// and mr), the next token's place is then one load from the table. A
-/// longer run of literals, or a longer match, computes it (the chain of
-/// the loop before this one, liblz4's).
+/// For such tokens (nearly all of them in text, most in other data), the
+/// next token's place is then one load from the table. A longer run of
+/// literals, or a longer match, computes it (the chain of the loop before
+/// this one, liblz4's).
 ///
 /// # Safety
 /// The CPU has the features of `C`.

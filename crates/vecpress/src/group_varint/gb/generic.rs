@@ -1,5 +1,5 @@
 //! The Varint-GB SIMD decoder, written once over [`Vector`] and compiled per
-//! ISA by `ssse3.rs` and `neon.rs`.
+//! ISA by `sse41.rs` and `neon.rs`.
 //!
 //! ```text
 //! while a whole group's bytes (17) are readable and 4 values of room remain:

@@ -1,11 +1,11 @@
-//! The Varint-G8IU decoder for x86-64 with SSSE3 (`pshufb`), at the `Sse41`
-//! level: [`super::simd`] compiled for `__m128i`.
+//! The Varint-GB decoder for x86-64 with SSSE3 (`pshufb`), at the `Sse41`
+//! level: [`super::generic`] compiled for `__m128i`.
 
 use core::arch::x86_64::__m128i;
 
-use super::simd::decode;
+use super::generic::decode;
 
-/// Decodes whole blocks from the start of `input`; returns (bytes consumed,
+/// Decodes whole groups from the start of `input`; returns (bytes consumed,
 /// values produced).
 ///
 /// # Safety
