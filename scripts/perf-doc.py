@@ -422,6 +422,114 @@ def byte_split(records, out):
         table(out, ["input", "ratio"] + [r.key for r in records], lines, 2)
 
 
+
+# The instruction-set levels, lowest first: a record made before `auto` rows
+# existed ran the highest level by default.
+LEVELS = ["scalar", "sse41", "avx2", "avx512", "neon"]
+
+
+def default_row(run, g, codec):
+    """The codec's default dispatch on an input in a run: its `auto` row, or
+    in a record older than those rows the highest level's (then the
+    default), marked by the second value."""
+    auto = run.row(g, codec, "auto")
+    if auto:
+        return auto, False
+    rows = run.kernels(g, codec)
+    if not rows:
+        return None, False
+    return max(rows, key=lambda r: LEVELS.index(r["isa"]) if r["isa"] in LEVELS else -1), True
+
+
+def spread(values):
+    """"a-b" of the values present (one value alone), or None."""
+    values = sorted(v for v in values if v is not None)
+    if not values:
+        return None
+    lo, hi = values[0], values[-1]
+    return f"{lo:.2f}" if f"{lo:.2f}" == f"{hi:.2f}" else f"{lo:.2f}-{hi:.2f}"
+
+
+def headline(records):
+    """The README's short table: one row per headline ratio, one column per
+    record (the range over the inputs named, each the median over runs)."""
+    old = [False]
+
+    def per_input(rec, inputs, codec, peer, key="decode_gbs"):
+        values = []
+        for g in inputs:
+            def one(run):
+                row, fallback = default_row(run, g, codec)
+                old[0] |= fallback
+                return ratio(speed(row, key), speed(run.row(g, peer), key) if peer != "memcpy"
+                             else (row or {}).get("memcpy_gbs"))
+            values.append(rec.med(one))
+        return spread(values)
+
+    def total(rec, files, codec, peer, key="decode_gbs", isa=None):
+        x = rec.med(lambda run: ratio(total_speed([run.row(g, codec, isa) for g in files], key),
+                                      total_speed([run.row(g, peer) for g in files], key)))
+        return f"{x:.2f}" if x is not None else None
+
+    def named(codec, names, types):
+        return [g for g in groups_with(records, codec, types) if g[0] in names]
+
+    silesia = groups_with(records, "lz4", {"bytes"})
+    long_lists = {"census-income", "census-income_srt", "wikileaks-noquotes", "wikileaks-noquotes_srt"}
+    postings = {"census-income", "census-income_srt", "wikileaks-noquotes", "wikileaks-noquotes_srt",
+                "clueweb09_1k", "clueweb09_1k_positions", "uscensus2000"}
+    floats = [g for g in groups_with(records, "byte-split") if g[1] in ("f32", "f64")]
+    rows = [
+        ("LZ4 decode, one block at a time (adaptive) ÷ liblz4, Silesia", 
+         lambda rec: total(rec, silesia, "lz4", "peer:lz4-c", isa="auto")),
+        ("LZ4 decode, two blocks at a time ÷ liblz4, Silesia",
+         lambda rec: total(rec, silesia, "lz4+pairs", "peer:lz4-c", isa="auto")),
+        ("LZ4 compress ÷ liblz4 (`LZ4_compress_default`), Silesia",
+         lambda rec: total(rec, silesia, "lz4", "peer:lz4-c", "encode_gbs", isa="auto")),
+        ("LZ4 HC level 9 compress ÷ liblz4's, Silesia",
+         lambda rec: total(rec, groups_with(records, "lz4-hc", {"bytes"}), "lz4-hc", "peer:lz4-c-hc",
+                           "encode_gbs")),
+        ("Stream VByte delta decode ÷ the C library, long posting lists",
+         lambda rec: per_input(rec, named("stream-vbyte-delta", long_lists, {"u32"}),
+                               "stream-vbyte-delta", "peer:streamvbyte-c-delta")),
+        ("Stream VByte decode ÷ the C library, long posting lists",
+         lambda rec: per_input(rec, named("stream-vbyte", long_lists, {"u32"}),
+                               "stream-vbyte", "peer:streamvbyte-c")),
+        ("VByte delta decode ÷ MaskedVByte (C), posting lists",
+         lambda rec: per_input(rec, named("vbyte-delta", postings, {"u32"}),
+                               "vbyte-delta", "peer:maskedvbyte-c-delta")),
+        ("Byte stream split decode ÷ memcpy, float columns",
+         lambda rec: per_input(rec, floats, "byte-split", "memcpy")),
+    ]
+    lines = [[label] + [fn(rec) or "-" for rec in records] for label, fn in rows]
+    out = []
+    table(out, ["decoder ÷ peer (above 1: vecpress is faster)"]
+          + [r.cpu.rsplit(", ", 1)[0] if r.cpu.endswith("cores") else r.cpu for r in records],
+          lines, 1)
+    if old[0]:
+        out.append("Where a record predates the default dispatch rows, its highest level's kernel "
+                   "stands for the default (as it then was).")
+        out.append("")
+    return out
+
+
+def replace_block(path, block):
+    """Replaces the lines between `<!-- headline:start -->` and
+    `<!-- headline:end -->` of the file at `path` with `block`."""
+    with open(path, encoding="utf-8") as f:
+        text = f.read()
+    start, end = "<!-- headline:start -->", "<!-- headline:end -->"
+    if start not in text or end not in text:
+        print(f"perf-doc: {path} has no {start} ... {end} block", file=sys.stderr)
+        sys.exit(1)
+    head, rest = text.split(start, 1)
+    _, tail = rest.split(end, 1)
+    new = head + start + "\n" + "\n".join(block).rstrip() + "\n" + end + tail
+    if new != text:
+        with open(path, "w", encoding="utf-8") as f:
+            f.write(new)
+
+
 def main():
     ap = argparse.ArgumentParser(description="Write docs/BENCHMARKS.md from perf/*.jsonl.")
     ap.add_argument("--perf", metavar="DIR", default=os.path.join(repo_root(), "perf"),
@@ -429,6 +537,8 @@ def main():
     ap.add_argument("--out", metavar="FILE",
                     default=os.path.join(repo_root(), "docs", "BENCHMARKS.md"),
                     help="default: docs/BENCHMARKS.md")
+    ap.add_argument("--readme", metavar="FILE", default=os.path.join(repo_root(), "README.md"),
+                    help="the file whose headline block is rewritten (default: README.md)")
     args = ap.parse_args()
 
     paths = sorted(glob.glob(os.path.join(args.perf, "*.jsonl")))
@@ -495,7 +605,9 @@ def main():
     os.makedirs(os.path.dirname(os.path.abspath(args.out)), exist_ok=True)
     with open(args.out, "w", encoding="utf-8") as f:
         f.write("\n".join(out).rstrip() + "\n")
-    print(f"perf-doc: {args.out} from {len(records)} record(s)", file=sys.stderr)
+    replace_block(args.readme, headline(records))
+    print(f"perf-doc: {args.out} and the headline of {args.readme} from {len(records)} record(s)",
+          file=sys.stderr)
 
 
 if __name__ == "__main__":
