@@ -414,3 +414,49 @@ fn bench_fixed_width_values_generated_and_from_files() {
         stderr(&out)
     );
 }
+
+/// `vecpress bench` alone: one line per codec with the kernel the default
+/// dispatch chose on this CPU, against memcpy and the best peer; `--all`
+/// gives the full grid instead.
+#[test]
+fn bench_alone_prints_a_summary_of_the_default_kernels() {
+    let out = vecpress(&["bench", "--reps", "1", "--values", "3000"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = String::from_utf8_lossy(&out.stdout).into_owned();
+    let mut lines = text.lines();
+    assert!(lines.next().unwrap().contains("default kernel"), "{text}");
+    let header: Vec<&str> = lines.next().unwrap().split_whitespace().collect();
+    assert_eq!(header[..3], ["codec", "input", "kernel"], "{text}");
+    let rows: Vec<Vec<&str>> = lines.map(|l| l.split_whitespace().collect()).collect();
+    let levels: Vec<&str> = vecpress::Isa::available()
+        .iter()
+        .map(|i| i.name())
+        .collect();
+    for codec in vecpress::codec::int_codecs() {
+        let row = rows
+            .iter()
+            .find(|r| r[0] == codec.name())
+            .expect(codec.name());
+        assert_eq!(row[2], codec.auto_kernel().name(), "{text}");
+        assert!(levels.contains(&row[2]), "{text}");
+        let x_memcpy: f64 = row[4].parse().unwrap();
+        assert!(x_memcpy > 0.0, "{text}");
+    }
+    for codec in ["byte-split", "byte-split-lz4", "lz4", "lz4-hc"] {
+        assert!(
+            rows.iter().any(|r| r[0] == codec),
+            "{codec} missing: {text}"
+        );
+    }
+    assert!(rows.iter().all(|r| r.len() == 7), "{text}");
+    // The full grid: every kernel, with the scalar column.
+    let all = vecpress(&[
+        "bench", "--all", "--reps", "1", "--values", "500", "--inputs", "bits-05",
+    ]);
+    assert!(all.status.success(), "{}", stderr(&all));
+    let all = String::from_utf8_lossy(&all.stdout).into_owned();
+    assert!(
+        all.contains("x scalar") && all.contains(" scalar "),
+        "{all}"
+    );
+}

@@ -339,7 +339,9 @@ impl ByteJob<'_> {
         let row = |t: Timed, decode: Duration| {
             Line::Row(Row {
                 level: level_of(&t.codec),
-                kernel: (t.isa == ADAPTIVE && !t.codec.starts_with("lz4"))
+                // The adaptive rows (`lz4`, `lz4+pairs`) say in their note
+                // which loops they ran.
+                kernel: (t.isa == ADAPTIVE && t.codec != "lz4" && !t.codec.ends_with("+pairs"))
                     .then(|| self.codec.auto_kernel().to_string()),
                 codec: t.codec,
                 isa: t.isa.into(),

@@ -101,6 +101,31 @@ pub struct BenchOpt {
     /// (e.g. `bits-08,cluster`).
     #[arg(long, value_delimiter = ',', value_name = "LIST")]
     pub inputs: Option<Vec<String>>,
+
+    /// Every kernel of every codec on every built-in input (the full grid),
+    /// instead of the summary that `vecpress bench` alone prints.
+    #[arg(long)]
+    pub all: bool,
+}
+
+/// The built-in inputs of the summary: one posting list, one float column
+/// and one text, so that every codec runs on data it suits.
+const SUMMARY_INPUTS: [&str; 3] = ["cluster-gap-bits-08", "f64-walk", "text"];
+
+impl BenchOpt {
+    /// `vecpress bench` alone (no paths, codecs, levels, inputs, plot or
+    /// JSON, no `--all`): the summary, one line per codec with its default
+    /// kernel, against memcpy and the best peer.
+    fn summary(&self) -> bool {
+        self.paths.is_empty()
+            && self.kind.is_none()
+            && self.codecs.is_none()
+            && self.isa.is_none()
+            && self.inputs.is_none()
+            && self.plot.is_none()
+            && !self.json
+            && !self.all
+    }
 }
 
 /// Values per block for integer codecs, unless --block says.
@@ -110,14 +135,27 @@ const BYTE_BLOCK: usize = 65536;
 
 /// Runs `vecpress bench`.
 pub fn run(opt: &BenchOpt) -> Result<()> {
+    let summary = opt.summary();
     let (int_codecs, byte_codecs) = select_codecs(opt.codecs.as_deref())?;
-    let isas = select_isas(opt.isa.as_deref())?;
+    // The summary times the default dispatch alone (the `auto` rows).
+    let isas = if summary {
+        Some(Vec::new())
+    } else {
+        select_isas(opt.isa.as_deref())?
+    };
     let int_block = opt.block.map_or(INT_BLOCK, |b| b as usize);
     let byte_block = opt.block.map_or(BYTE_BLOCK, |b| b as usize);
-    let sources = Source::select(&opt.paths, opt.kind, opt.inputs.as_deref(), int_block)?;
+    let summary_inputs: Vec<String> = SUMMARY_INPUTS.iter().map(|s| s.to_string()).collect();
+    let filters = if summary {
+        Some(&summary_inputs[..])
+    } else {
+        opt.inputs.as_deref()
+    };
+    let sources = Source::select(&opt.paths, opt.kind, filters, int_block)?;
+    let peers_on = opt.peers || summary;
 
-    let (present, absent) = split_slots(opt.peers.then(peers::all));
-    let (byte_present, byte_absent) = split_slots(opt.peers.then(|| peers::all_bytes(opt.level)));
+    let (present, absent) = split_slots(peers_on.then(peers::all));
+    let (byte_present, byte_absent) = split_slots(peers_on.then(|| peers::all_bytes(opt.level)));
     let mut absent_lines: Vec<AbsentLine> = Vec::new();
     for c in &int_codecs {
         for a in absent
@@ -259,7 +297,18 @@ pub fn run(opt: &BenchOpt) -> Result<()> {
         }
     }
     progress.finish_and_clear();
-    if !opt.json {
+    if summary {
+        let cpu = vecpress::tune::Cpu::current();
+        writeln!(
+            stdout,
+            "vecpress bench: each codec's default kernel on this CPU ({}, profile {}), \
+             median of {} passes; `vecpress bench --all` runs every kernel and input",
+            cpu.key(),
+            cpu.profile().uarch,
+            opt.reps
+        )?;
+        report::print_summary(&mut stdout, &all_lines)?;
+    } else if !opt.json {
         let levels: Vec<&str> = Isa::available().iter().map(|i| i.name()).collect();
         writeln!(
             stdout,

@@ -213,3 +213,81 @@ pub fn print_table(
     }
     out.flush()
 }
+
+/// The summary of `vecpress bench` alone: per codec and input, the default
+/// dispatch's row (the kernel it ran, its speed, against memcpy) and the
+/// fastest peer of the same input and family, with the ratio to it.
+pub fn print_summary(out: &mut impl Write, lines: &[Line]) -> std::io::Result<()> {
+    let rows: Vec<&Row> = lines
+        .iter()
+        .filter_map(|l| match l {
+            Line::Row(r) => Some(r),
+            Line::Failed(_) => None,
+        })
+        .collect();
+    let header = [
+        "codec",
+        "input",
+        "kernel",
+        "dec GB/s",
+        "x memcpy",
+        "best peer",
+        "x peer",
+    ];
+    let mut cells: Vec<[String; 7]> = Vec::new();
+    for (i, r) in rows.iter().enumerate() {
+        if r.isa != "auto" || r.codec.starts_with("peer:") {
+            continue;
+        }
+        // A codec's peers follow its own rows (`lz4` has `lz4+pairs` too),
+        // up to the next codec's.
+        let family = |c: &str| c.split(['+', ':']).next().unwrap_or_default().to_string();
+        let peer = rows[i + 1..]
+            .iter()
+            .take_while(|p| {
+                p.input == r.input
+                    && (p.codec.starts_with("peer:") || family(&p.codec) == family(&r.codec))
+            })
+            .filter(|p| p.codec.starts_with("peer:"))
+            .max_by(|a, b| a.decode_gbs.total_cmp(&b.decode_gbs));
+        let kernel = r.kernel.clone().unwrap_or_else(|| "adaptive".into());
+        cells.push([
+            r.codec.clone(),
+            r.input.clone(),
+            kernel,
+            format!("{:.2}", r.decode_gbs),
+            format!("{:.2}", r.memcpy_ratio),
+            peer.map_or("-".into(), |p| p.codec.clone()),
+            peer.map_or("-".into(), |p| {
+                format!("{:.2}", r.decode_gbs / p.decode_gbs)
+            }),
+        ]);
+    }
+    let mut widths = header.map(str::len);
+    for row in &cells {
+        for (w, c) in widths.iter_mut().zip(row) {
+            *w = (*w).max(c.len());
+        }
+    }
+    let line = |cols: &[&str]| -> String {
+        let mut s = String::new();
+        for (k, (c, w)) in cols.iter().zip(widths).enumerate() {
+            if k > 0 {
+                s.push_str("  ");
+            }
+            // Names left, figures right.
+            if matches!(k, 3 | 4 | 6) {
+                s.push_str(&format!("{c:>w$}"));
+            } else {
+                s.push_str(&format!("{c:<w$}"));
+            }
+        }
+        s.trim_end().to_string()
+    };
+    writeln!(out, "{}", line(&header))?;
+    for row in &cells {
+        let cols: Vec<&str> = row.iter().map(String::as_str).collect();
+        writeln!(out, "{}", line(&cols))?;
+    }
+    Ok(())
+}

@@ -13,8 +13,10 @@
 //!
 //! 1. the first [`COLD_CALLS`] calls of each variant are timed but not
 //!    counted (cold caches and branch predictors);
-//! 2. all but one timed call in [`EXPLORE_EVERY`] run the leader: the arm
-//!    with the lowest mean so far, the first arm before any has one;
+//! 2. all but one timed call in [`EXPLORE_EVERY`] run the leader: the first
+//!    arm until another has a mean, then the arm with the lowest mean, kept
+//!    until another's is lower by [`SWITCH_MARGIN`] (switching loops costs
+//!    their warm branch history, so noise must not make them take turns);
 //! 3. the others explore: a variant with fewer than two counted calls is
 //!    chosen first (the one with fewest first);
 //! 4. once all have them, each variant draws a time per byte from N(mean, sd /
@@ -28,8 +30,8 @@
 //!    a few percent of the time, not a quarter of it as with a spread of
 //!    the whole mean.
 //!
-//! Smaller blocks are too short to time well: they use the variant with the
-//! lowest mean so far, untimed. After every counted call all weights decay by
+//! Smaller blocks are too short to time well: they use the leader,
+//! untimed. After every counted call all weights decay by
 //! a factor (default [`DEFAULT_DECAY`]), so that old observations fade, a
 //! variant that has not run for a while grows uncertain and is tried again,
 //! and the choice follows a workload that changes.
@@ -75,6 +77,9 @@ use bandit::{Arm, Rng};
 pub const MIN_TIMED_BLOCK: usize = 32 * 1024;
 /// Calls of each variant timed but not counted, at the start.
 pub const COLD_CALLS: u64 = 2;
+/// How much faster (as a share of its time per byte) another arm must be
+/// for the leader to change: see `follow_leader`.
+pub const SWITCH_MARGIN: f64 = 0.03;
 /// One timed call in this many explores (Thompson sampling over every
 /// arm); the others run the leader. Trying every arm in turn first made
 /// inputs of a few dozen blocks pay for exploring that never paid back.
@@ -122,6 +127,8 @@ struct Shared {
     /// a loop over two blocks runs at other speeds than over one, so its
     /// times are kept apart.
     pair_arms: Vec<Arm>,
+    /// The index of the leading arm, single blocks then pairs.
+    leaders: [usize; 2],
     decay: f64,
 }
 
@@ -131,6 +138,15 @@ impl Shared {
             &mut self.pair_arms
         } else {
             &mut self.arms
+        }
+    }
+
+    /// The arms and the index of their leader.
+    fn arms_and_leader(&mut self, pair: bool) -> (&mut Vec<Arm>, &mut usize) {
+        if pair {
+            (&mut self.pair_arms, &mut self.leaders[1])
+        } else {
+            (&mut self.arms, &mut self.leaders[0])
         }
     }
 }
@@ -223,6 +239,7 @@ impl AdaptiveDecompressor {
             shared: Arc::new(Mutex::new(Shared {
                 pair_arms: arms.clone(),
                 arms,
+                leaders: [0, 0],
                 decay: DEFAULT_DECAY,
             })),
             rng: Rng::seeded(),
@@ -402,10 +419,10 @@ impl AdaptiveDecompressor {
         if let Some(v) = self.fixed {
             return (0, v);
         }
-        let arms = shared.arms(pair);
+        let (arms, leader) = shared.arms_and_leader(pair);
         let timed: u64 = arms.iter().map(|a| a.timed).sum();
         if timed % EXPLORE_EVERY != EXPLORE_EVERY - 1 {
-            return leader_of(arms);
+            return follow_leader(arms, leader);
         }
         let mut best = (f64::INFINITY, 0);
         for (i, arm) in arms.iter().enumerate() {
@@ -419,7 +436,9 @@ impl AdaptiveDecompressor {
 
     /// The variant with the lowest mean so far (the first arm before any).
     fn leader(&self, pair: bool) -> (usize, Variant) {
-        leader_of(self.lock().arms(pair))
+        let mut shared = self.lock();
+        let (arms, leader) = shared.arms_and_leader(pair);
+        follow_leader(arms, leader)
     }
 
     /// The statistics of every variant this decompressor chooses from.
@@ -460,16 +479,73 @@ impl AdaptiveDecompressor {
     }
 }
 
-/// The arm with the lowest mean so far (the first before any has one), and
-/// its index.
-fn leader_of(arms: &[Arm]) -> (usize, Variant) {
-    let mut best = (f64::INFINITY, 0);
+/// The leading arm and its index: `leader`, until another arm's mean is
+/// below the leader's by [`SWITCH_MARGIN`] (or the leader has none yet).
+/// Each switch of loops costs the new loop's branch history and cold code,
+/// so two arms whose means cross back and forth by noise do not take turns.
+fn follow_leader(arms: &[Arm], leader: &mut usize) -> (usize, Variant) {
+    let mut best: Option<(f64, usize)> = None;
     for (i, arm) in arms.iter().enumerate() {
         if let Some(m) = arm.mean() {
-            if m < best.0 {
-                best = (m, i);
+            if best.is_none_or(|(b, _)| m < b) {
+                best = Some((m, i));
             }
         }
     }
-    (best.1, arms[best.1].variant)
+    if let Some((m, i)) = best {
+        match arms[*leader].mean() {
+            Some(current) if m >= current * (1.0 - SWITCH_MARGIN) => {}
+            _ => *leader = i,
+        }
+    }
+    (*leader, arms[*leader].variant)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn arm(variant: Variant, mean: Option<f64>) -> Arm {
+        Arm {
+            variant,
+            calls: 0,
+            timed: 0,
+            weight: if mean.is_some() { 1.0 } else { 0.0 },
+            sum: mean.unwrap_or(0.0),
+            sum_clipped: mean.unwrap_or(0.0),
+            sum_sq: mean.map_or(0.0, |m| m * m),
+        }
+    }
+
+    #[test]
+    fn the_leader_changes_only_for_a_clear_margin() {
+        let (a, b) = (Variant::Copy8, Variant::Copy16);
+        // Before any mean, the first arm leads; the first mean takes over.
+        let mut leader = 0;
+        assert_eq!(
+            follow_leader(&[arm(a, None), arm(b, None)], &mut leader),
+            (0, a)
+        );
+        assert_eq!(
+            follow_leader(&[arm(a, None), arm(b, Some(2.0))], &mut leader),
+            (1, b)
+        );
+        // Within the margin of the leader, another arm does not take over.
+        let mut leader = 0;
+        let close = 1.0 - SWITCH_MARGIN / 2.0;
+        assert_eq!(
+            follow_leader(&[arm(a, Some(1.0)), arm(b, Some(close))], &mut leader),
+            (0, a)
+        );
+        // Past it, it does, and keeps the lead when the first comes back within the margin.
+        let far = 1.0 - 2.0 * SWITCH_MARGIN;
+        assert_eq!(
+            follow_leader(&[arm(a, Some(1.0)), arm(b, Some(far))], &mut leader),
+            (1, b)
+        );
+        assert_eq!(
+            follow_leader(&[arm(a, Some(far * 0.99)), arm(b, Some(far))], &mut leader),
+            (1, b)
+        );
+    }
 }
