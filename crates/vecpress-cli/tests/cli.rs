@@ -436,7 +436,7 @@ fn bench_alone_prints_a_summary_of_the_default_kernels() {
         let row = rows
             .iter()
             .find(|r| r[0] == codec.name())
-            .expect(codec.name());
+            .unwrap_or_else(|| panic!("{} missing: {text}", codec.name()));
         assert_eq!(row[2], codec.auto_kernel().name(), "{text}");
         assert!(levels.contains(&row[2]), "{text}");
         let x_memcpy: f64 = row[4].parse().unwrap();
