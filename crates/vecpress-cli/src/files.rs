@@ -13,6 +13,7 @@ use anyhow::{bail, Context, Result};
 use indicatif::{ProgressBar, ProgressStyle};
 use tempfile::NamedTempFile;
 
+use crate::pipe::PipeWriter;
 use crate::UsageError;
 
 /// Inputs larger than this get a progress bar (on a terminal, without `-q`).
@@ -99,6 +100,8 @@ pub struct Output {
 
 enum Kind {
     Stdout(BufWriter<io::Stdout>),
+    /// stdout when it is a pipe: written by a thread of its own.
+    Pipe(PipeWriter),
     File {
         file: BufWriter<NamedTempFile>,
         dest: PathBuf,
@@ -116,9 +119,13 @@ impl Output {
         permissions: Option<fs::Permissions>,
     ) -> Result<Output> {
         if dest == Path::new("-") {
+            let kind = match stdout_pipe() {
+                Some(pipe) => Kind::Pipe(PipeWriter::new(pipe)),
+                None => Kind::Stdout(BufWriter::with_capacity(1 << 16, io::stdout())),
+            };
             return Ok(Output {
                 name: "<stdout>".into(),
-                kind: Kind::Stdout(BufWriter::with_capacity(1 << 16, io::stdout())),
+                kind,
                 written: 0,
             });
         }
@@ -160,6 +167,7 @@ impl Output {
         let name = self.name;
         match self.kind {
             Kind::Stdout(mut w) => w.flush().with_context(|| format!("{name}: write failed")),
+            Kind::Pipe(w) => w.finish().with_context(|| format!("{name}: write failed")),
             Kind::File {
                 file,
                 dest,
@@ -199,6 +207,7 @@ impl Write for Output {
     fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
         let n = match &mut self.kind {
             Kind::Stdout(w) => w.write(buf)?,
+            Kind::Pipe(w) => w.write(buf)?,
             Kind::File { file, .. } => file.write(buf)?,
         };
         self.written += n as u64;
@@ -208,9 +217,29 @@ impl Write for Output {
     fn flush(&mut self) -> io::Result<()> {
         match &mut self.kind {
             Kind::Stdout(w) => w.flush(),
+            Kind::Pipe(w) => w.flush(),
             Kind::File { file, .. } => file.flush(),
         }
     }
+}
+
+/// stdout as a file of its own (a duplicate of the descriptor) when it is a
+/// pipe, where a writer thread lets the output be produced while the reader
+/// drains it; `None` for a file, a terminal, or on failure.
+fn stdout_pipe() -> Option<File> {
+    #[cfg(unix)]
+    {
+        use std::os::fd::AsFd;
+        use std::os::unix::fs::FileTypeExt;
+        let fd = io::stdout().as_fd().try_clone_to_owned().ok()?;
+        let file = File::from(fd);
+        file.metadata()
+            .ok()
+            .filter(|m| m.file_type().is_fifo())
+            .map(|_| file)
+    }
+    #[cfg(not(unix))]
+    None
 }
 
 /// Gives a new file the permissions of a file the user created (tempfile

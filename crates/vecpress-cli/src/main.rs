@@ -24,6 +24,7 @@ mod elements;
 mod engine;
 mod files;
 mod inspect;
+mod pipe;
 mod trial;
 mod tuning;
 

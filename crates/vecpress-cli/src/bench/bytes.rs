@@ -147,6 +147,8 @@ pub struct ByteJob<'a> {
     pub input: &'a ByteInput,
     pub codec: &'static dyn ByteCodec,
     pub isas: &'a [Isa],
+    /// Whether the default dispatch gets a row (`auto`).
+    pub auto: bool,
     pub peers: &'a [&'a dyn BytePeer],
     pub reps: u32,
     /// The compression level, for a codec with levels (`lz4-hc`): its
@@ -230,7 +232,7 @@ impl ByteJob<'_> {
         let adaptive_pairs = &adaptive_pairs;
         let mut contestants: Vec<Contestant<u8>> = vec![race::memcpy(&input.bytes, blocks)];
         let mut failures = Vec::new();
-        for kernel in kernels(self.codec, self.isas) {
+        for kernel in kernels(self.codec, self.isas, self.auto) {
             let (row_name, isa) = kernel.row(name);
             let decode = move |i: usize, out: &mut [u8]| {
                 let input = bench.block_bytes(i);
@@ -436,12 +438,12 @@ impl Kernel {
 /// The decoders to time: for LZ4 the adaptive one, then every loop whose
 /// level is among `isas`; for other codecs one per level, then the default
 /// dispatch.
-fn kernels(codec: &dyn ByteCodec, isas: &[Isa]) -> Vec<Kernel> {
+fn kernels(codec: &dyn ByteCodec, isas: &[Isa], auto: bool) -> Vec<Kernel> {
     if codec.name() != "lz4" {
         return isas
             .iter()
             .map(|&isa| Kernel::Isa(isa))
-            .chain([Kernel::Default])
+            .chain(auto.then_some(Kernel::Default))
             .collect();
     }
     let loops = lz4::block::variants()

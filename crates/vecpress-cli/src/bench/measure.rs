@@ -24,6 +24,8 @@ pub struct Job<'a> {
     pub input: &'a Input,
     pub codec: &'static dyn IntCodec,
     pub isas: &'a [Isa],
+    /// Whether the default dispatch gets a row (`auto`).
+    pub auto: bool,
     pub peers: &'a [&'a dyn Peer],
     pub block: usize,
     pub reps: u32,
@@ -102,16 +104,18 @@ impl Job<'_> {
         // The default dispatch, as the codec's own `decode` runs it.
         let decode =
             move |i: usize, out: &mut [u32]| self.codec.decode_auto(bench.block_bytes(i), out);
-        match bench.check(&mut buf, consumed, decode) {
-            Ok(()) => contestants.push(Contestant {
-                codec: name.to_string(),
-                isa: AUTO,
-                encode: Some(encode_time),
-                note: None,
-                compressed: encoded.len,
-                pass: Box::new(move |buf: &mut [u32]| bench.pass(buf, decode)),
-            }),
-            Err(e) => failures.push(failure(name, AUTO, e)),
+        if self.auto {
+            match bench.check(&mut buf, consumed, decode) {
+                Ok(()) => contestants.push(Contestant {
+                    codec: name.to_string(),
+                    isa: AUTO,
+                    encode: Some(encode_time),
+                    note: None,
+                    compressed: encoded.len,
+                    pass: Box::new(move |buf: &mut [u32]| bench.pass(buf, decode)),
+                }),
+                Err(e) => failures.push(failure(name, AUTO, e)),
+            }
         }
         for (&peer, own) in self.peers.iter().zip(&own) {
             let peer_name = super::peer_row_name(peer.name(), delta);

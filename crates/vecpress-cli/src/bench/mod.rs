@@ -54,7 +54,8 @@ pub struct BenchOpt {
     pub codecs: Option<Vec<String>>,
 
     /// Instruction sets to decode with, comma-separated (scalar, sse41, avx2,
-    /// avx512, neon), or `all`: every level with a kernel of its own (the default).
+    /// avx512, neon, and auto: the default dispatch), or `all`: every level
+    /// with a kernel of its own, and auto (the default).
     #[arg(long, value_delimiter = ',', value_name = "LIST")]
     pub isa: Option<Vec<String>>,
 
@@ -138,8 +139,8 @@ pub fn run(opt: &BenchOpt) -> Result<()> {
     let summary = opt.summary();
     let (int_codecs, byte_codecs) = select_codecs(opt.codecs.as_deref())?;
     // The summary times the default dispatch alone (the `auto` rows).
-    let isas = if summary {
-        Some(Vec::new())
+    let (isas, auto) = if summary {
+        (Some(Vec::new()), true)
     } else {
         select_isas(opt.isa.as_deref())?
     };
@@ -255,6 +256,7 @@ pub fn run(opt: &BenchOpt) -> Result<()> {
                         input: &input,
                         codec,
                         isas: &own_isas,
+                        auto,
                         peers: &own_peers,
                         block: int_block,
                         reps: opt.reps,
@@ -287,6 +289,7 @@ pub fn run(opt: &BenchOpt) -> Result<()> {
                         input: &input,
                         codec,
                         isas: &own_isas,
+                        auto,
                         peers: &own_peers,
                         reps: opt.reps,
                         level: (codec.name() == "lz4-hc").then_some(opt.level),
@@ -409,15 +412,24 @@ fn select_codecs(names: Option<&[String]>) -> Result<Codecs> {
     Ok((ints, bytes))
 }
 
-/// `None`: each codec's own kernels. Otherwise the listed levels, each available.
-fn select_isas(names: Option<&[String]>) -> Result<Option<Vec<Isa>>> {
-    let Some(names) = names else { return Ok(None) };
+/// `None`: each codec's own kernels. Otherwise the listed levels, each
+/// available. And whether the default dispatch (`auto`) runs too: always,
+/// unless a list leaves it out.
+fn select_isas(names: Option<&[String]>) -> Result<(Option<Vec<Isa>>, bool)> {
+    let Some(names) = names else {
+        return Ok((None, true));
+    };
     if names.iter().any(|n| n.trim().eq_ignore_ascii_case("all")) {
-        return Ok(None);
+        return Ok((None, true));
     }
     let available = Isa::available();
     let mut chosen = Vec::new();
+    let mut auto = false;
     for name in names {
+        if name.trim().eq_ignore_ascii_case("auto") {
+            auto = true;
+            continue;
+        }
         let isa: Isa = name.parse()?;
         if !available.contains(&isa) {
             let names: Vec<&str> = available.iter().map(|i| i.name()).collect();
@@ -435,7 +447,7 @@ fn select_isas(names: Option<&[String]>) -> Result<Option<Vec<Isa>>> {
     }
     chosen.sort();
     chosen.dedup();
-    Ok(Some(chosen))
+    Ok((Some(chosen), auto))
 }
 
 fn progress_bar(json: bool, len: u64) -> ProgressBar {
