@@ -51,12 +51,14 @@ pub fn variable(
     f: impl FnOnce(&mut [u8]) -> Result<usize, vecpress::Error> + Send,
 ) -> PyResult<Py<PyBytes>> {
     if max > SCRATCH_MAX {
-        let mut buf = vec![0u8; max];
+        let mut buf = zeroed(max)?;
         let n = py.detach(|| f(&mut buf)).map_err(|e| to_py(py, e))?;
         return Ok(PyBytes::new(py, &buf[..n]).unbind());
     }
     SCRATCH.with_borrow_mut(|buf| {
         if buf.len() < max {
+            buf.try_reserve_exact(max - buf.len())
+                .map_err(|_| no_memory(max))?;
             buf.resize(max, 0);
         }
         let out = &mut buf[..max];
@@ -184,4 +186,17 @@ pub fn decode<T: Element + Send>(
             Ok(to_array(py, v))
         }
     }
+}
+
+/// `n` zero bytes, or `MemoryError` when they cannot be had (a failed
+/// allocation would otherwise abort the interpreter).
+fn zeroed(n: usize) -> PyResult<Vec<u8>> {
+    let mut buf = Vec::new();
+    buf.try_reserve_exact(n).map_err(|_| no_memory(n))?;
+    buf.resize(n, 0);
+    Ok(buf)
+}
+
+fn no_memory(n: usize) -> PyErr {
+    PyMemoryError::new_err(format!("cannot allocate {n} bytes for the output"))
 }
