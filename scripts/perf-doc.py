@@ -12,10 +12,12 @@ of auto over the fastest kernel of that run.
 """
 import argparse
 import glob
-import importlib.util
 import os
 import sys
 from collections import Counter
+
+import perflib
+from perflib import median
 
 # Within this much of the best kernel, the default dispatch counts as right.
 WITHIN = 0.97
@@ -25,29 +27,13 @@ def repo_root():
     return os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
-def shared():
-    """perf-compare.py beside this script, for its read_record() and median()."""
-    path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "perf-compare.py")
-    spec = importlib.util.spec_from_file_location("perf_compare", path)
-    module = importlib.util.module_from_spec(spec)
-    write, sys.dont_write_bytecode = sys.dont_write_bytecode, True
-    try:
-        spec.loader.exec_module(module)
-    finally:
-        sys.dont_write_bytecode = write
-    return module
-
-
-perf_compare = shared()
-median = perf_compare.median
-
 
 class Record:
     """One CPU's file: its runs, each a Run."""
 
     def __init__(self, path):
         self.key = os.path.splitext(os.path.basename(path))[0]
-        rec = perf_compare.read_record(path)
+        rec = perflib.read_record(path)
         if rec.bad:
             print(f"perf-doc: {path}: {rec.bad} lines are not JSON rows; skipped", file=sys.stderr)
         self.runs = [Run(groups) for groups in rec.runs.values()]

@@ -17,26 +17,11 @@ mean over the inputs.
 import argparse
 import collections
 import glob
-import importlib.util
 import math
 import os
 import sys
 
-
-def shared():
-    """perf-compare.py beside this script, for its read_record() and median()."""
-    path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "perf-compare.py")
-    spec = importlib.util.spec_from_file_location("perf_compare", path)
-    module = importlib.util.module_from_spec(spec)
-    write, sys.dont_write_bytecode = sys.dont_write_bytecode, True
-    try:
-        spec.loader.exec_module(module)
-    finally:
-        sys.dont_write_bytecode = write
-    return module
-
-
-perf_compare = shared()
+import perflib
 
 # The order of `Op::ALL` in tune.rs.
 OPS = [
@@ -50,7 +35,7 @@ LOOPS = ["copy8", "copy16", "shuffle16", "copy32"]
 
 def load(path):
     """{(codec, input, type, level): {run: {kernel: decode GB/s}}} of one record."""
-    rec = perf_compare.read_record(path)
+    rec = perflib.read_record(path)
     if rec.bad:
         print(f"perf-tune: {path}: {rec.bad} lines are not JSON rows; skipped", file=sys.stderr)
     speeds = collections.defaultdict(lambda: collections.defaultdict(dict))
@@ -84,7 +69,7 @@ def summarize(speeds):
             for k, v in ks.items():
                 shares[k].append(v / best)
         for k, v in shares.items():
-            logs[codec][k].append(perf_compare.median(v))
+            logs[codec][k].append(perflib.median(v))
     out = {}
     for codec, ks in logs.items():
         n = max(len(v) for v in ks.values())

@@ -83,28 +83,6 @@ impl Op {
         Op::ByteSplit,
         Op::ByteSplitLz4,
     ];
-
-    /// The codec name the CLI and the benchmarks use for it.
-    ///
-    /// ```
-    /// assert_eq!(vecpress::tune::Op::StreamVByteDelta.codec(), "stream-vbyte-delta");
-    /// ```
-    pub const fn codec(self) -> &'static str {
-        match self {
-            Op::VByte => "vbyte",
-            Op::VByteDelta => "vbyte-delta",
-            Op::VarintGb => "varint-gb",
-            Op::VarintGbDelta => "varint-gb-delta",
-            Op::VarintG8iu => "varint-g8iu",
-            Op::VarintG8iuDelta => "varint-g8iu-delta",
-            Op::StreamVByte => "stream-vbyte",
-            Op::StreamVByteDelta => "stream-vbyte-delta",
-            Op::StreamVByte0124 => "stream-vbyte-0124",
-            Op::StreamVByte0124Delta => "stream-vbyte-0124-delta",
-            Op::ByteSplit => "byte-split",
-            Op::ByteSplitLz4 => "byte-split-lz4",
-        }
-    }
 }
 
 /// The preferred x86 level of every [`Op`], in the order of [`Op::ALL`].

@@ -86,35 +86,25 @@ impl Job<'_> {
             .collect();
         let mut contestants: Vec<Contestant<u32>> = vec![race::memcpy(values, blocks)];
         let mut failures = Vec::new();
-        for &isa in self.isas {
-            let decode =
-                move |i: usize, out: &mut [u32]| self.codec.decode(isa, bench.block_bytes(i), out);
+        // Every kernel asked for, then (`None`) the default dispatch, as the
+        // codec's own `decode` runs it.
+        let kernels = self.isas.iter().map(|&isa| Some(isa));
+        for kernel in kernels.chain(self.auto.then_some(None)) {
+            let label = kernel.map_or(AUTO, Isa::name);
+            let decode = move |i: usize, out: &mut [u32]| match kernel {
+                Some(isa) => self.codec.decode(isa, bench.block_bytes(i), out),
+                None => self.codec.decode_auto(bench.block_bytes(i), out),
+            };
             match bench.check(&mut buf, consumed, decode) {
                 Ok(()) => contestants.push(Contestant {
                     codec: name.to_string(),
-                    isa: isa.name(),
+                    isa: label,
                     encode: Some(encode_time),
                     note: None,
                     compressed: encoded.len,
                     pass: Box::new(move |buf: &mut [u32]| bench.pass(buf, decode)),
                 }),
-                Err(e) => failures.push(failure(name, isa.name(), e)),
-            }
-        }
-        // The default dispatch, as the codec's own `decode` runs it.
-        let decode =
-            move |i: usize, out: &mut [u32]| self.codec.decode_auto(bench.block_bytes(i), out);
-        if self.auto {
-            match bench.check(&mut buf, consumed, decode) {
-                Ok(()) => contestants.push(Contestant {
-                    codec: name.to_string(),
-                    isa: AUTO,
-                    encode: Some(encode_time),
-                    note: None,
-                    compressed: encoded.len,
-                    pass: Box::new(move |buf: &mut [u32]| bench.pass(buf, decode)),
-                }),
-                Err(e) => failures.push(failure(name, AUTO, e)),
+                Err(e) => failures.push(failure(name, label, e)),
             }
         }
         for (&peer, own) in self.peers.iter().zip(&own) {

@@ -1,0 +1,74 @@
+"""Reading the performance records (perf/*.jsonl, made by
+scripts/perf-record.sh), shared by perf-compare.py, perf-doc.py and
+perf-tune.py."""
+import json
+import statistics
+from collections import Counter
+
+
+class Runs:
+    """A record read by read_record():
+
+    runs     {run: {(input, type): [rows in file order]}}, runs in ascending order
+    cpus     Counter of the rows' "cpu"
+    commits  set of the rows' "commit"
+    rows     measured rows read (every run)
+    bad      lines that are not a JSON object, or whose "run" is not a whole number
+    """
+
+    def __init__(self):
+        self.runs = {}
+        self.cpus = Counter()
+        self.commits = set()
+        self.rows = 0
+        self.bad = 0
+
+    def groups(self):
+        """Every (input, type) of any run, in first-seen order (run by run)."""
+        return list(dict.fromkeys(g for groups in self.runs.values() for g in groups))
+
+
+def read_record(path):
+    """Reads a record made by perf-record.sh. A row is keyed by (run, input,
+    type, codec, isa, level); rows without "run" (records of one run, made
+    before perf-record.sh had --runs) count as run 1. A row measured twice
+    (files run together) counts once, the later one. Absent peers, failed
+    decoders and lines without an input are left out. Raises OSError or
+    UnicodeDecodeError when the file cannot be read."""
+    rec = Runs()
+    runs = {}
+    with open(path, encoding="utf-8") as f:
+        for line in f:
+            if not line.strip():
+                continue
+            try:
+                r = json.loads(line)
+            except json.JSONDecodeError:
+                rec.bad += 1
+                continue
+            if not isinstance(r, dict):
+                rec.bad += 1
+                continue
+            if "absent" in r or "error" in r or "input" not in r:
+                continue
+            run = r.get("run", 1)
+            if isinstance(run, bool) or not isinstance(run, int):
+                rec.bad += 1
+                continue
+            rec.rows += 1
+            rec.cpus[r.get("cpu", "-")] += 1
+            rec.commits.add(r.get("commit", "-"))
+            group = runs.setdefault(run, {}).setdefault((r["input"], r.get("type", "-")), {})
+            key = (r.get("codec"), r.get("isa"), r.get("level"))
+            # Measured twice: the later row counts, in its own place in the file.
+            group.pop(key, None)
+            group[key] = r
+    for run in sorted(runs):
+        rec.runs[run] = {g: list(rows.values()) for g, rows in runs[run].items()}
+    return rec
+
+
+def median(values):
+    """The median of the values that are not None, or None when there are none."""
+    values = [v for v in values if v is not None]
+    return statistics.median(values) if values else None
