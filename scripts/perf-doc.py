@@ -499,6 +499,70 @@ def headline(records):
     return out
 
 
+TARGETS_NOTE = "perf/<record>.md"
+
+
+def targets(records, perf_dir, out):
+    """Per CPU, the project's speed targets: the value its record shows, met or
+    missed, and the CPU's notes (`perf/<record>.md`: why a target is missed
+    there), when the file exists."""
+    silesia = groups_with(records, "lz4", {"bytes"})
+    long_lists = {"census-income", "census-income_srt", "wikileaks-noquotes",
+                  "wikileaks-noquotes_srt"}
+
+    def default_ratio(rec, g, codec, peer):
+        return rec.med(lambda run: ratio(speed(default_row(run, g, codec)[0]),
+                                         speed(run.row(g, peer))))
+
+    def lz4_total(rec):
+        return rec.med(lambda run: ratio(
+            total_speed([default_row(run, g, "lz4")[0] for g in silesia]),
+            total_speed([run.row(g, "peer:lz4-c") for g in silesia])))
+
+    def worst(rec, groups, codec, peer):
+        pairs = [(default_ratio(rec, g, codec, peer), g[0]) for g in groups]
+        pairs = [p for p in pairs if p[0] is not None]
+        return min(pairs) if pairs else None
+
+    def lists(codec):
+        return [g for g in groups_with(records, codec, {"u32"}) if g[0] in long_lists]
+
+    goals = [
+        ("LZ4 decode one block at a time ÷ liblz4, all Silesia files", 1.2,
+         lambda rec: (lz4_total(rec), None)),
+        ("LZ4 decode one block at a time ÷ liblz4, worst Silesia file", 1.0,
+         lambda rec: worst(rec, silesia, "lz4", "peer:lz4-c")),
+        ("Stream VByte delta ÷ the C library, worst long posting list", 1.5,
+         lambda rec: worst(rec, lists("stream-vbyte-delta"), "stream-vbyte-delta",
+                           "peer:streamvbyte-c-delta")),
+        ("Stream VByte ÷ the C library, worst long posting list", 1.2,
+         lambda rec: worst(rec, lists("stream-vbyte"), "stream-vbyte", "peer:streamvbyte-c")),
+    ]
+    out += ["## Targets", "",
+            "The speed the project aims at on every CPU, the default dispatch's ratio in each "
+            f"record, and whether it is met. Where one is missed, the CPU's notes "
+            f"(`{TARGETS_NOTE}`) say by how much and what is known of why.", ""]
+    lines = []
+    for label, goal, fn in goals:
+        cells = []
+        for rec in records:
+            got = fn(rec)
+            if not got or got[0] is None:
+                cells.append("-")
+                continue
+            value, where = got
+            mark = "met" if value >= goal else "missed"
+            cells.append(f"{value:.2f} {mark}" + (f" ({where})" if where else ""))
+        lines.append([label, f"≥ {goal:.1f}"] + cells)
+    table(out, ["target", "goal"] + [r.key for r in records], lines, 2)
+    for rec in records:
+        path = os.path.join(perf_dir, rec.key + ".md")
+        if os.path.exists(path):
+            with open(path, encoding="utf-8") as f:
+                text = f.read().strip()
+            out += [f"### Notes: {rec.key}", "", text, ""]
+
+
 def replace_block(path, block):
     """Replaces the lines between `<!-- headline:start -->` and
     `<!-- headline:end -->` of the file at `path` with `block`."""
@@ -581,6 +645,7 @@ def main():
     ]
     table(out, ["record", "CPU", "commit", "runs", "rows"],
           [[r.key, r.cpu, r.commit, str(len(r.runs)), str(r.rows)] for r in records], 3)
+    targets(records, args.perf, out)
     dispatch_summary(records, out)
     lz4_decode(records, out)
     lz4_compress(records, out)
