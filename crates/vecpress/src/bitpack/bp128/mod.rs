@@ -1,0 +1,465 @@
+//! SIMD-BP128 (Lemire and Boytsov, "Decoding billions of integers per second
+//! through vectorization", 2015): blocks of 128 u32 packed in the width of
+//! the block's largest value, four lanes interleaved so that one SIMD
+//! register unpacks four values at a time; or blocks of 256 in eight lanes
+//! for 256-bit registers.
+//!
+//! The bytes are those of the `bitpacking` crate (a port of simdcomp):
+//! [`Lanes::X4`] is its `BitPacker4x`, [`Lanes::X8`] its `BitPacker8x`, both
+//! ways, plain ([`pack`], [`unpack`]) and sorted ([`pack_sorted`],
+//! [`unpack_sorted`]: each value stored as its gap to the one before it,
+//! the first one's to an `initial` value the caller keeps).
+//!
+//! # Layout of one block (`L` lanes, width `W`)
+//!
+//! ```text
+//! values:  v0 v1 .. v(L-1) | vL .. v(2L-1) | ... | 32 vectors of L values
+//! lane j holds v(j), v(L+j), v(2L+j), ..., v(31L+j): value i of the lane
+//!     at bits iW .. iW+W of the lane's W words (crossing a word's end
+//!     into the next word's low bits)
+//! bytes:   word 0 of lanes 0..L | word 1 of lanes 0..L | ... | word W-1
+//!          (u32 little-endian): 4 W L bytes, 16 W for X4 and 32 W for X8
+//! ```
+//!
+//! A block is always whole (pad a short last block, or store it another
+//! way), and its width travels beside it: a packed block has no header.
+//!
+//! ```
+//! use vecpress::bitpack::bp128::{self, Lanes};
+//! let values: Vec<u32> = (0..128).map(|i| i * 7 % 100).collect();
+//! let width = bp128::width(Lanes::X4, &values)?;
+//! assert_eq!(width, 7);
+//! let mut packed = vec![0u8; Lanes::X4.packed_len(width)];
+//! assert_eq!(bp128::pack(Lanes::X4, &values, width, &mut packed)?, 16 * 7);
+//! let mut out = [0u32; 128];
+//! bp128::unpack(Lanes::X4, &packed, width, &mut out)?;
+//! assert_eq!(out[..], values[..]);
+//! # Ok::<(), vecpress::Error>(())
+//! ```
+
+mod generic;
+
+use crate::{Error, Isa};
+
+/// The widest a value can be: 32 bits.
+pub const MAX_WIDTH: u8 = 32;
+
+/// How many lanes a block is interleaved in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Lanes {
+    /// Four lanes, 128 values a block: `bitpacking::BitPacker4x`, one
+    /// 128-bit register.
+    X4,
+    /// Eight lanes, 256 values a block: `bitpacking::BitPacker8x`, one
+    /// 256-bit register.
+    X8,
+}
+
+impl Lanes {
+    /// Lanes in a block.
+    pub const fn count(self) -> usize {
+        match self {
+            Lanes::X4 => 4,
+            Lanes::X8 => 8,
+        }
+    }
+
+    /// Values in a block: 128 or 256.
+    pub const fn block_len(self) -> usize {
+        generic::PER_LANE * self.count()
+    }
+
+    /// Bytes of a block packed at `width` bits: `4 * width * lanes`.
+    pub const fn packed_len(self, width: u8) -> usize {
+        4 * width as usize * self.count()
+    }
+}
+
+/// The bits the largest of the block's `values` needs (0 when all are 0).
+///
+/// ```
+/// use vecpress::bitpack::bp128::{self, Lanes};
+/// assert_eq!(bp128::width(Lanes::X4, &[5; 128]), Ok(3));
+/// ```
+pub fn width(lanes: Lanes, values: &[u32]) -> Result<u8, Error> {
+    block(lanes, values)?;
+    Ok(widest::<false>(lanes, values, 0))
+}
+
+/// The bits the largest gap of the sorted block `values` needs, the first
+/// gap being to `initial` (gaps are wrapping differences, so a block that
+/// is not sorted still packs and unpacks exactly, only wider).
+///
+/// ```
+/// use vecpress::bitpack::bp128::{self, Lanes};
+/// let values: Vec<u32> = (0..128).map(|i| 1000 + 3 * i).collect();
+/// assert_eq!(bp128::width_sorted(Lanes::X4, 1000, &values), Ok(2));
+/// ```
+pub fn width_sorted(lanes: Lanes, initial: u32, values: &[u32]) -> Result<u8, Error> {
+    block(lanes, values)?;
+    Ok(widest::<true>(lanes, values, initial))
+}
+
+/// Packs the block `values` (128 or 256 of them, as `lanes` says) in
+/// `width` bits each into `out`; returns the bytes written,
+/// [`Lanes::packed_len`]. `Err(InvalidArgument)` when a value needs more
+/// bits than `width` (see [`width`]), or the block or width is not one.
+pub fn pack(lanes: Lanes, values: &[u32], width: u8, out: &mut [u8]) -> Result<usize, Error> {
+    pack_impl::<false>(Isa::best(), lanes, 0, values, width, out)
+}
+
+/// [`pack`] with the kernel of `isa`; `Err(Unsupported)` if the CPU lacks it.
+pub fn pack_with(
+    isa: Isa,
+    lanes: Lanes,
+    values: &[u32],
+    width: u8,
+    out: &mut [u8],
+) -> Result<usize, Error> {
+    pack_impl::<false>(isa.check()?, lanes, 0, values, width, out)
+}
+
+/// Packs the gaps of the sorted block `values`, the first one's to
+/// `initial`, in `width` bits each ([`width_sorted`]); returns the bytes
+/// written.
+///
+/// ```
+/// use vecpress::bitpack::bp128::{self, Lanes};
+/// let docs: Vec<u32> = (0..128).map(|i| 5000 + 9 * i + i % 3).collect();
+/// let width = bp128::width_sorted(Lanes::X4, 4990, &docs)?;
+/// let mut packed = vec![0u8; Lanes::X4.packed_len(width)];
+/// bp128::pack_sorted(Lanes::X4, 4990, &docs, width, &mut packed)?;
+/// let mut out = [0u32; 128];
+/// bp128::unpack_sorted(Lanes::X4, 4990, &packed, width, &mut out)?;
+/// assert_eq!(out[..], docs[..]);
+/// # Ok::<(), vecpress::Error>(())
+/// ```
+pub fn pack_sorted(
+    lanes: Lanes,
+    initial: u32,
+    values: &[u32],
+    width: u8,
+    out: &mut [u8],
+) -> Result<usize, Error> {
+    pack_impl::<true>(Isa::best(), lanes, initial, values, width, out)
+}
+
+/// [`pack_sorted`] with the kernel of `isa`; `Err(Unsupported)` if the CPU
+/// lacks it.
+pub fn pack_sorted_with(
+    isa: Isa,
+    lanes: Lanes,
+    initial: u32,
+    values: &[u32],
+    width: u8,
+    out: &mut [u8],
+) -> Result<usize, Error> {
+    pack_impl::<true>(isa.check()?, lanes, initial, values, width, out)
+}
+
+/// Unpacks one block of `width`-bit values from the start of `input` into
+/// the first 128 or 256 values of `out`; returns the bytes read,
+/// [`Lanes::packed_len`]. Every bit pattern is a valid block: only a short
+/// `input` (`Truncated`), a short `out` or a width above 32 is an error.
+pub fn unpack(lanes: Lanes, input: &[u8], width: u8, out: &mut [u32]) -> Result<usize, Error> {
+    unpack_impl::<false>(Isa::best(), lanes, 0, input, width, out)
+}
+
+/// [`unpack`] with the kernel of `isa`; `Err(Unsupported)` if the CPU lacks it.
+///
+/// ```
+/// use vecpress::bitpack::bp128::{self, Lanes};
+/// use vecpress::Isa;
+/// let packed = [0xffu8; 16]; // width 1: 128 ones
+/// for &isa in Isa::available() {
+///     let mut out = [0u32; 128];
+///     assert_eq!(bp128::unpack_with(isa, Lanes::X4, &packed, 1, &mut out), Ok(16));
+///     assert!(out.iter().all(|&v| v == 1));
+/// }
+/// ```
+pub fn unpack_with(
+    isa: Isa,
+    lanes: Lanes,
+    input: &[u8],
+    width: u8,
+    out: &mut [u32],
+) -> Result<usize, Error> {
+    unpack_impl::<false>(isa.check()?, lanes, 0, input, width, out)
+}
+
+/// Unpacks one block of gaps and sums them from `initial` into `out`;
+/// returns the bytes read.
+pub fn unpack_sorted(
+    lanes: Lanes,
+    initial: u32,
+    input: &[u8],
+    width: u8,
+    out: &mut [u32],
+) -> Result<usize, Error> {
+    unpack_impl::<true>(Isa::best(), lanes, initial, input, width, out)
+}
+
+/// [`unpack_sorted`] with the kernel of `isa`; `Err(Unsupported)` if the
+/// CPU lacks it.
+pub fn unpack_sorted_with(
+    isa: Isa,
+    lanes: Lanes,
+    initial: u32,
+    input: &[u8],
+    width: u8,
+    out: &mut [u32],
+) -> Result<usize, Error> {
+    unpack_impl::<true>(isa.check()?, lanes, initial, input, width, out)
+}
+
+/// The levels with a kernel of their own on this CPU, scalar first.
+pub fn kernels() -> Vec<Isa> {
+    Isa::available().to_vec()
+}
+
+/// `Ok` when `values` is one whole block.
+fn block(lanes: Lanes, values: &[u32]) -> Result<(), Error> {
+    if values.len() == lanes.block_len() {
+        Ok(())
+    } else {
+        Err(Error::InvalidArgument {
+            what: "values in a block (128 with Lanes::X4, 256 with Lanes::X8)",
+            value: values.len(),
+        })
+    }
+}
+
+/// `Ok` when `width` is one.
+fn check_width(width: u8) -> Result<u32, Error> {
+    if width <= MAX_WIDTH {
+        Ok(u32::from(width))
+    } else {
+        Err(Error::InvalidArgument {
+            what: "bit width (at most 32)",
+            value: usize::from(width),
+        })
+    }
+}
+
+fn widest<const SORTED: bool>(lanes: Lanes, values: &[u32], initial: u32) -> u8 {
+    let w = match lanes {
+        Lanes::X4 => generic::width::<4, SORTED>(values, initial),
+        Lanes::X8 => generic::width::<8, SORTED>(values, initial),
+    };
+    w as u8
+}
+
+fn pack_impl<const SORTED: bool>(
+    isa: Isa,
+    lanes: Lanes,
+    initial: u32,
+    values: &[u32],
+    width: u8,
+    out: &mut [u8],
+) -> Result<usize, Error> {
+    block(lanes, values)?;
+    let w = check_width(width)?;
+    let len = lanes.packed_len(width);
+    if out.len() < len {
+        return Err(Error::OutputTooSmall {
+            needed: len,
+            actual: out.len(),
+        });
+    }
+    let needed = widest::<SORTED>(lanes, values, initial);
+    if needed > width {
+        return Err(Error::InvalidArgument {
+            what: "bits a value of the block needs, above the width given",
+            value: usize::from(needed),
+        });
+    }
+    kernels::pack::<SORTED>(isa, lanes, values, initial, w as usize, out);
+    Ok(len)
+}
+
+fn unpack_impl<const SORTED: bool>(
+    isa: Isa,
+    lanes: Lanes,
+    initial: u32,
+    input: &[u8],
+    width: u8,
+    out: &mut [u32],
+) -> Result<usize, Error> {
+    let w = check_width(width)?;
+    let len = lanes.packed_len(width);
+    if input.len() < len {
+        return Err(Error::Truncated {
+            offset: input.len(),
+            needed: len - input.len(),
+            unit: crate::Unit::Bytes,
+        });
+    }
+    if out.len() < lanes.block_len() {
+        return Err(Error::OutputTooSmall {
+            needed: lanes.block_len(),
+            actual: out.len(),
+        });
+    }
+    kernels::unpack(isa, lanes, input, w as usize, out);
+    if SORTED {
+        kernels::running_sum(isa, &mut out[..lanes.block_len()], initial);
+    }
+    Ok(len)
+}
+
+/// The compiled kernels: [`generic`] for every lane count, width and form,
+/// each its own function (one large function holding every width is more
+/// than LLVM optimises in reasonable time).
+///
+/// Four lanes are one 128-bit register, which the baseline of x86-64 (SSE2)
+/// and of aarch64 (Neon) already has: the code compiled without extra
+/// features is the 4-lane kernel at every level, and the 8-lane one below
+/// AVX2. AVX2 and AVX-512 run eight lanes in one 256-bit register.
+mod kernels {
+    use super::{generic, Lanes};
+    use crate::Isa;
+
+    type PackFn = unsafe fn(&[u32], u32, &mut [u8]);
+    type UnpackFn = unsafe fn(&[u8], &mut [u32]);
+
+    /// Entry points of one level: the generic code under its features.
+    macro_rules! level {
+        ($name:ident $(, $features:literal)?) => {
+            mod $name {
+                use super::generic;
+
+                $(#[target_feature(enable = $features)])?
+                pub(super) unsafe fn pack<const L: usize, const W: usize, const S: bool>(
+                    values: &[u32],
+                    initial: u32,
+                    out: &mut [u8],
+                ) {
+                    generic::pack::<L, W, S>(values, initial, out)
+                }
+
+                $(#[target_feature(enable = $features)])?
+                pub(super) unsafe fn unpack<const L: usize, const W: usize>(
+                    input: &[u8],
+                    out: &mut [u32],
+                ) {
+                    generic::unpack::<L, W>(input, out);
+                }
+            }
+        };
+    }
+
+    level!(baseline);
+    #[cfg(target_arch = "x86_64")]
+    level!(avx2, "sse2,ssse3,sse4.1,avx,avx2,bmi1,bmi2");
+
+    /// The function of `$level::$op` for lanes `$l` (and form `$s`) at the
+    /// width `$w` (0..=32, checked by the caller), as a `$ty` pointer.
+    macro_rules! pick {
+        ($level:ident::$op:ident::<$l:literal $(, $s:ident)?>($w:expr) as $ty:ty) => {
+            pick!(@arms ($w, $ty) [$level::$op, $l, $($s)?]; 0 1 2 3 4 5 6 7 8 9 10 11 12
+                13 14 15 16 17 18 19 20 21 22 23 24 25 26 27 28 29 30 31 32)
+        };
+        (@arms ($w:expr, $ty:ty) $f:tt; $($n:literal)*) => {
+            match $w {
+                $($n => pick!(@one $f, $n) as $ty,)*
+                _ => unreachable!("the width is checked before a kernel runs"),
+            }
+        };
+        (@one [$level:ident::$op:ident, $l:literal, $($s:ident)?], $n:literal) => {
+            $level::$op::<$l, $n $(, $s)?>
+        };
+    }
+
+    /// Whether `isa` runs eight lanes at AVX2.
+    fn wide(isa: Isa, lanes: Lanes) -> bool {
+        lanes == Lanes::X8 && matches!(isa, Isa::Avx2 | Isa::Avx512)
+    }
+
+    /// Packs with the kernel of `isa` (checked by the caller).
+    pub(super) fn pack<const S: bool>(
+        isa: Isa,
+        lanes: Lanes,
+        values: &[u32],
+        initial: u32,
+        width: usize,
+        out: &mut [u8],
+    ) {
+        let f = match lanes {
+            #[cfg(target_arch = "x86_64")]
+            Lanes::X8 if wide(isa, lanes) => pick!(avx2::pack::<8, S>(width) as PackFn),
+            Lanes::X8 => pick!(baseline::pack::<8, S>(width) as PackFn),
+            Lanes::X4 => pick!(baseline::pack::<4, S>(width) as PackFn),
+        };
+        // SAFETY: the AVX2 function is picked only for a level that
+        // `Isa::best()` or `Isa::check()` gave, so the CPU has AVX2; the
+        // others need no more than the target's baseline. Each checks its
+        // slices' bounds.
+        unsafe { f(values, initial, out) }
+    }
+
+    /// Unpacks with the kernel of `isa` (checked by the caller).
+    pub(super) fn unpack(isa: Isa, lanes: Lanes, input: &[u8], width: usize, out: &mut [u32]) {
+        let f = match lanes {
+            #[cfg(target_arch = "x86_64")]
+            Lanes::X8 if wide(isa, lanes) => pick!(avx2::unpack::<8>(width) as UnpackFn),
+            Lanes::X8 => pick!(baseline::unpack::<8>(width) as UnpackFn),
+            Lanes::X4 => pick!(baseline::unpack::<4>(width) as UnpackFn),
+        };
+        // SAFETY: as in `pack`.
+        unsafe { f(input, out) }
+    }
+
+    /// Replaces the gaps of `out` (a whole block) by their running sum from
+    /// `initial`: four at a time in a vector at the SSE4.1 and Neon levels
+    /// (one add on the chain from one four to the next), one at a time
+    /// below them.
+    pub(super) fn running_sum(isa: Isa, out: &mut [u32], initial: u32) {
+        debug_assert!(out.len().is_multiple_of(4));
+        #[cfg(target_arch = "x86_64")]
+        if isa != Isa::Scalar {
+            // SAFETY: every level above scalar that `Isa::best()` or
+            // `Isa::check()` gives has SSSE3 and SSE4.1.
+            return unsafe { sums_sse41(out, initial) };
+        }
+        #[cfg(target_arch = "aarch64")]
+        if isa == Isa::Neon {
+            // SAFETY: the level was checked: the CPU has Neon.
+            return unsafe { sums_neon(out, initial) };
+        }
+        let _ = isa;
+        generic::running_sum(out, initial);
+    }
+
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "sse2,ssse3,sse4.1")]
+    unsafe fn sums_sse41(out: &mut [u32], initial: u32) {
+        // SAFETY: the features `__m128i`'s `Vector` methods need.
+        unsafe { sums::<core::arch::x86_64::__m128i>(out, initial) }
+    }
+
+    #[cfg(target_arch = "aarch64")]
+    #[target_feature(enable = "neon")]
+    unsafe fn sums_neon(out: &mut [u32], initial: u32) {
+        // SAFETY: the features `uint8x16_t`'s `Vector` methods need.
+        unsafe { sums::<core::arch::aarch64::uint8x16_t>(out, initial) }
+    }
+
+    /// The running sum of `out` in place, four values a vector.
+    ///
+    /// # Safety
+    /// The CPU supports `V`'s instruction set; `out.len()` is a multiple of 4.
+    #[inline(always)]
+    unsafe fn sums<V: crate::simd::Vector>(out: &mut [u32], initial: u32) {
+        // SAFETY: registers only; the caller's features.
+        let mut acc = unsafe { V::splat_u32(initial) };
+        for four in out.chunks_exact_mut(4) {
+            // SAFETY: `four` is 16 bytes, read and written in place; the
+            // caller's features.
+            unsafe {
+                let sums = V::load(four.as_ptr().cast()).prefix_sum_u32();
+                sums.add_u32(acc).store(four.as_mut_ptr().cast());
+                acc = acc.add_u32(sums.splat_last_u32());
+            }
+        }
+    }
+}

@@ -1,0 +1,13 @@
+//! Bit packing: integers stored in exactly as many bits as the largest of a
+//! block needs, the family that integer columns and posting lists use
+//! (Lucene, tantivy, Parquet, FastLanes).
+//!
+//! - [`bp128`]: SIMD-BP128 (Lemire and Boytsov 2015), blocks of 128 (or 256)
+//!   u32 in the lane-interleaved layout of simdcomp, byte-compatible with the
+//!   `bitpacking` crate's `BitPacker4x` (and `BitPacker8x`), plain and sorted
+//!   (delta) forms.
+//!
+//! A packed block carries no header: its width comes with it out of band (as
+//! in `bitpacking`), and a stream format built on blocks stores the widths.
+
+pub mod bp128;
