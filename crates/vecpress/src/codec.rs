@@ -18,6 +18,7 @@
 #![forbid(unsafe_code)]
 
 #[cfg(feature = "g8iu")]
+use crate::bitpack::bp128;
 use crate::group_varint::g8iu;
 use crate::group_varint::gb;
 use crate::lz4::block as lz4;
@@ -210,6 +211,28 @@ static CODECS: &[&dyn IntCodec] = &[
         decode_auto: |i, o| svb::decode_delta_0124(i, o, 0),
         op: Op::StreamVByte0124Delta,
         kernels: svb::kernels,
+    },
+    &Int {
+        id: 11,
+        name: "bp128",
+        delta: false,
+        max_encoded_len: bp128::max_encoded_len,
+        encode: bp128::encode,
+        decode: bp128::decode_with,
+        decode_auto: bp128::decode,
+        op: Op::Bp128,
+        kernels: bp128::kernels,
+    },
+    &Int {
+        id: 12,
+        name: "bp128-delta",
+        delta: true,
+        max_encoded_len: bp128::max_encoded_len,
+        encode: |v, out| bp128::encode_delta(v, 0, out),
+        decode: |isa, input, out| bp128::decode_delta_with(isa, input, out, 0),
+        decode_auto: |i, o| bp128::decode_delta(i, o, 0),
+        op: Op::Bp128Delta,
+        kernels: bp128::kernels,
     },
 ];
 

@@ -107,6 +107,33 @@ pub enum Error {
     },
 }
 
+impl Error {
+    /// The same error with its byte offset moved `by` bytes on: for a part
+    /// of a format decoded on its own slice, its offset in the whole input.
+    pub(crate) fn shifted(self, by: usize) -> Error {
+        match self {
+            Error::Truncated {
+                offset,
+                needed,
+                unit,
+            } => Error::Truncated {
+                offset: offset + by,
+                needed,
+                unit,
+            },
+            Error::Corrupt { offset, what } => Error::Corrupt {
+                offset: offset + by,
+                what,
+            },
+            Error::ChecksumMismatch { what, offset } => Error::ChecksumMismatch {
+                what,
+                offset: offset + by,
+            },
+            other => other,
+        }
+    }
+}
+
 impl fmt::Display for Error {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {

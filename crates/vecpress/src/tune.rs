@@ -65,6 +65,10 @@ pub enum Op {
     ByteSplit,
     /// [`byte_split::decompress_lz4`](crate::byte_split::decompress_lz4)'s transposition.
     ByteSplitLz4,
+    /// [`bitpack::bp128::decode`](crate::bitpack::bp128::decode).
+    Bp128,
+    /// [`bitpack::bp128::decode_delta`](crate::bitpack::bp128::decode_delta).
+    Bp128Delta,
 }
 
 impl Op {
@@ -82,11 +86,13 @@ impl Op {
         Op::StreamVByte0124Delta,
         Op::ByteSplit,
         Op::ByteSplitLz4,
+        Op::Bp128,
+        Op::Bp128Delta,
     ];
 }
 
 /// The preferred x86 level of every [`Op`], in the order of [`Op::ALL`].
-pub type Choices = [Isa; 12];
+pub type Choices = [Isa; 14];
 
 /// The choices for one microarchitecture.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -109,7 +115,10 @@ use Variant::{Copy16, Copy32, Copy8, Shuffle16};
 
 /// The profiles, one per recorded microarchitecture. Columns in the order
 /// of [`Op::ALL`]: vbyte, vbyte-delta, gb, gb-delta, g8iu, g8iu-delta,
-/// svb, svb-delta, svb-0124, svb-0124-delta, byte-split, byte-split-lz4.
+/// svb, svb-delta, svb-0124, svb-0124-delta, byte-split, byte-split-lz4,
+/// bp128, bp128-delta. SIMD-BP128's 4-lane kernel is the same code above
+/// the baseline (one 128-bit register); its sorted form sums the gaps at
+/// SSE4.1, which every profile takes until a record says otherwise.
 pub const PROFILES: &[Profile] = &[
     // AMD Zen 4 (perf/amd-25-17.jsonl): the AVX2 Stream VByte delta kernels
     // beat the AVX-512 ones (its 512-bit steps run as two halves). Plain
@@ -122,6 +131,7 @@ pub const PROFILES: &[Profile] = &[
         record: "amd-25-17",
         choices: [
             Avx512, Avx512, Sse41, Sse41, Avx2, Avx2, Avx512, Avx2, Avx512, Avx2, Avx512, Avx512,
+            Sse41, Sse41,
         ],
         lz4: &[Copy32, Shuffle16, Copy8, Copy16],
     },
@@ -131,7 +141,7 @@ pub const PROFILES: &[Profile] = &[
         record: "amd-26",
         choices: [
             Avx512, Avx512, Sse41, Sse41, Avx2, Avx2, Avx512, Avx512, Avx512, Avx512, Avx512,
-            Avx512,
+            Avx512, Sse41, Sse41,
         ],
         lz4: &[Copy32, Shuffle16, Copy16, Copy8],
     },
@@ -141,7 +151,7 @@ pub const PROFILES: &[Profile] = &[
         record: "intel-6-207",
         choices: [
             Avx512, Avx512, Sse41, Sse41, Avx2, Avx2, Avx512, Avx512, Avx512, Avx512, Avx512,
-            Avx512,
+            Avx512, Sse41, Sse41,
         ],
         lz4: &[Copy32, Shuffle16, Copy16, Copy8],
     },
@@ -156,6 +166,7 @@ pub const SAFE: Profile = Profile {
     record: "every record",
     choices: [
         Avx512, Avx512, Sse41, Sse41, Avx2, Avx2, Avx512, Avx512, Avx512, Avx512, Avx512, Avx512,
+        Sse41, Sse41,
     ],
     lz4: &[Copy32, Shuffle16, Copy16, Copy8],
 };

@@ -260,3 +260,79 @@ fn bad_arguments_and_short_input_are_errors() {
         Err(Error::InvalidArgument { value: 100, .. })
     ));
 }
+
+fn stream_values(rng: &mut Rng, n: usize, sorted: bool) -> Vec<u32> {
+    let mut v: Vec<u32> = (0..n)
+        .map(|i| (rng.next_u64() as u32) >> (i / 128 % 33).min(31))
+        .collect();
+    if sorted {
+        v.sort_unstable();
+    }
+    v
+}
+
+#[test]
+fn streams_of_blocks_round_trip_on_every_kernel() {
+    let mut rng = Rng::new(131);
+    for n in [0, 1, 127, 128, 129, 255, 256, 1000, 128 * 33 + 5] {
+        let plain = stream_values(&mut rng, n, false);
+        let bytes = bp128::encode_to_vec(&plain);
+        assert!(bytes.len() <= bp128::max_encoded_len(n));
+        let sorted = stream_values(&mut rng, n, true);
+        let delta = bp128::encode_delta_to_vec(&sorted, 3);
+        for &isa in Isa::available() {
+            let mut out = vec![0u32; n];
+            assert_eq!(bp128::decode_with(isa, &bytes, &mut out), Ok(bytes.len()));
+            assert_eq!(out, plain, "{isa:?} n={n}");
+            if n > 0 && sorted[0] >= 3 {
+                assert_eq!(
+                    bp128::decode_delta_with(isa, &delta, &mut out, 3),
+                    Ok(delta.len())
+                );
+                assert_eq!(out, sorted, "{isa:?} n={n}");
+            }
+        }
+    }
+}
+
+#[test]
+fn streams_cut_short_or_corrupt_are_errors_at_their_offset() {
+    let mut rng = Rng::new(132);
+    let values = stream_values(&mut rng, 128 * 3 + 40, false);
+    let bytes = bp128::encode_to_vec(&values);
+    let mut out = vec![0u32; values.len()];
+    for &isa in Isa::available() {
+        for cut in 0..bytes.len() {
+            match bp128::decode_with(isa, &bytes[..cut], &mut out) {
+                Err(Error::Truncated { offset, .. }) => assert!(offset <= cut, "{cut}"),
+                other => panic!("{isa:?} cut at {cut}: {other:?}"),
+            }
+        }
+        // The second block's width byte set above 32.
+        let second = 1 + 16 * usize::from(bytes[0]);
+        for bad in [33u8, 64, 255] {
+            let mut corrupt = bytes.clone();
+            corrupt[second] = bad;
+            assert!(matches!(
+                bp128::decode_with(isa, &corrupt, &mut out),
+                Err(Error::Corrupt { offset, .. }) if offset == second
+            ));
+        }
+        // Any bytes at all: a result, never a panic, the same on every level.
+        for len in [0, 1, 17, 100, 600] {
+            let junk: Vec<u8> = (0..len).map(|_| rng.next_u64() as u8).collect();
+            let mut a = vec![0u32; 300];
+            let mut b = vec![0u32; 300];
+            let ra = bp128::decode_with(Isa::Scalar, &junk, &mut a);
+            let rb = bp128::decode_with(isa, &junk, &mut b);
+            assert_eq!(ra, rb);
+            if ra.is_ok() {
+                assert_eq!(a, b);
+            }
+        }
+    }
+    assert!(matches!(
+        bp128::decode_to_vec(&[], 1 << 40),
+        Err(Error::Truncated { .. })
+    ));
+}

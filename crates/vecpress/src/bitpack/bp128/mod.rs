@@ -21,8 +21,11 @@
 //!          (u32 little-endian): 4 W L bytes, 16 W for X4 and 32 W for X8
 //! ```
 //!
-//! A block is always whole (pad a short last block, or store it another
-//! way), and its width travels beside it: a packed block has no header.
+//! A block is always whole, and its width travels beside it: a packed block
+//! has no header. The stream functions ([`encode`], [`decode`],
+//! [`encode_delta`], [`decode_delta`]: the registry's `bp128` and
+//! `bp128-delta`) store any number of values as width-prefixed blocks and a
+//! VByte tail.
 //!
 //! ```
 //! use vecpress::bitpack::bp128::{self, Lanes};
@@ -38,6 +41,12 @@
 //! ```
 
 mod generic;
+mod stream;
+
+pub use stream::{
+    decode, decode_delta, decode_delta_to_vec, decode_delta_with, decode_to_vec, decode_with,
+    encode, encode_delta, encode_delta_to_vec, encode_to_vec, max_encoded_len,
+};
 
 use crate::{Error, Isa};
 
@@ -371,6 +380,7 @@ mod kernels {
     }
 
     /// Whether `isa` runs eight lanes at AVX2.
+    #[cfg(target_arch = "x86_64")]
     fn wide(isa: Isa, lanes: Lanes) -> bool {
         lanes == Lanes::X8 && matches!(isa, Isa::Avx2 | Isa::Avx512)
     }
@@ -384,6 +394,7 @@ mod kernels {
         width: usize,
         out: &mut [u8],
     ) {
+        let _ = isa; // one 4-lane kernel serves every level; so do 8 lanes off x86
         let f = match lanes {
             #[cfg(target_arch = "x86_64")]
             Lanes::X8 if wide(isa, lanes) => pick!(avx2::pack::<8, S>(width) as PackFn),
@@ -399,6 +410,7 @@ mod kernels {
 
     /// Unpacks with the kernel of `isa` (checked by the caller).
     pub(super) fn unpack(isa: Isa, lanes: Lanes, input: &[u8], width: usize, out: &mut [u32]) {
+        let _ = isa; // as in `pack`
         let f = match lanes {
             #[cfg(target_arch = "x86_64")]
             Lanes::X8 if wide(isa, lanes) => pick!(avx2::unpack::<8>(width) as UnpackFn),

@@ -1,0 +1,196 @@
+//! Streams of SIMD-BP128 blocks: any number of u32, the form the registry's
+//! `bp128` and `bp128-delta` codecs store (ids 11 and 12).
+//!
+//! ```text
+//! n values: n / 128 whole blocks, each [width: u8 (0..=32)][16 width bytes]
+//!           (a 4-lane block, as `bitpacking::BitPacker4x` packs it), then
+//!           the last n % 128 values as VByte (LEB128), as simdcomp and
+//!           Lucene store a block's worth too short to pack
+//! delta:    every block packs its gaps, the first one's to the value before
+//!           it (`prev` for the first block); the VByte tail codes gaps too
+//! ```
+//!
+//! The count is not stored: the caller knows it, as with every integer
+//! codec here. A width above 32 is `Corrupt`, a short block `Truncated`,
+//! both at the byte where they start.
+//!
+//! ```
+//! use vecpress::bitpack::bp128;
+//! let docs: Vec<u32> = (0..300).map(|i| 40 * i + i % 7).collect();
+//! let bytes = bp128::encode_delta_to_vec(&docs, 0);
+//! assert!(bytes.len() < 300 * 2);
+//! assert_eq!(bp128::decode_delta_to_vec(&bytes, docs.len(), 0)?, docs);
+//! # Ok::<(), vecpress::Error>(())
+//! ```
+#![forbid(unsafe_code)]
+
+use super::{Lanes, MAX_WIDTH};
+use crate::{vbyte, Error, Isa, Unit};
+
+/// Values in a block of the stream.
+const BLOCK: usize = 128;
+
+/// Worst-case encoded size of `n` values: 513 bytes a whole block, and the
+/// tail's VByte worst case.
+pub fn max_encoded_len(n: usize) -> usize {
+    n / BLOCK * (1 + Lanes::X4.packed_len(MAX_WIDTH)) + vbyte::max_encoded_len(n % BLOCK)
+}
+
+/// Encodes `values` into `out`; returns the bytes written. Panics if `out`
+/// holds fewer than [`max_encoded_len`]`(values.len())` bytes.
+pub fn encode(values: &[u32], out: &mut [u8]) -> usize {
+    encode_impl::<false>(values, 0, out)
+}
+
+/// Encodes `values` into a new vector.
+pub fn encode_to_vec(values: &[u32]) -> Vec<u8> {
+    let mut out = vec![0u8; max_encoded_len(values.len())];
+    let n = encode(values, &mut out);
+    out.truncate(n);
+    out
+}
+
+/// Encodes the gaps of sorted `values`, the first one's to `prev`; returns
+/// the bytes written. Panics if `out` is shorter than [`max_encoded_len`].
+pub fn encode_delta(values: &[u32], prev: u32, out: &mut [u8]) -> usize {
+    encode_impl::<true>(values, prev, out)
+}
+
+/// [`encode_delta`] into a new vector.
+pub fn encode_delta_to_vec(values: &[u32], prev: u32) -> Vec<u8> {
+    let mut out = vec![0u8; max_encoded_len(values.len())];
+    let n = encode_delta(values, prev, &mut out);
+    out.truncate(n);
+    out
+}
+
+/// Decodes `out.len()` values from the start of `input`; returns the bytes
+/// consumed.
+pub fn decode(input: &[u8], out: &mut [u32]) -> Result<usize, Error> {
+    decode_impl::<false>(crate::tune::isa(crate::tune::Op::Bp128), input, out, 0)
+}
+
+/// [`decode`] with the kernel of `isa`; `Err(Unsupported)` if the CPU lacks it.
+pub fn decode_with(isa: Isa, input: &[u8], out: &mut [u32]) -> Result<usize, Error> {
+    decode_impl::<false>(isa.check()?, input, out, 0)
+}
+
+/// Decodes `n` values into a new vector.
+pub fn decode_to_vec(input: &[u8], n: usize) -> Result<Vec<u32>, Error> {
+    let mut out = vec![0u32; n.min(input.len().saturating_mul(BLOCK))];
+    if out.len() < n {
+        return Err(short(input.len(), n - out.len()));
+    }
+    decode(input, &mut out)?;
+    Ok(out)
+}
+
+/// Decodes `out.len()` values of a delta stream, summing the gaps from
+/// `prev`; returns the bytes consumed.
+pub fn decode_delta(input: &[u8], out: &mut [u32], prev: u32) -> Result<usize, Error> {
+    decode_impl::<true>(
+        crate::tune::isa(crate::tune::Op::Bp128Delta),
+        input,
+        out,
+        prev,
+    )
+}
+
+/// [`decode_delta`] with the kernel of `isa`; `Err(Unsupported)` if the CPU
+/// lacks it.
+pub fn decode_delta_with(
+    isa: Isa,
+    input: &[u8],
+    out: &mut [u32],
+    prev: u32,
+) -> Result<usize, Error> {
+    decode_impl::<true>(isa.check()?, input, out, prev)
+}
+
+/// Decodes `n` values of a delta stream into a new vector.
+pub fn decode_delta_to_vec(input: &[u8], n: usize, prev: u32) -> Result<Vec<u32>, Error> {
+    // A block of 128 values takes at least its width byte.
+    let mut out = vec![0u32; n.min(input.len().saturating_mul(BLOCK))];
+    if out.len() < n {
+        return Err(short(input.len(), n - out.len()));
+    }
+    decode_delta(input, &mut out, prev)?;
+    Ok(out)
+}
+
+fn short(offset: usize, needed: usize) -> Error {
+    Error::Truncated {
+        offset,
+        needed,
+        unit: Unit::Values,
+    }
+}
+
+fn encode_impl<const DELTA: bool>(values: &[u32], mut prev: u32, out: &mut [u8]) -> usize {
+    let mut pos = 0;
+    let mut blocks = values.chunks_exact(BLOCK);
+    for block in &mut blocks {
+        let width = if DELTA {
+            super::width_sorted(Lanes::X4, prev, block)
+        } else {
+            super::width(Lanes::X4, block)
+        }
+        .expect("a whole block");
+        out[pos] = width;
+        let packed = if DELTA {
+            super::pack_sorted(Lanes::X4, prev, block, width, &mut out[pos + 1..])
+        } else {
+            super::pack(Lanes::X4, block, width, &mut out[pos + 1..])
+        }
+        .expect("the block's own width, room for it");
+        pos += 1 + packed;
+        prev = block[BLOCK - 1];
+    }
+    let tail = blocks.remainder();
+    pos + if DELTA {
+        vbyte::encode_delta(tail, prev, &mut out[pos..])
+    } else {
+        vbyte::encode(tail, &mut out[pos..])
+    }
+}
+
+fn decode_impl<const DELTA: bool>(
+    isa: Isa,
+    input: &[u8],
+    out: &mut [u32],
+    mut prev: u32,
+) -> Result<usize, Error> {
+    let n = out.len();
+    let mut pos = 0;
+    let mut blocks = out.chunks_exact_mut(BLOCK);
+    for (b, block) in (&mut blocks).enumerate() {
+        let Some(&width) = input.get(pos) else {
+            return Err(short(pos, n - b * BLOCK));
+        };
+        if width > MAX_WIDTH {
+            return Err(Error::Corrupt {
+                offset: pos,
+                what: "bit width above 32",
+            });
+        }
+        let data = &input[pos + 1..];
+        if data.len() < Lanes::X4.packed_len(width) {
+            return Err(short(pos + 1, n - b * BLOCK));
+        }
+        let read = if DELTA {
+            super::unpack_sorted_with(isa, Lanes::X4, prev, data, width, block)?
+        } else {
+            super::unpack_with(isa, Lanes::X4, data, width, block)?
+        };
+        pos += 1 + read;
+        prev = block[BLOCK - 1];
+    }
+    let tail = blocks.into_remainder();
+    let read = if DELTA {
+        vbyte::decode_delta_with(isa, &input[pos..], tail, prev)
+    } else {
+        vbyte::decode_with(isa, &input[pos..], tail)
+    }
+    .map_err(|e| e.shifted(pos))?;
+    Ok(pos + read)
+}
