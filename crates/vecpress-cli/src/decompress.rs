@@ -7,14 +7,13 @@ use std::io::Read;
 use std::path::PathBuf;
 
 use anyhow::{anyhow, bail, Context, Result};
-use rayon::prelude::*;
 use vecpress::container::{BlockInfo, Element, Reader, MAGIC};
 
 use crate::elements::{self, Restorer};
 use crate::engine::{self, Engine, Scratch};
 use crate::files::{self, Input, Output};
 use crate::tuning::{self, Dictionary, Tuned};
-use crate::{compress, Common};
+use crate::{parallel, Common};
 
 /// Options of `vecpress decompress`.
 #[derive(clap::Args, Debug)]
@@ -88,56 +87,38 @@ pub fn run(opt: &DecompressOpt) -> Result<()> {
             "{name}: neither a vecpress file nor an LZ4 frame (its first bytes are {magic:02x?})"
         );
     }
-    let mut reader = Reader::new(reader).map_err(|e| anyhow!("{name}: {}", describe(&e)))?;
+    let reader = Reader::new(reader).map_err(|e| anyhow!("{name}: {}", describe(&e)))?;
     let header = *reader.header();
     let engine = engine::for_file(header.codec, header.element).with_context(|| name.clone())?;
     let engine =
         Tuned::for_file(engine, header.dict_id, dict.as_ref()).with_context(|| name.clone())?;
-    let mut output = Output::create(&out_path, opt.common.force, input.permissions.clone())?;
-
-    let pool = compress::pool(opt.threads)?;
-    let batch_len = if pool.current_num_threads() == 1 {
-        1
-    } else {
-        pool.current_num_threads() * 4
-    };
-    let mut batch: Vec<Slot> = (0..batch_len).map(|_| Slot::default()).collect();
-    let mut restorer = Restorer::new(header.element);
-    let mut ended = false;
-    while !ended {
-        let mut filled = 0;
-        while filled < batch_len {
-            let slot = &mut batch[filled];
+    let output = Output::create(&out_path, opt.common.force, input.permissions.clone())?;
+    let restorer = Restorer::new(header.element);
+    let mut ctx = (reader, restorer, output);
+    type Ctx = (Reader<Box<dyn Read + Send>>, Restorer, Output);
+    parallel::ordered(
+        parallel::threads(opt.threads),
+        &mut ctx,
+        |(reader, ..): &mut Ctx, slot: &mut Slot| {
             let index = reader.blocks();
             slot.info = reader
                 .next_block(&mut slot.payload)
                 .map_err(|e| anyhow!("{name}: block {index}: {}", describe(&e)))?;
-            if slot.info.is_none() {
-                ended = true;
-                break;
-            }
-            filled += 1;
-        }
-        let decode =
-            |s: &mut Scratch, slot: &mut Slot| decode_block(engine, header.element, slot, s);
-        if filled == 1 {
-            decode(&mut Scratch::default(), &mut batch[0])
-        } else {
-            pool.install(|| {
-                batch[..filled]
-                    .par_iter_mut()
-                    .try_for_each_init(Scratch::default, decode)
-            })
-        }
-        .with_context(|| name.clone())?;
-        for slot in &mut batch[..filled] {
+            Ok(slot.info.is_some())
+        },
+        |s: &mut Scratch, slot: &mut Slot| {
+            decode_block(engine, header.element, slot, s).with_context(|| name.clone())
+        },
+        |(reader, restorer, output): &mut Ctx, slot: &mut Slot| {
             let content = restorer.restore(&mut slot.decoded);
             reader.hash_content(content);
-            std::io::Write::write_all(&mut output, content)
+            std::io::Write::write_all(output, content)
                 .with_context(|| format!("{}: write failed", output.name))?;
-        }
-        bar.set_position(reader.offset());
-    }
+            bar.set_position(reader.offset());
+            Ok(())
+        },
+    )?;
+    let (reader, _, output) = ctx;
     reader
         .check_content()
         .map_err(|e| anyhow!("{name}: {}", describe(&e)))?;
@@ -165,7 +146,9 @@ fn is_lz4(magic: [u8; 4]) -> bool {
     m == 0x184D_2204 || m == 0x184C_2102 || (m & 0xFFFF_FFF0) == 0x184D_2A50
 }
 
-/// Decompresses LZ4 frames (the library checks their checksums).
+/// Decompresses LZ4 frames (the library checks their checksums): with
+/// more than one thread, their blocks decode in parallel
+/// ([`lz4_parallel`]).
 fn lz4(
     opt: &DecompressOpt,
     name: &str,
@@ -177,6 +160,10 @@ fn lz4(
     use std::io::BufRead;
     use vecpress::lz4::frame::FrameDecoder;
 
+    let threads = parallel::threads(opt.threads);
+    if threads > 1 {
+        return lz4_parallel(opt, name, reader, output, bar, dict, threads);
+    }
     // Two blocks decoded at a time when reading ahead: a reader waiting for
     // input (stdin) would hold back a block's output until the next came.
     let mut dec = match dict {
@@ -191,24 +178,13 @@ fn lz4(
             Ok(block) => block,
             Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
             Err(e) => {
-                let inner = e
+                return Err(match e
                     .get_ref()
-                    .and_then(|i| i.downcast_ref::<vecpress::Error>());
-                match (inner, dict) {
-                    (
-                        Some(&vecpress::Error::DictionaryMismatch {
-                            needed,
-                            given: None,
-                        }),
-                        _,
-                    ) => {
-                        bail!("{name}: {}", tuning::missing(needed))
-                    }
-                    (Some(vecpress::Error::DictionaryMismatch { .. }), Some(d)) => {
-                        bail!("{name}: {} (dictionary {})", describe(&e), d.name)
-                    }
-                    _ => bail!("{name}: {}", describe(&e)),
-                }
+                    .and_then(|i| i.downcast_ref::<vecpress::Error>())
+                {
+                    Some(inner) => lz4_error(name, inner, dict),
+                    None => anyhow!("{name}: {e}"),
+                })
             }
         };
         std::io::Write::write_all(&mut output, block)
@@ -226,6 +202,80 @@ fn lz4(
     Ok(())
 }
 
+/// Decompresses LZ4 frames on `threads` threads: this one reads the blocks
+/// as stored and writes them in order, checking the content checksum over
+/// the whole content; the workers check block checksums and decode. Blocks
+/// of linked frames need the content before them: they decode here, in
+/// order (-v says so).
+fn lz4_parallel(
+    opt: &DecompressOpt,
+    name: &str,
+    reader: Box<dyn Read + Send>,
+    output: Output,
+    bar: indicatif::ProgressBar,
+    dict: Option<&Dictionary>,
+    threads: usize,
+) -> Result<()> {
+    use vecpress::lz4::frame::{BlockReader, FrameBlock};
+
+    let blocks = match dict {
+        Some(d) => BlockReader::with_dictionary(reader, &d.bytes),
+        None => BlockReader::new(reader),
+    };
+    let err = |e: vecpress::Error| lz4_error(name, &e, dict);
+    // The blocks, the output, whether -v told of linked blocks yet.
+    let mut ctx = (blocks, output, false);
+    type Ctx = (BlockReader<Box<dyn Read + Send>>, Output, bool);
+    parallel::ordered(
+        threads,
+        &mut ctx,
+        |(blocks, _, told): &mut Ctx, b: &mut FrameBlock| {
+            let more = blocks.next_block(b).map_err(err)?;
+            if more && b.is_linked() && !*told && opt.common.verbose {
+                eprintln!("{name}: a frame of linked blocks: they decode on one thread");
+                *told = true;
+            }
+            Ok(more)
+        },
+        |_: &mut (), b: &mut FrameBlock| b.decode().map_err(err),
+        |(blocks, output, _): &mut Ctx, b: &mut FrameBlock| {
+            blocks.finish_block(b).map_err(err)?;
+            std::io::Write::write_all(output, b.content())
+                .with_context(|| format!("{}: write failed", output.name))?;
+            bar.set_position(blocks.position() as u64);
+            Ok(())
+        },
+    )?;
+    let (blocks, output, _) = ctx;
+    bar.finish_and_clear();
+    let (read, written) = (blocks.position(), output.written);
+    output.commit()?;
+    if opt.common.verbose {
+        eprintln!(
+            "{name}: {read} bytes -> {written} bytes, LZ4 frames, checksums ok, {threads} threads"
+        );
+    }
+    Ok(())
+}
+
+/// An LZ4 frame error in words, naming the dictionary where one is missing
+/// or another was given.
+fn lz4_error(name: &str, e: &vecpress::Error, dict: Option<&Dictionary>) -> anyhow::Error {
+    match (e, dict) {
+        (
+            &vecpress::Error::DictionaryMismatch {
+                needed,
+                given: None,
+            },
+            _,
+        ) => anyhow!("{name}: {}", tuning::missing(needed)),
+        (vecpress::Error::DictionaryMismatch { .. }, Some(d)) => {
+            anyhow!("{name}: {} (dictionary {})", describe_error(e), d.name)
+        }
+        _ => anyhow!("{name}: {}", describe_error(e)),
+    }
+}
+
 /// A container or frame error in words. A truncation (the library counts
 /// it in bytes, `Unit::Bytes`) is said as the file's: "file truncated: the
 /// structure at byte N lacks M byte(s)"; anything else as the library says it.
@@ -234,11 +284,18 @@ pub fn describe(e: &std::io::Error) -> String {
         .get_ref()
         .and_then(|i| i.downcast_ref::<vecpress::Error>())
     {
-        Some(vecpress::Error::Truncated { offset, needed, .. }) => {
+        Some(inner) => describe_error(inner),
+        None => e.to_string(),
+    }
+}
+
+/// [`describe`] for the library's error.
+fn describe_error(e: &vecpress::Error) -> String {
+    match e {
+        vecpress::Error::Truncated { offset, needed, .. } => {
             format!("file truncated: the structure at byte {offset} lacks {needed} byte(s)")
         }
-        Some(inner) => inner.to_string(),
-        None => e.to_string(),
+        other => other.to_string(),
     }
 }
 
