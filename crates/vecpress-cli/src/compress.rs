@@ -324,12 +324,7 @@ fn describe(t: &Tuned<'_>) -> String {
 /// content size and checksum, streaming; at `--level`, with the dictionary
 /// `dict` (whose id the frame header names). Blocks are compressed on
 /// `--threads` threads, and the bytes are the same at every thread count.
-fn lz4(
-    opt: &CompressOpt,
-    input: Input,
-    out_path: &Path,
-    dict: Option<&Dictionary>,
-) -> Result<()> {
+fn lz4(opt: &CompressOpt, input: Input, out_path: &Path, dict: Option<&Dictionary>) -> Result<()> {
     use vecpress::lz4::frame::{BlockEncoder, BlockSize, FrameInfo};
     use xxhash_rust::xxh32::Xxh32;
 

@@ -178,13 +178,15 @@ fn lz4(
             Ok(block) => block,
             Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
             Err(e) => {
-                return Err(match e
-                    .get_ref()
-                    .and_then(|i| i.downcast_ref::<vecpress::Error>())
-                {
-                    Some(inner) => lz4_error(name, inner, dict),
-                    None => anyhow!("{name}: {e}"),
-                })
+                return Err(
+                    match e
+                        .get_ref()
+                        .and_then(|i| i.downcast_ref::<vecpress::Error>())
+                    {
+                        Some(inner) => lz4_error(name, inner, dict),
+                        None => anyhow!("{name}: {e}"),
+                    },
+                )
             }
         };
         std::io::Write::write_all(&mut output, block)
