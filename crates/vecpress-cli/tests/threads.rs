@@ -22,13 +22,13 @@ fn text() -> Vec<u8> {
     ];
     let mut x = 0x9E37_79B9_7F4A_7C15u64;
     let mut out = Vec::new();
-    while out.len() < 1_500_000 || out.len() % 4 != 0 {
+    while out.len() < 1_500_000 || !out.len().is_multiple_of(4) {
         x ^= x << 13;
         x ^= x >> 7;
         x ^= x << 17;
         out.extend_from_slice(words[(x % 10) as usize].as_bytes());
-        out.push(if x % 13 == 0 { b'\n' } else { b' ' });
-        if x % 101 == 0 {
+        out.push(if x.is_multiple_of(13) { b'\n' } else { b' ' });
+        if x.is_multiple_of(101) {
             out.extend_from_slice(&x.to_le_bytes());
         }
     }
