@@ -1,6 +1,6 @@
 //! `vecpress compress`: a file of integers, floats or bytes into a vecpress
-//! file (docs/FORMAT.md), block by block in bounded memory, blocks encoded
-//! in parallel with `--threads`.
+//! file (docs/FORMAT.md) or an LZ4 frame, block by block in bounded memory,
+//! blocks encoded in parallel with `--threads` (see [`crate::parallel`]).
 #![forbid(unsafe_code)]
 
 use std::path::{Path, PathBuf};
@@ -25,6 +25,7 @@ use crate::{parallel, trial, Common, UsageError};
   vecpress compress --codec lz4-hc --level 12 big.bin   # smallest LZ4, slow to write
   vecpress compress --codec lz4 --dict records.dict rec.json   # decompress with --dict too
   vecpress compress --format lz4 server.log      # server.log.lz4, for the lz4 command
+  vecpress compress --format lz4 -T 0 -c big.log | ssh host 'lz4 -d > big.log'   # every core
   vecpress compress --format lz4 -D app.dict --level 9 a.log   # lz4 -D app.dict -d reads it")]
 pub struct CompressOpt {
     /// Input file, or - for stdin.
@@ -61,7 +62,10 @@ pub struct CompressOpt {
     #[arg(long, value_name = "SIZE", default_value = "1M", value_parser = parse_size)]
     pub block: u64,
 
-    /// Threads encoding blocks (0: one per core).
+    /// Threads encoding blocks (0: one per core), for vecpress files and
+    /// LZ4 frames alike. The output is the same at every count; memory
+    /// grows by a block (its input and output) a thread, 4 MiB blocks for
+    /// --format lz4.
     #[arg(short = 'T', long, value_name = "N", default_value_t = 1)]
     pub threads: usize,
 

@@ -1,6 +1,7 @@
 //! `vecpress decompress`: a vecpress file back to the original bytes, every
-//! checksum verified, blocks decoded in parallel with `--threads`. The
-//! output appears (renamed into place) only once everything checked out.
+//! checksum verified, blocks decoded in parallel with `--threads` (see
+//! [`crate::parallel`]); LZ4 frames likewise. The output appears (renamed
+//! into place) only once everything checked out.
 #![forbid(unsafe_code)]
 
 use std::io::Read;
@@ -21,6 +22,7 @@ use crate::{parallel, Common};
   vecpress decompress index.docs.vp                 # writes index.docs
   vecpress decompress server.log.lz4                # LZ4 frames too (current and legacy)
   vecpress decompress -c seq.vp | tail -1
+  vecpress decompress -T 0 big.log.lz4            # on every core
   vecpress decompress data.vp -o - | sha256sum
   vecpress decompress --dict records.dict rec.json.vp   # compressed with that dictionary")]
 pub struct DecompressOpt {
@@ -35,7 +37,10 @@ pub struct DecompressOpt {
     #[arg(short = 'c', long)]
     pub stdout: bool,
 
-    /// Threads decoding blocks (0: one per core).
+    /// Threads decoding blocks (0: one per core): of vecpress files, and
+    /// of LZ4 frames of independent blocks (as vecpress and lz4 write them
+    /// by default). Frames of linked blocks decode on one thread (-v says
+    /// so). The output and the errors are the same at every count.
     #[arg(short = 'T', long, value_name = "N", default_value_t = 1)]
     pub threads: usize,
 
