@@ -332,11 +332,12 @@ fn lz4(opt: &CompressOpt, input: Input, out_path: &Path, dict: Option<&Dictionar
     use vecpress::lz4::frame::{BlockEncoder, BlockSize, FrameInfo};
     use xxhash_rust::xxh32::Xxh32;
 
-    /// A block of input and its stored form.
+    /// A block of input and its stored form, `out[..len]`.
     #[derive(Default)]
     struct Piece {
         src: Vec<u8>,
         out: Vec<u8>,
+        len: usize,
     }
 
     let name = input.name.clone();
@@ -374,11 +375,13 @@ fn lz4(opt: &CompressOpt, input: Input, out_path: &Path, dict: Option<&Dictionar
             Ok(n > 0)
         },
         |scratch: &mut Vec<u8>, p: &mut Piece| {
-            enc.encode(&p.src, &mut p.out, scratch)
-                .with_context(|| format!("{name}: compression failed"))
+            p.len = enc
+                .encode(&p.src, &mut p.out, scratch)
+                .with_context(|| format!("{name}: compression failed"))?;
+            Ok(())
         },
         |(_, output, ..): &mut Ctx, p: &mut Piece| {
-            std::io::Write::write_all(output, &p.out).with_context(write_err)
+            std::io::Write::write_all(output, &p.out[..p.len]).with_context(write_err)
         },
     )?;
     let (input, mut output, hash, consumed) = ctx;

@@ -28,11 +28,10 @@ use crate::Error;
 /// let info = FrameInfo::new().block_size(BlockSize::Max64KB);
 /// let enc = BlockEncoder::new(info);
 /// let mut bytes = enc.header();
-/// let mut scratch = Vec::new();
+/// let (mut piece, mut scratch) = (Vec::new(), Vec::new());
 /// for chunk in text.chunks(BlockSize::Max64KB.bytes()) {
-///     let mut piece = Vec::new();
-///     enc.encode(chunk, &mut piece, &mut scratch)?; // on any thread
-///     bytes.extend_from_slice(&piece);
+///     let n = enc.encode(chunk, &mut piece, &mut scratch)?; // on any thread
+///     bytes.extend_from_slice(&piece[..n]);
 /// }
 /// bytes.extend(enc.end(xxhash_rust::xxh32::xxh32(&text, 0)));
 /// assert_eq!(bytes, frame::compress_with(&text, info));
@@ -98,10 +97,11 @@ impl BlockEncoder {
     }
 
     /// Compresses `src`, one block of content (at most the frame's block
-    /// size; empty gives nothing), into `out` as the frame stores it: size
-    /// field, data (stored as it is when compression does not shrink it) and
-    /// block checksum if the frame has them. `scratch` is a buffer reused
-    /// from call to call.
+    /// size; empty gives nothing), into the start of `out` as the frame
+    /// stores it: size field, data (stored as it is when compression does
+    /// not shrink it) and block checksum if the frame has them; returns its
+    /// length. `out` is grown to the worst case and kept so (no zeroing from
+    /// block to block); `scratch` is a buffer reused from call to call.
     ///
     /// # Errors
     /// [`Error::InvalidArgument`] when `src` is larger than the frame's block
@@ -111,10 +111,9 @@ impl BlockEncoder {
         src: &[u8],
         out: &mut Vec<u8>,
         scratch: &mut Vec<u8>,
-    ) -> Result<(), Error> {
-        out.clear();
+    ) -> Result<usize, Error> {
         if src.is_empty() {
-            return Ok(());
+            return Ok(0);
         }
         if src.len() > self.info.get_block_size().bytes() {
             return Err(Error::InvalidArgument {
@@ -123,8 +122,10 @@ impl BlockEncoder {
             });
         }
         let bound = block::max_compressed_len(src.len());
-        out.resize(4 + bound, 0);
-        let dst = &mut out[4..];
+        if out.len() < 4 + bound + 4 {
+            out.resize(4 + bound + 4, 0);
+        }
+        let dst = &mut out[4..4 + bound];
         let compressed = if self.dict.is_empty() {
             match &self.hc {
                 Some(opts) => hc::compress_with_prefix(src, 0, dst, opts),
@@ -142,20 +143,21 @@ impl BlockEncoder {
         };
         // The bound fits every block of at most the frame's block size.
         let compressed = compressed.unwrap_or(src.len());
-        let field = if compressed < src.len() {
-            out.truncate(4 + compressed);
-            compressed as u32
+        let (len, field) = if compressed < src.len() {
+            (compressed, compressed as u32)
         } else {
-            out.truncate(4);
-            out.extend_from_slice(src);
-            src.len() as u32 | UNCOMPRESSED_BIT
+            // The bound is at least the block's length.
+            out[4..4 + src.len()].copy_from_slice(src);
+            (src.len(), src.len() as u32 | UNCOMPRESSED_BIT)
         };
         out[..4].copy_from_slice(&field.to_le_bytes());
+        let mut end = 4 + len;
         if self.info.get_block_checksums() {
-            let sum = xxh32(&out[4..], 0);
-            out.extend_from_slice(&sum.to_le_bytes());
+            let sum = xxh32(&out[4..end], 0);
+            out[end..end + 4].copy_from_slice(&sum.to_le_bytes());
+            end += 4;
         }
-        Ok(())
+        Ok(end)
     }
 
     /// The end mark and, if the frame has one, the content checksum:
@@ -179,8 +181,8 @@ mod tests {
         let mut bytes = enc.header();
         let (mut piece, mut scratch) = (Vec::new(), Vec::new());
         for chunk in data.chunks(enc.frame_info().get_block_size().bytes()) {
-            enc.encode(chunk, &mut piece, &mut scratch).unwrap();
-            bytes.extend_from_slice(&piece);
+            let n = enc.encode(chunk, &mut piece, &mut scratch).unwrap();
+            bytes.extend_from_slice(&piece[..n]);
         }
         bytes.extend(enc.end(xxh32(data, 0)));
         bytes
@@ -255,7 +257,8 @@ mod tests {
             .encode(&[0u8; 65_537], &mut out, &mut scratch)
             .unwrap_err();
         assert!(matches!(err, Error::InvalidArgument { value: 65_537, .. }));
-        enc.encode(&[0u8; 65_536], &mut out, &mut scratch).unwrap();
-        assert!(out.len() < 1000);
+        let n = enc.encode(&[0u8; 65_536], &mut out, &mut scratch).unwrap();
+        assert!(n < 1000);
+        assert_eq!(enc.encode(&[], &mut out, &mut scratch), Ok(0));
     }
 }
