@@ -8,6 +8,9 @@ input is the one with the highest median over the runs of its speed over the
 fastest kernel's in that run; `auto ÷ best kernel` is the median over the runs
 of auto over the fastest kernel of that run.
 
+The records of whole commands (perf/cli-*.jsonl, made by
+scripts/cli-throughput.sh) give the section "Command throughput".
+
     scripts/perf-doc.py [--perf DIR] [--out FILE]   (default: perf/, docs/BENCHMARKS.md)
 """
 import argparse
@@ -414,6 +417,66 @@ def byte_split(records, out):
 LEVELS = ["scalar", "sse41", "avx2", "avx512", "neon"]
 
 
+# The comparisons of scripts/cli-throughput.sh, in its order, with what they say.
+CLI_TIMES = [
+    ("decompress-pipe", "`decompress -c \\| cat` ÷ `lz4 -d -c \\| cat`"),
+    ("compress-pipe", "`compress --format lz4 -c \\| cat` ÷ `lz4 -1 -c \\| cat`"),
+    ("vp-compress-T2", "compress .vp: `-T 2` ÷ `-T 1`"),
+    ("vp-decompress-T2", "decompress .vp: `-T 2` ÷ `-T 1`"),
+    ("lz4-compress-T2", "compress LZ4 frame: `-T 2` ÷ `-T 1`"),
+    ("lz4-decompress-T2", "decompress LZ4 frame: `-T 2` ÷ `-T 1`"),
+]
+CLI_RSS = [
+    ("vp-compress-rss", "compress .vp"),
+    ("vp-decompress-rss", "decompress .vp"),
+    ("lz4-compress-rss", "compress LZ4 frame"),
+    ("lz4-decompress-rss", "decompress LZ4 frame"),
+]
+
+
+def command_throughput(cli, out):
+    """The whole-command timings: one column per CPU with a cli record."""
+    out += ["## Command throughput", ""]
+    if not cli:
+        out += ["No record yet: `scripts/cli-throughput.sh` on a quiet machine writes "
+                "`perf/cli-<vendor>-<family>-<model>.jsonl`.", ""]
+        return
+    out += ["Whole `vecpress` processes on the Silesia files concatenated, timed by "
+            "`scripts/cli-throughput.sh` against the `lz4` command and against themselves at "
+            "`-T 1`: each cell is the median over the runs of the time ratio of two commands run "
+            "one after the other (below 1, the first is the faster); then the peak RSS at "
+            "`-T 1`, `-T 2` and `-T 0` (one thread per core), in MiB.", ""]
+    by_name = [({r["name"]: r for r in rows if "ratio" in r}, rows) for _, rows in cli]
+    lines = []
+    for name, label in CLI_TIMES:
+        targets = {t[name]["target"] for t, _ in by_name if name in t}
+        target = f"≤ {min(targets):g}" if targets else "-"
+        lines.append([label, target] + [cell(t[name]["ratio"]) if name in t else "-"
+                                        for t, _ in by_name])
+    for name, label in CLI_RSS:
+        cells = []
+        for _, rows in by_name:
+            kb = {r.get("threads"): r["peak_rss_kb"] for r in rows
+                  if r["name"] == name and "peak_rss_kb" in r}
+            cells.append(" / ".join(f"{kb[t] / 1024:.0f}" if t in kb else "-" for t in (1, 2, 0)))
+        lines.append([f"peak RSS, {label} (MiB, -T 1 / 2 / 0)", "-T 2 ≤ 3× -T 1"] + cells)
+    table(out, ["measure", "target"] + [key for key, _ in cli], lines, 2)
+    for key, rows in cli:
+        first = rows[0] if rows else {}
+        met, missed = [], []
+        for r in rows:
+            if "ratio" in r:
+                (met if r["ratio"] <= r["target"] else missed).append(r["name"])
+        reading = (f"{len(met)} of {len(met) + len(missed)} time targets met"
+                   + (f"; missed: {', '.join(missed)}" if missed else ""))
+        if first.get("cpus_allowed") == 1:
+            reading += " (run on one CPU: `-T 2` could not gain)"
+        out.append(f"- `{key}`: {first.get('cpu', '-')}, commit {first.get('commit', '-')}, "
+                   f"{first.get('input_bytes', 0) / 2**20:.0f} MiB, "
+                   f"`{first.get('script', 'scripts/cli-throughput.sh')}`: {reading}.")
+    out.append("")
+
+
 def default_row(run, g, codec):
     """The codec's default dispatch on an input in a run: its `auto` row, or
     in a record older than those rows the highest level's (then the
@@ -591,7 +654,9 @@ def main():
                     help="the file whose headline block is rewritten (default: README.md)")
     args = ap.parse_args()
 
-    paths = sorted(glob.glob(os.path.join(args.perf, "*.jsonl")))
+    every = sorted(glob.glob(os.path.join(args.perf, "*.jsonl")))
+    paths = [p for p in every if not perflib.is_cli_record(p)]
+    cli_paths = [p for p in every if perflib.is_cli_record(p)]
     if not paths:
         print(f"perf-doc: no records (*.jsonl) in {args.perf}", file=sys.stderr)
         sys.exit(1)
@@ -652,6 +717,13 @@ def main():
     stream_vbyte(records, out)
     integer_codecs(records, out)
     byte_split(records, out)
+    try:
+        cli = [(os.path.splitext(os.path.basename(p))[0][len("cli-"):], perflib.read_cli_record(p))
+               for p in cli_paths]
+    except (OSError, ValueError) as e:
+        print(f"perf-doc: {e}", file=sys.stderr)
+        sys.exit(1)
+    command_throughput(cli, out)
 
     os.makedirs(os.path.dirname(os.path.abspath(args.out)), exist_ok=True)
     with open(args.out, "w", encoding="utf-8") as f:

@@ -86,7 +86,8 @@ def main():
     ap.add_argument("records", nargs="*")
     ap.add_argument("--perf", default="perf")
     args = ap.parse_args()
-    paths = args.records or sorted(glob.glob(os.path.join(args.perf, "*.jsonl")))
+    paths = args.records or [p for p in sorted(glob.glob(os.path.join(args.perf, "*.jsonl")))
+                             if not perflib.is_cli_record(p)]
     if not paths:
         raise SystemExit(f"perf-tune: no records in {args.perf}/")
     per_cpu = {os.path.basename(p)[: -len(".jsonl")]: summarize(load(p)) for p in paths}

@@ -2,6 +2,7 @@
 scripts/perf-record.sh), shared by perf-compare.py, perf-doc.py and
 perf-tune.py."""
 import json
+import os
 import statistics
 from collections import Counter
 
@@ -72,3 +73,25 @@ def median(values):
     """The median of the values that are not None, or None when there are none."""
     values = [v for v in values if v is not None]
     return statistics.median(values) if values else None
+
+
+def is_cli_record(path):
+    """Whether a file of perf/ holds whole-command timings (cli-*.jsonl, made
+    by scripts/cli-throughput.sh) rather than `vecpress bench` rows."""
+    return os.path.basename(path).startswith("cli-")
+
+
+def read_cli_record(path):
+    """The rows of a record made by cli-throughput.sh: JSON objects with a
+    "name" (lines that are not are left out). Raises OSError or
+    UnicodeDecodeError when the file cannot be read."""
+    rows = []
+    with open(path, encoding="utf-8") as f:
+        for line in f:
+            try:
+                r = json.loads(line)
+            except json.JSONDecodeError:
+                continue
+            if isinstance(r, dict) and isinstance(r.get("name"), str):
+                rows.append(r)
+    return rows

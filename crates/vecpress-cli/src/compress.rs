@@ -1,6 +1,6 @@
 //! `vecpress compress`: a file of integers, floats or bytes into a vecpress
-//! file (docs/FORMAT.md), block by block in bounded memory, blocks encoded
-//! in parallel with `--threads`.
+//! file (docs/FORMAT.md) or an LZ4 frame, block by block in bounded memory,
+//! blocks encoded in parallel with `--threads` (see [`crate::parallel`]).
 #![forbid(unsafe_code)]
 
 use std::path::{Path, PathBuf};
@@ -12,7 +12,7 @@ use crate::elements::{self, Block, BlockSource};
 use crate::engine::{Engine, Scratch};
 use crate::files::{self, Input, Output};
 use crate::tuning::{self, Dictionary, Tuned};
-use crate::{trial, Common, UsageError};
+use crate::{parallel, trial, Common, UsageError};
 
 /// Options of `vecpress compress`.
 #[derive(clap::Args, Debug)]
@@ -25,6 +25,7 @@ use crate::{trial, Common, UsageError};
   vecpress compress --codec lz4-hc --level 12 big.bin   # smallest LZ4, slow to write
   vecpress compress --codec lz4 --dict records.dict rec.json   # decompress with --dict too
   vecpress compress --format lz4 server.log      # server.log.lz4, for the lz4 command
+  vecpress compress --format lz4 -T 0 -c big.log | ssh host 'lz4 -d > big.log'   # every core
   vecpress compress --format lz4 -D app.dict --level 9 a.log   # lz4 -D app.dict -d reads it")]
 pub struct CompressOpt {
     /// Input file, or - for stdin.
@@ -61,7 +62,10 @@ pub struct CompressOpt {
     #[arg(long, value_name = "SIZE", default_value = "1M", value_parser = parse_size)]
     pub block: u64,
 
-    /// Threads encoding blocks (0: one per core).
+    /// Threads encoding blocks (0: one per core), for vecpress files and
+    /// LZ4 frames alike. The output is the same at every count; memory
+    /// grows by a block (its input and output) a thread, 4 MiB blocks for
+    /// --format lz4.
     #[arg(short = 'T', long, value_name = "N", default_value_t = 1)]
     pub threads: usize,
 
@@ -138,14 +142,6 @@ pub fn parse_bytes(s: &str) -> Result<u64, String> {
         return Err("must be positive".into());
     }
     Ok(n)
-}
-
-/// A rayon pool of `threads` threads (0: one per core).
-pub fn pool(threads: usize) -> Result<rayon::ThreadPool> {
-    rayon::ThreadPoolBuilder::new()
-        .num_threads(threads)
-        .build()
-        .context("cannot start threads")
 }
 
 /// Runs `vecpress compress`.
@@ -236,42 +232,37 @@ pub fn run(opt: &CompressOpt) -> Result<()> {
         dict_id: engine.dict.map(|d| d.id),
     };
     let write_err = || format!("{out_name}: write failed");
-    let mut writer = Writer::new(output, header).with_context(write_err)?;
+    let writer = Writer::new(output, header).with_context(write_err)?;
 
-    let threads = match opt.threads {
-        0 => std::thread::available_parallelism().map_or(1, |n| n.get()),
-        n => n,
-    };
     let encode = |s: &mut Scratch, b: &mut Block| -> Result<()> {
         engine.encode(element, &b.raw, &mut b.payload, s)?;
         b.stored = b.payload.len() >= b.raw.len();
         Ok(())
     };
-    let mut blocks = Blocks {
+    let blocks = Blocks {
         source: &mut source,
         first: more.then_some(first),
         bar: &bar,
     };
-    let (mut count, mut stored) = (0u64, 0u64);
-    let mut put = |writer: &mut Writer<_>, b: &Block| -> Result<()> {
-        let payload = if b.stored { &b.raw } else { &b.payload };
-        writer
-            .write_block(b.count as u32, payload, b.stored)
-            .with_context(write_err)?;
-        count += 1;
-        stored += u64::from(b.stored);
-        Ok(())
-    };
-    if threads == 1 {
-        let mut scratch = Scratch::default();
-        let mut b = Block::default();
-        while blocks.next(&mut writer, &mut b)? {
-            encode(&mut scratch, &mut b)?;
-            put(&mut writer, &b)?;
-        }
-    } else {
-        pipeline(threads, &mut blocks, &mut writer, encode, &mut put)?;
-    }
+    // The blocks read, the file written, blocks written, blocks stored raw.
+    let mut ctx = (blocks, writer, 0u64, 0u64);
+    type Ctx<'a> = (Blocks<'a>, Writer<Output>, u64, u64);
+    parallel::ordered(
+        parallel::threads(opt.threads),
+        &mut ctx,
+        |(blocks, writer, ..): &mut Ctx<'_>, b: &mut Block| blocks.next(writer, b),
+        encode,
+        |(_, writer, count, stored): &mut Ctx<'_>, b: &mut Block| {
+            let payload = if b.stored { &b.raw } else { &b.payload };
+            writer
+                .write_block(b.count as u32, payload, b.stored)
+                .with_context(write_err)?;
+            *count += 1;
+            *stored += u64::from(b.stored);
+            Ok(())
+        },
+    )?;
+    let (_, writer, count, stored) = ctx;
     let blocks = count;
     let elements = writer.total();
     let output = writer.finish().with_context(write_err)?;
@@ -321,84 +312,6 @@ impl Blocks<'_> {
     }
 }
 
-/// Encodes the blocks on `threads` worker threads while this thread reads
-/// the input and writes the encoded blocks in order: no batch waits for its
-/// slowest block, and at most `2 * threads` blocks are in flight (their
-/// buffers are reused).
-fn pipeline<W, E, P>(
-    threads: usize,
-    blocks: &mut Blocks<'_>,
-    writer: &mut Writer<W>,
-    encode: E,
-    put: &mut P,
-) -> Result<()>
-where
-    W: std::io::Write,
-    E: Fn(&mut Scratch, &mut Block) -> Result<()> + Sync,
-    P: FnMut(&mut Writer<W>, &Block) -> Result<()>,
-{
-    use std::collections::BTreeMap;
-    use std::sync::mpsc;
-    use std::sync::Mutex;
-
-    let in_flight = 2 * threads;
-    let (job_tx, job_rx) = mpsc::sync_channel::<(u64, Block)>(in_flight);
-    let job_rx = Mutex::new(job_rx);
-    let (done_tx, done_rx) = mpsc::channel::<(u64, Block, Result<()>)>();
-    std::thread::scope(|scope| -> Result<()> {
-        for _ in 0..threads {
-            let (job_rx, done_tx, encode) = (&job_rx, done_tx.clone(), &encode);
-            scope.spawn(move || {
-                let mut scratch = Scratch::default();
-                loop {
-                    // A poisoned lock means another worker panicked: stop.
-                    let job = match job_rx.lock() {
-                        Ok(rx) => rx.recv(),
-                        Err(_) => return,
-                    };
-                    let Ok((i, mut block)) = job else { return };
-                    let r = encode(&mut scratch, &mut block);
-                    if done_tx.send((i, block, r)).is_err() {
-                        return;
-                    }
-                }
-            });
-        }
-        drop(done_tx);
-        // Dropping `job_tx` on any return ends the workers.
-        let job_tx = job_tx;
-        let (mut read, mut written, mut end) = (0u64, 0u64, false);
-        let mut pending: BTreeMap<u64, Block> = BTreeMap::new();
-        let mut free: Vec<Block> = Vec::new();
-        loop {
-            while !end && read - written < in_flight as u64 {
-                let mut block = free.pop().unwrap_or_default();
-                if !blocks.next(writer, &mut block)? {
-                    end = true;
-                    break;
-                }
-                if job_tx.send((read, block)).is_err() {
-                    bail!("a worker thread stopped");
-                }
-                read += 1;
-            }
-            if end && written == read {
-                return Ok(());
-            }
-            let Ok((i, block, r)) = done_rx.recv() else {
-                bail!("a worker thread stopped");
-            };
-            r?;
-            pending.insert(i, block);
-            while let Some(block) = pending.remove(&written) {
-                put(writer, &block)?;
-                free.push(block);
-                written += 1;
-            }
-        }
-    })
-}
-
 /// The codec with its level and dictionary, for -v.
 fn describe(t: &Tuned<'_>) -> String {
     let mut s = t.engine.name().to_string();
@@ -411,51 +324,71 @@ fn describe(t: &Tuned<'_>) -> String {
     s
 }
 
-/// Writes the input as one LZ4 frame (4 MiB blocks, content size and
-/// checksum), streaming; at `--level`, with the dictionary `dict` (whose id
-/// the frame header names).
-fn lz4(
-    opt: &CompressOpt,
-    mut input: Input,
-    out_path: &Path,
-    dict: Option<&Dictionary>,
-) -> Result<()> {
-    use vecpress::lz4::frame::{BlockSize, FrameEncoder, FrameInfo};
+/// Writes the input as one LZ4 frame of independent 4 MiB blocks, with
+/// content size and checksum, streaming; at `--level`, with the dictionary
+/// `dict` (whose id the frame header names). Blocks are compressed on
+/// `--threads` threads, and the bytes are the same at every thread count.
+fn lz4(opt: &CompressOpt, input: Input, out_path: &Path, dict: Option<&Dictionary>) -> Result<()> {
+    use vecpress::lz4::frame::{BlockEncoder, BlockSize, FrameInfo};
+    use xxhash_rust::xxh32::Xxh32;
+
+    /// A block of input and its stored form, `out[..len]`.
+    #[derive(Default)]
+    struct Piece {
+        src: Vec<u8>,
+        out: Vec<u8>,
+        len: usize,
+    }
 
     let name = input.name.clone();
-    let output = Output::create(out_path, opt.common.force, input.permissions.clone())?;
+    let mut output = Output::create(out_path, opt.common.force, input.permissions.clone())?;
     let out_name = output.name.clone();
+    let write_err = || format!("{out_name}: write failed");
     let info = FrameInfo::new()
         .block_size(BlockSize::Max4MB)
         .content_size(input.size);
     let enc = match dict {
-        Some(d) => FrameEncoder::with_dictionary(output, info, &d.bytes),
-        None => FrameEncoder::with_info(output, info),
+        Some(d) => BlockEncoder::with_dictionary(info, &d.bytes),
+        None => BlockEncoder::new(info),
     };
-    let mut enc = match opt.level {
+    let enc = match opt.level {
         Some(level) => enc.with_level(level),
         None => enc,
     };
+    let block = info.get_block_size().bytes();
     let bar = files::progress(input.size, opt.common.quiet, "compress");
-    let mut buf = vec![0u8; 1 << 20];
-    let mut consumed = 0u64;
-    loop {
-        let n = files::read_some(&mut input.reader, &mut buf)
-            .with_context(|| format!("{name}: read failed"))?;
-        if n == 0 {
-            break;
-        }
-        std::io::Write::write_all(&mut enc, &buf[..n])
-            .with_context(|| format!("{out_name}: write failed"))?;
-        consumed += n as u64;
-        bar.set_position(consumed);
-    }
+    std::io::Write::write_all(&mut output, &enc.header()).with_context(write_err)?;
+    // The input, the output, the content checksum, bytes read.
+    let mut ctx = (input, output, Xxh32::new(0), 0u64);
+    type Ctx = (Input, Output, Xxh32, u64);
+    parallel::ordered(
+        parallel::threads(opt.threads),
+        &mut ctx,
+        |(input, _, hash, consumed): &mut Ctx, p: &mut Piece| {
+            p.src.resize(block, 0);
+            let n = files::read_some(&mut input.reader, &mut p.src)
+                .with_context(|| format!("{name}: read failed"))?;
+            p.src.truncate(n);
+            hash.update(&p.src);
+            *consumed += n as u64;
+            bar.set_position(*consumed);
+            Ok(n > 0)
+        },
+        |scratch: &mut Vec<u8>, p: &mut Piece| {
+            p.len = enc
+                .encode(&p.src, &mut p.out, scratch)
+                .with_context(|| format!("{name}: compression failed"))?;
+            Ok(())
+        },
+        |(_, output, ..): &mut Ctx, p: &mut Piece| {
+            std::io::Write::write_all(output, &p.out[..p.len]).with_context(write_err)
+        },
+    )?;
+    let (input, mut output, hash, consumed) = ctx;
     if input.size.is_some_and(|s| s != consumed) {
         bail!("{name}: changed while being read");
     }
-    let output = enc
-        .finish()
-        .with_context(|| format!("{out_name}: write failed"))?;
+    std::io::Write::write_all(&mut output, &enc.end(hash.digest())).with_context(write_err)?;
     bar.finish_and_clear();
     let written = output.written;
     output.commit()?;

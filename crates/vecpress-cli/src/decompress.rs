@@ -1,20 +1,20 @@
 //! `vecpress decompress`: a vecpress file back to the original bytes, every
-//! checksum verified, blocks decoded in parallel with `--threads`. The
-//! output appears (renamed into place) only once everything checked out.
+//! checksum verified, blocks decoded in parallel with `--threads` (see
+//! [`crate::parallel`]); LZ4 frames likewise. The output appears (renamed
+//! into place) only once everything checked out.
 #![forbid(unsafe_code)]
 
 use std::io::Read;
 use std::path::PathBuf;
 
 use anyhow::{anyhow, bail, Context, Result};
-use rayon::prelude::*;
 use vecpress::container::{BlockInfo, Element, Reader, MAGIC};
 
 use crate::elements::{self, Restorer};
 use crate::engine::{self, Engine, Scratch};
 use crate::files::{self, Input, Output};
 use crate::tuning::{self, Dictionary, Tuned};
-use crate::{compress, Common};
+use crate::{parallel, Common};
 
 /// Options of `vecpress decompress`.
 #[derive(clap::Args, Debug)]
@@ -22,6 +22,7 @@ use crate::{compress, Common};
   vecpress decompress index.docs.vp                 # writes index.docs
   vecpress decompress server.log.lz4                # LZ4 frames too (current and legacy)
   vecpress decompress -c seq.vp | tail -1
+  vecpress decompress -T 0 big.log.lz4            # on every core
   vecpress decompress data.vp -o - | sha256sum
   vecpress decompress --dict records.dict rec.json.vp   # compressed with that dictionary")]
 pub struct DecompressOpt {
@@ -36,7 +37,10 @@ pub struct DecompressOpt {
     #[arg(short = 'c', long)]
     pub stdout: bool,
 
-    /// Threads decoding blocks (0: one per core).
+    /// Threads decoding blocks (0: one per core): of vecpress files, and
+    /// of LZ4 frames of independent blocks (as vecpress and lz4 write them
+    /// by default). Frames of linked blocks decode on one thread (-v says
+    /// so). The output and the errors are the same at every count.
     #[arg(short = 'T', long, value_name = "N", default_value_t = 1)]
     pub threads: usize,
 
@@ -88,56 +92,38 @@ pub fn run(opt: &DecompressOpt) -> Result<()> {
             "{name}: neither a vecpress file nor an LZ4 frame (its first bytes are {magic:02x?})"
         );
     }
-    let mut reader = Reader::new(reader).map_err(|e| anyhow!("{name}: {}", describe(&e)))?;
+    let reader = Reader::new(reader).map_err(|e| anyhow!("{name}: {}", describe(&e)))?;
     let header = *reader.header();
     let engine = engine::for_file(header.codec, header.element).with_context(|| name.clone())?;
     let engine =
         Tuned::for_file(engine, header.dict_id, dict.as_ref()).with_context(|| name.clone())?;
-    let mut output = Output::create(&out_path, opt.common.force, input.permissions.clone())?;
-
-    let pool = compress::pool(opt.threads)?;
-    let batch_len = if pool.current_num_threads() == 1 {
-        1
-    } else {
-        pool.current_num_threads() * 4
-    };
-    let mut batch: Vec<Slot> = (0..batch_len).map(|_| Slot::default()).collect();
-    let mut restorer = Restorer::new(header.element);
-    let mut ended = false;
-    while !ended {
-        let mut filled = 0;
-        while filled < batch_len {
-            let slot = &mut batch[filled];
+    let output = Output::create(&out_path, opt.common.force, input.permissions.clone())?;
+    let restorer = Restorer::new(header.element);
+    let mut ctx = (reader, restorer, output);
+    type Ctx = (Reader<Box<dyn Read + Send>>, Restorer, Output);
+    parallel::ordered(
+        parallel::threads(opt.threads),
+        &mut ctx,
+        |(reader, ..): &mut Ctx, slot: &mut Slot| {
             let index = reader.blocks();
             slot.info = reader
                 .next_block(&mut slot.payload)
                 .map_err(|e| anyhow!("{name}: block {index}: {}", describe(&e)))?;
-            if slot.info.is_none() {
-                ended = true;
-                break;
-            }
-            filled += 1;
-        }
-        let decode =
-            |s: &mut Scratch, slot: &mut Slot| decode_block(engine, header.element, slot, s);
-        if filled == 1 {
-            decode(&mut Scratch::default(), &mut batch[0])
-        } else {
-            pool.install(|| {
-                batch[..filled]
-                    .par_iter_mut()
-                    .try_for_each_init(Scratch::default, decode)
-            })
-        }
-        .with_context(|| name.clone())?;
-        for slot in &mut batch[..filled] {
+            Ok(slot.info.is_some())
+        },
+        |s: &mut Scratch, slot: &mut Slot| {
+            decode_block(engine, header.element, slot, s).with_context(|| name.clone())
+        },
+        |(reader, restorer, output): &mut Ctx, slot: &mut Slot| {
             let content = restorer.restore(&mut slot.decoded);
             reader.hash_content(content);
-            std::io::Write::write_all(&mut output, content)
+            std::io::Write::write_all(output, content)
                 .with_context(|| format!("{}: write failed", output.name))?;
-        }
-        bar.set_position(reader.offset());
-    }
+            bar.set_position(reader.offset());
+            Ok(())
+        },
+    )?;
+    let (reader, _, output) = ctx;
     reader
         .check_content()
         .map_err(|e| anyhow!("{name}: {}", describe(&e)))?;
@@ -165,7 +151,9 @@ fn is_lz4(magic: [u8; 4]) -> bool {
     m == 0x184D_2204 || m == 0x184C_2102 || (m & 0xFFFF_FFF0) == 0x184D_2A50
 }
 
-/// Decompresses LZ4 frames (the library checks their checksums).
+/// Decompresses LZ4 frames (the library checks their checksums): with
+/// more than one thread, their blocks decode in parallel
+/// ([`lz4_parallel`]).
 fn lz4(
     opt: &DecompressOpt,
     name: &str,
@@ -177,6 +165,10 @@ fn lz4(
     use std::io::BufRead;
     use vecpress::lz4::frame::FrameDecoder;
 
+    let threads = parallel::threads(opt.threads);
+    if threads > 1 {
+        return lz4_parallel(opt, name, reader, output, bar, dict, threads);
+    }
     // Two blocks decoded at a time when reading ahead: a reader waiting for
     // input (stdin) would hold back a block's output until the next came.
     let mut dec = match dict {
@@ -191,24 +183,15 @@ fn lz4(
             Ok(block) => block,
             Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
             Err(e) => {
-                let inner = e
-                    .get_ref()
-                    .and_then(|i| i.downcast_ref::<vecpress::Error>());
-                match (inner, dict) {
-                    (
-                        Some(&vecpress::Error::DictionaryMismatch {
-                            needed,
-                            given: None,
-                        }),
-                        _,
-                    ) => {
-                        bail!("{name}: {}", tuning::missing(needed))
-                    }
-                    (Some(vecpress::Error::DictionaryMismatch { .. }), Some(d)) => {
-                        bail!("{name}: {} (dictionary {})", describe(&e), d.name)
-                    }
-                    _ => bail!("{name}: {}", describe(&e)),
-                }
+                return Err(
+                    match e
+                        .get_ref()
+                        .and_then(|i| i.downcast_ref::<vecpress::Error>())
+                    {
+                        Some(inner) => lz4_error(name, inner, dict),
+                        None => anyhow!("{name}: {e}"),
+                    },
+                )
             }
         };
         std::io::Write::write_all(&mut output, block)
@@ -226,6 +209,80 @@ fn lz4(
     Ok(())
 }
 
+/// Decompresses LZ4 frames on `threads` threads: this one reads the blocks
+/// as stored and writes them in order, checking the content checksum over
+/// the whole content; the workers check block checksums and decode. Blocks
+/// of linked frames need the content before them: they decode here, in
+/// order (-v says so).
+fn lz4_parallel(
+    opt: &DecompressOpt,
+    name: &str,
+    reader: Box<dyn Read + Send>,
+    output: Output,
+    bar: indicatif::ProgressBar,
+    dict: Option<&Dictionary>,
+    threads: usize,
+) -> Result<()> {
+    use vecpress::lz4::frame::{BlockReader, FrameBlock};
+
+    let blocks = match dict {
+        Some(d) => BlockReader::with_dictionary(reader, &d.bytes),
+        None => BlockReader::new(reader),
+    };
+    let err = |e: vecpress::Error| lz4_error(name, &e, dict);
+    // The blocks, the output, whether -v told of linked blocks yet.
+    let mut ctx = (blocks, output, false);
+    type Ctx = (BlockReader<Box<dyn Read + Send>>, Output, bool);
+    parallel::ordered(
+        threads,
+        &mut ctx,
+        |(blocks, _, told): &mut Ctx, b: &mut FrameBlock| {
+            let more = blocks.next_block(b).map_err(err)?;
+            if more && b.is_linked() && !*told && opt.common.verbose {
+                eprintln!("{name}: a frame of linked blocks: they decode on one thread");
+                *told = true;
+            }
+            Ok(more)
+        },
+        |_: &mut (), b: &mut FrameBlock| b.decode().map_err(err),
+        |(blocks, output, _): &mut Ctx, b: &mut FrameBlock| {
+            blocks.finish_block(b).map_err(err)?;
+            std::io::Write::write_all(output, b.content())
+                .with_context(|| format!("{}: write failed", output.name))?;
+            bar.set_position(blocks.position() as u64);
+            Ok(())
+        },
+    )?;
+    let (blocks, output, _) = ctx;
+    bar.finish_and_clear();
+    let (read, written) = (blocks.position(), output.written);
+    output.commit()?;
+    if opt.common.verbose {
+        eprintln!(
+            "{name}: {read} bytes -> {written} bytes, LZ4 frames, checksums ok, {threads} threads"
+        );
+    }
+    Ok(())
+}
+
+/// An LZ4 frame error in words, naming the dictionary where one is missing
+/// or another was given.
+fn lz4_error(name: &str, e: &vecpress::Error, dict: Option<&Dictionary>) -> anyhow::Error {
+    match (e, dict) {
+        (
+            &vecpress::Error::DictionaryMismatch {
+                needed,
+                given: None,
+            },
+            _,
+        ) => anyhow!("{name}: {}", tuning::missing(needed)),
+        (vecpress::Error::DictionaryMismatch { .. }, Some(d)) => {
+            anyhow!("{name}: {} (dictionary {})", describe_error(e), d.name)
+        }
+        _ => anyhow!("{name}: {}", describe_error(e)),
+    }
+}
+
 /// A container or frame error in words. A truncation (the library counts
 /// it in bytes, `Unit::Bytes`) is said as the file's: "file truncated: the
 /// structure at byte N lacks M byte(s)"; anything else as the library says it.
@@ -234,11 +291,18 @@ pub fn describe(e: &std::io::Error) -> String {
         .get_ref()
         .and_then(|i| i.downcast_ref::<vecpress::Error>())
     {
-        Some(vecpress::Error::Truncated { offset, needed, .. }) => {
+        Some(inner) => describe_error(inner),
+        None => e.to_string(),
+    }
+}
+
+/// [`describe`] for the library's error.
+fn describe_error(e: &vecpress::Error) -> String {
+    match e {
+        vecpress::Error::Truncated { offset, needed, .. } => {
             format!("file truncated: the structure at byte {offset} lacks {needed} byte(s)")
         }
-        Some(inner) => inner.to_string(),
-        None => e.to_string(),
+        other => other.to_string(),
     }
 }
 

@@ -24,6 +24,7 @@ mod elements;
 mod engine;
 mod files;
 mod inspect;
+mod parallel;
 mod pipe;
 mod trial;
 mod tuning;

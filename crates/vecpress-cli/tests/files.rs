@@ -5,7 +5,7 @@
 
 mod common;
 
-use common::{lz4_command, ok, s, scratch, stderr, vecpress};
+use common::{lz4_command, ok, s, scratch, stderr, vecpress, vecpress_stdin};
 
 use std::fs;
 use std::io::Write;
@@ -14,25 +14,6 @@ use std::process::{Command, Output, Stdio};
 
 use vecpress::codec;
 use vecpress::container::Element;
-
-/// Runs vecpress with `input` on stdin.
-fn vecpress_stdin(args: &[&str], input: &[u8]) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_vecpress"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("run vecpress");
-    let mut stdin = child.stdin.take().unwrap();
-    let input = input.to_vec();
-    let feeder = std::thread::spawn(move || {
-        let _ = stdin.write_all(&input);
-    });
-    let out = child.wait_with_output().unwrap();
-    feeder.join().unwrap();
-    out
-}
 
 /// Asserts a data error: exit 1, one line on stderr naming `name`, no panic.
 fn data_error(out: &Output, name: &str) -> String {

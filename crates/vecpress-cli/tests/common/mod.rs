@@ -3,8 +3,9 @@
 #![allow(dead_code)]
 
 use std::fs;
+use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::{Command, Output, Stdio};
 
 /// Runs the built `vecpress` binary with `args`.
 pub fn vecpress(args: &[&str]) -> Output {
@@ -12,6 +13,25 @@ pub fn vecpress(args: &[&str]) -> Output {
         .args(args)
         .output()
         .expect("run vecpress")
+}
+
+/// Runs vecpress with `input` on stdin (stdout a pipe).
+pub fn vecpress_stdin(args: &[&str], input: &[u8]) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_vecpress"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("run vecpress");
+    let mut stdin = child.stdin.take().unwrap();
+    let input = input.to_vec();
+    let feeder = std::thread::spawn(move || {
+        let _ = stdin.write_all(&input);
+    });
+    let out = child.wait_with_output().unwrap();
+    feeder.join().unwrap();
+    out
 }
 
 pub fn stderr(out: &Output) -> String {

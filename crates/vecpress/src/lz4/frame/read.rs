@@ -15,8 +15,11 @@ use super::header::{
 use crate::lz4::block;
 use crate::{Error, Unit};
 
+mod blocks;
 mod pair;
 mod pieces;
+
+pub use blocks::{BlockReader, FrameBlock};
 
 /// Reads LZ4 frames from `R` and gives their content: an [`io::Read`]
 /// adaptor.
