@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Counts the instructions of one pass of each LZ4 coder (the fast
 # compressor, the level-9 one, the decoding loops) over a file's 64 KiB
-# blocks (examples/lz4_count.rs under valgrind's callgrind), ours beside
+# blocks (crates/vecpress/benches/lz4_count.rs under valgrind's callgrind), ours beside
 # liblz4's and lz4_flex's. Timings on a small shared machine move by 5-10%
 # from run to run; these counts do not, so they show whether a change to a
 # loop made it do less work. Fewer instructions is not always faster (the
@@ -21,8 +21,9 @@ if ! command -v valgrind >/dev/null 2>&1; then
     echo "count-instructions: valgrind is not installed" >&2
     exit 1
 fi
-cargo build --release -q -p vecpress --example lz4_count
-bin=target/release/examples/lz4_count
+# A bench target's binary carries a hash in its name: ask cargo for its path.
+bin=$(cargo bench -q -p vecpress --bench lz4_count --no-run --message-format=json |
+    sed -n 's/.*"executable":"\([^"]*\)".*/\1/p' | tail -n 1)
 if [[ $# -eq 0 ]]; then
     set -- ../shared/data/silesia/*
 fi

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The project's whole test suite: formatting, lints, docs, every crate's tests (each
 # SIMD kernel against the scalar reference, on every ISA level this CPU has),
-# the ISA cap, the Python package, the Neon kernels under qemu
+# the API examples, the ISA cap, the Python package, the Neon kernels under qemu
 # (scripts/test-aarch64.sh) and a fuzz smoke run.
 #
 #   scripts/test.sh            everything
@@ -37,6 +37,14 @@ rm -f "$bench_doc" "$readme"
 
 step "tests (release: the property tests decode millions of values per kernel)"
 cargo test --workspace --release
+
+# The API examples assert their own round trips; running them keeps them
+# in step with the API.
+for example in crates/vecpress/examples/*.rs; do
+    name=$(basename "$example" .rs)
+    step "example $name"
+    cargo run --release -q -p vecpress --example "$name"
+done
 
 # The cap: with VECPRESS_ISA set, dispatch and Isa::available() stop at that
 # level; the same suite must pass at each level this CPU has.

@@ -1,6 +1,9 @@
 //! `vecpress::Error` as Python exceptions: one class per variant, all
 //! subclasses of `vecpress.Error` (itself a `ValueError`), with the variant's
-//! fields as attributes and the offset in the message.
+//! fields as attributes and the offset in the message. [`to_py`] is the only
+//! place a library error becomes a Python exception: the Python code of the
+//! package raises none of these classes itself, it calls a native function
+//! that does.
 
 use pyo3::create_exception;
 use pyo3::exceptions::PyValueError;
@@ -62,6 +65,12 @@ create_exception!(
 );
 create_exception!(
     vecpress,
+    IoError,
+    Error,
+    "An I/O error from the stream under an LZ4 frame reader or writer: attributes `kind` (the Rust `std::io::ErrorKind`, e.g. \"UnexpectedEof\") and `message`."
+);
+create_exception!(
+    vecpress,
     UnsupportedError,
     Error,
     "The CPU lacks the instruction set asked for: attribute `isa`."
@@ -88,6 +97,7 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
         "DictionaryMismatchError",
         py.get_type::<DictionaryMismatchError>(),
     )?;
+    m.add("IoError", py.get_type::<IoError>())?;
     m.add("UnsupportedError", py.get_type::<UnsupportedError>())?;
     Ok(())
 }
@@ -152,6 +162,15 @@ pub fn to_py(py: Python<'_>, err: vecpress::Error) -> PyErr {
             ChecksumMismatchError::new_err(msg),
             vec![("what", text(py, what)), ("offset", int(py, offset))],
         ),
+        E::Io { kind, message } => (
+            IoError::new_err(msg),
+            vec![
+                ("kind", text(py, &format!("{kind:?}"))),
+                ("message", text(py, &message)),
+            ],
+        ),
+        // `vecpress::Error` is non-exhaustive: a variant added to the library
+        // before a class is added here still raises the base class.
         _ => (Error::new_err(msg), vec![]),
     };
     let value = exc.value(py);

@@ -10,6 +10,7 @@ mod errors;
 mod ints;
 mod lz4;
 mod lz4_stream;
+mod sized;
 mod stream_vbyte;
 mod vbyte;
 
@@ -69,6 +70,9 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(lz4::lz4_decompress, m)?)?;
     m.add_function(wrap_pyfunction!(lz4::lz4_decompress_into, m)?)?;
     m.add_function(wrap_pyfunction!(lz4::lz4_decompress_size_prepended, m)?)?;
+    m.add_function(wrap_pyfunction!(lz4::lz4_sized_len, m)?)?;
+    m.add_function(wrap_pyfunction!(lz4::lz4_decompress_sized_into, m)?)?;
+    m.add_function(wrap_pyfunction!(sized::sized_len, m)?)?;
     m.add_function(wrap_pyfunction!(lz4::lz4_compress_frame, m)?)?;
     m.add_function(wrap_pyfunction!(lz4::lz4_decompress_frame, m)?)?;
     m.add_function(wrap_pyfunction!(lz4::lz4_train_dictionary, m)?)?;

@@ -12,6 +12,7 @@ use vecpress::lz4::{block, dict as lz4_dict, frame, hc};
 use crate::buffers::{output, Bytes};
 use crate::call::variable;
 use crate::errors::to_py;
+use crate::sized;
 
 /// The dictionary's bytes, borrowed (`None`: no dictionary).
 fn dictionary(dict: Option<&Bound<'_, PyAny>>) -> PyResult<Option<Bytes>> {
@@ -72,6 +73,80 @@ fn decompress_block(
     }
 }
 
+/// Refuses a claim that a block of `block_len` bytes decodes to `size`
+/// bytes when no LZ4 block holds that much or this one cannot produce it,
+/// so that nothing of that size is allocated on the word of hostile input.
+fn check_claim(size: usize, block_len: usize) -> Result<(), vecpress::Error> {
+    if size > block::MAX_INPUT_SIZE {
+        return Err(vecpress::Error::LimitExceeded {
+            what: "lz4 block size",
+            requested: size,
+            limit: block::MAX_INPUT_SIZE,
+        });
+    }
+    let bound = block::max_decompressed_len(block_len);
+    if size > bound {
+        return Err(vecpress::Error::LimitExceeded {
+            what: "lz4 block size (more than the block can decode to)",
+            requested: size,
+            limit: bound,
+        });
+    }
+    Ok(())
+}
+
+/// The size a numcodecs LZ4 chunk (size prefix, then one block) declares,
+/// and its block; the size checked with [`check_claim`].
+fn sized_block(chunk: &[u8]) -> Result<(usize, &[u8]), vecpress::Error> {
+    let size = sized::declared(chunk)?;
+    let block = &chunk[sized::PREFIX..];
+    check_claim(size, block.len())?;
+    Ok((size, block))
+}
+
+/// The decoded size of a numcodecs LZ4 chunk, for the caller to allocate:
+/// refused when the block cannot hold it.
+#[pyfunction]
+pub fn lz4_sized_len(py: Python<'_>, data: &Bound<'_, PyAny>) -> PyResult<usize> {
+    crate::errors::guarded(|| {
+        let input = Bytes::get(data)?;
+        let (size, _) = sized_block(input.as_slice()).map_err(|e| to_py(py, e))?;
+        Ok(size)
+    })
+}
+
+/// Decompresses a numcodecs LZ4 chunk into the first bytes of `out` (a
+/// writable uint8 array at least [`lz4_sized_len`] long); returns the size.
+#[pyfunction]
+pub fn lz4_decompress_sized_into(
+    py: Python<'_>,
+    data: &Bound<'_, PyAny>,
+    out: &Bound<'_, PyAny>,
+) -> PyResult<usize> {
+    crate::errors::guarded(|| {
+        let input = Bytes::get(data)?;
+        let src = input.as_slice();
+        let (size, src) = sized_block(src).map_err(|e| to_py(py, e))?;
+        let mut rw = output::<u8>(out, size, &[input.as_slice()])?;
+        let dst = rw
+            .as_slice_mut()
+            .map_err(|e| PyValueError::new_err(e.to_string()))?;
+        let n = py
+            .detach(|| block::decompress_into(src, &mut dst[..size]))
+            .map_err(|e| to_py(py, e))?;
+        if n != size {
+            return Err(to_py(
+                py,
+                vecpress::Error::Corrupt {
+                    offset: 0,
+                    what: "size prefix disagrees with the block",
+                },
+            ));
+        }
+        Ok(size)
+    })
+}
+
 /// Decompresses one block of exactly `size` bytes into new bytes.
 #[pyfunction]
 #[pyo3(signature = (data, size, dict=None))]
@@ -86,28 +161,7 @@ pub fn lz4_decompress(
         let dict = dictionary(dict)?;
         let src = input.as_slice();
         let dict = dict.as_ref().map(Bytes::as_slice);
-        if size > block::MAX_INPUT_SIZE {
-            return Err(to_py(
-                py,
-                vecpress::Error::LimitExceeded {
-                    what: "lz4 block size",
-                    requested: size,
-                    limit: block::MAX_INPUT_SIZE,
-                },
-            ));
-        }
-        // More than the block can hold: refused before it is allocated.
-        let bound = block::max_decompressed_len(src.len());
-        if size > bound {
-            return Err(to_py(
-                py,
-                vecpress::Error::LimitExceeded {
-                    what: "lz4 block size (more than the block can decode to)",
-                    requested: size,
-                    limit: bound,
-                },
-            ));
-        }
+        check_claim(size, src.len()).map_err(|e| to_py(py, e))?;
         PyBytes::new_with(py, size, |out| {
             let n = py
                 .detach(|| decompress_block(src, dict, out))

@@ -92,6 +92,42 @@ def test_bad_chunks(codec, dtype):
         codec.decode(enc, out=np.zeros(10, np.dtype(dtype)))
 
 
+def test_size_prefix_errors_are_the_native_mapping():
+    # The prefix is read on the native side, so its errors carry the
+    # library's fields and message like every other bad input.
+    with pytest.raises(vecpress.TruncatedError) as e:
+        vnc.StreamVByte().decode(b"\x01\x00")
+    assert str(e.value) == "input truncated: what starts at byte 0 lacks 2 byte(s)"
+    enc = vnc.VByte(dtype="<u8").encode(np.arange(10, dtype=np.uint64))
+    with pytest.raises(vecpress.CorruptError) as e:
+        vnc.VByte(dtype="<u8").decode((12).to_bytes(4, "little") + enc[4:])
+    assert (e.value.offset, e.value.what) == (0, "size prefix is not a whole number of values")
+
+
+@pytest.mark.parametrize("with_out", [False, True])
+def test_lz4_size_claim_beyond_the_block_is_refused(with_out):
+    codec = vnc.LZ4()
+    block = codec.encode(np.zeros(1000, np.uint8))[4:]
+    bound = 255 * len(block) + 16  # what one LZ4 block of that length can decode to
+    out = np.zeros(bound + 1, np.uint8) if with_out else None
+    with pytest.raises(vecpress.LimitExceededError) as e:
+        codec.decode((bound + 1).to_bytes(4, "little") + block, out=out)
+    assert (e.value.requested, e.value.limit) == (bound + 1, bound)
+    assert e.value.what.startswith("lz4 block size")
+    # The largest claim the block could back passes the check and then
+    # disagrees with what the block holds.
+    with pytest.raises(vecpress.CorruptError) as e:
+        codec.decode(bound.to_bytes(4, "little") + block, out=out)
+    assert e.value.offset == 0
+
+
+def test_every_error_class_is_a_vecpress_error():
+    for name in vecpress.__all__:
+        if name.endswith("Error") and name != "Error":
+            assert issubclass(getattr(vecpress, name), vecpress.Error), name
+    assert "IoError" in vecpress.__all__
+
+
 @pytest.mark.parametrize("codec,dtype", CODECS, ids=IDS)
 def test_misaligned_out(codec, dtype):
     a = sample(dtype, 1000)

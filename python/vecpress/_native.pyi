@@ -42,6 +42,10 @@ class InvalidArgumentError(Error):
     what: str
     value: int
 
+class IoError(Error):
+    kind: str
+    message: str
+
 class UnsupportedError(Error):
     isa: str
 
@@ -67,6 +71,9 @@ def lz4_compress(data: Any, acceleration: int, level: int, store_size: bool, dic
 def lz4_decompress(data: Any, size: int, dict: Any = None) -> bytes: ...
 def lz4_decompress_into(data: Any, out: npt.NDArray[np.uint8], dict: Any = None) -> int: ...
 def lz4_decompress_size_prepended(data: Any, dict: Any = None) -> bytes: ...
+def lz4_sized_len(data: Any) -> int: ...
+def lz4_decompress_sized_into(data: Any, out: npt.NDArray[np.uint8]) -> int: ...
+def sized_len(data: Any, width: int) -> int: ...
 def lz4_compress_frame(
     data: Any,
     level: int,

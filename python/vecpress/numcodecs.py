@@ -32,7 +32,6 @@ import numpy as np
 from numcodecs.abc import Codec
 from numcodecs.compat import ensure_contiguous_ndarray
 
-import vecpress
 from vecpress import _native, lz4, stream_vbyte, vbyte
 
 __all__ = ["VByte", "StreamVByte", "ByteSplit", "LZ4", "ByteSplitLZ4"]
@@ -43,23 +42,6 @@ _SIZE = struct.Struct("<I")
 def _flat_bytes(buf: Any) -> np.ndarray:
     """`buf` (any buffer, any shape) as a flat uint8 array, without a copy."""
     return ensure_contiguous_ndarray(buf).reshape(-1).view(np.uint8)
-
-
-def _read_size(data: np.ndarray) -> int:
-    """The 4-byte little-endian size prefix of an encoded chunk."""
-    if len(data) < _SIZE.size:
-        err = vecpress.TruncatedError(
-            f"input truncated: the 4-byte size prefix has {len(data)} byte(s)"
-        )
-        err.offset, err.needed, err.unit = 0, _SIZE.size - len(data), "bytes"
-        raise err
-    return _SIZE.unpack_from(data)[0]
-
-
-def _corrupt(offset: int, what: str) -> vecpress.CorruptError:
-    err = vecpress.CorruptError(f"corrupt input at byte {offset}: {what}")
-    err.offset, err.what = offset, what
-    return err
 
 
 def _out_view(out: Any, nbytes: int, dtype: np.dtype) -> np.ndarray:
@@ -102,10 +84,9 @@ class _IntegerCodec(Codec):
     def decode(self, buf: Any, out: Any = None) -> Any:
         """The chunk's values as a flat array of ``dtype`` (or written to ``out``)."""
         data = _flat_bytes(buf)
-        nbytes = _read_size(data)
         dtype = np.dtype(self.dtype)
-        if nbytes % dtype.itemsize:
-            raise _corrupt(0, f"size prefix is not a multiple of {dtype.itemsize}")
+        # The prefix is read (and a bad one raised) by the native side.
+        nbytes = _native.sized_len(data, dtype.itemsize)
         count = nbytes // dtype.itemsize
         payload = data[_SIZE.size :]
         if out is not None:
@@ -242,20 +223,11 @@ class LZ4(Codec):
     def decode(self, buf: Any, out: Any = None) -> Any:
         """The chunk's bytes (into ``out`` when given)."""
         data = _flat_bytes(buf)
-        size = _read_size(data)
-        payload = data[_SIZE.size :]
-        # One byte of block yields at most 255 bytes: a larger size is a lie
-        # (refused before anything of that size is allocated).
-        if size > 255 * len(payload) + 16:
-            err = vecpress.LimitExceededError(
-                f"limit exceeded: lz4 size prefix is {size}, at most {255 * len(payload) + 16} for {len(payload)} bytes"
-            )
-            err.what, err.requested, err.limit = "lz4 size prefix", size, 255 * len(payload) + 16
-            raise err
+        # The native side reads the size prefix and refuses a size the block
+        # cannot decode to, before it is allocated here.
+        size = _native.lz4_sized_len(data)
         target = np.empty(size, np.uint8) if out is None else _out_view(out, size, np.uint8)
-        n = _native.lz4_decompress_into(payload, target)
-        if n != size:
-            raise _corrupt(0, f"block holds {n} bytes, size prefix says {size}")
+        _native.lz4_decompress_sized_into(data, target)
         return target if out is None else out
 
 

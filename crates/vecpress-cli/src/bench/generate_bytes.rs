@@ -13,7 +13,7 @@
 //!   spaces and line breaks: repetitive like natural text, for LZ4.
 #![forbid(unsafe_code)]
 
-use super::bytes::Elem;
+use super::elem::Elem;
 
 /// One built-in byte input.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -13,7 +13,7 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{bail, Context, Result};
 
-use super::bytes::Elem;
+use super::elem::Elem;
 use super::generate::Generator;
 use super::generate_bytes::ByteGenerator;
 

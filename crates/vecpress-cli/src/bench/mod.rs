@@ -7,6 +7,7 @@
 #![deny(unsafe_code)]
 
 mod bytes;
+mod elem;
 mod generate;
 mod generate_bytes;
 mod input;

@@ -50,7 +50,7 @@
 //! segment lengths are fixed. On 1 KiB records of the Silesia corpus a
 //! 64 KiB dictionary trained on half the records compresses the other half
 //! about twice as well as LZ4 without a dictionary (README, "LZ4
-//! dictionaries", and `examples/dict_ratio.rs`).
+//! dictionaries", and `benches/dict_ratio.rs`).
 //!
 //! ```
 //! use vecpress::lz4::{block, dict};

@@ -9,7 +9,7 @@
 //! that the allocator settles; its best time counts, and ratios are to
 //! liblz4's.
 //!
-//! `cargo run --release -p vecpress --example lz4_frame_timing [FILE...]`
+//! `cargo bench -p vecpress --bench lz4_frame_timing -- [FILE...]`
 //! (default: the Silesia files of the data folder, `$VECPRESS_DATA` or
 //! `shared/data` beside the repository).
 
@@ -51,7 +51,11 @@ fn main() {
         .ok()
         .and_then(|s| s.parse().ok())
         .unwrap_or(15);
-    let mut paths: Vec<String> = std::env::args().skip(1).collect();
+    // `cargo bench` passes `--bench` to every bench target.
+    let mut paths: Vec<String> = std::env::args()
+        .skip(1)
+        .filter(|a| a != "--bench")
+        .collect();
     if paths.is_empty() {
         let dir = data::optional("silesia").unwrap_or_default();
         paths = ["dickens", "mr", "ooffice", "xml"]

@@ -1,5 +1,5 @@
 //! liblz4 (through the `lz4` crate's bindings, x86-64 only) for the
-//! examples that time or count it beside vecpress: `#[path]`-included.
+//! bench targets that time or count it beside vecpress: `#[path]`-included.
 #![allow(dead_code)]
 
 #[cfg(target_arch = "x86_64")]

@@ -8,7 +8,7 @@
 //! best time counting. Then the same for compression against
 //! `LZ4_compress_default`, with both sizes.
 //!
-//! `cargo run --release -p vecpress --example lz4_timing [FILE...]`
+//! `cargo bench -p vecpress --bench lz4_timing -- [FILE...]`
 //! (default: the Silesia files of the data folder, `$VECPRESS_DATA` or
 //! `shared/data` beside the repository).
 
@@ -91,7 +91,11 @@ fn decoders<'a>() -> Vec<Decoder<'a>> {
 }
 
 fn main() {
-    let mut paths: Vec<String> = std::env::args().skip(1).collect();
+    // `cargo bench` passes `--bench` to every bench target.
+    let mut paths: Vec<String> = std::env::args()
+        .skip(1)
+        .filter(|a| a != "--bench")
+        .collect();
     if paths.is_empty() {
         let dir = data::optional("silesia").unwrap_or_default();
         let mut found: Vec<String> = std::fs::read_dir(dir)

@@ -1,0 +1,115 @@
+//! A small inverted index: each term's sorted document ids are stored as a
+//! delta-coded Stream VByte stream, and queries read them without decoding
+//! whole lists: `select_delta` fetches the i-th document, `seek_delta` jumps
+//! to the first document at or after a target, which is all an AND query
+//! needs.
+//!
+//! `cargo run --release -p vecpress --example posting_index`
+
+use std::collections::BTreeMap;
+
+use vecpress::stream_vbyte;
+
+/// One term's postings: the count (Stream VByte does not store it) and the
+/// encoded gaps.
+struct PostingList {
+    len: usize,
+    bytes: Vec<u8>,
+}
+
+impl PostingList {
+    fn new(doc_ids: &[u32]) -> PostingList {
+        // Gaps are coded from 0: the first value is the first document id.
+        PostingList {
+            len: doc_ids.len(),
+            bytes: stream_vbyte::encode_delta_to_vec(doc_ids, 0),
+        }
+    }
+
+    fn decode(&self) -> Result<Vec<u32>, vecpress::Error> {
+        stream_vbyte::decode_delta_to_vec(&self.bytes, self.len, 0)
+    }
+}
+
+/// Documents holding both terms: walk the shorter list and seek in the
+/// longer one, which skips the groups of values below each target.
+fn and_query(short: &PostingList, long: &PostingList) -> Result<Vec<u32>, vecpress::Error> {
+    let mut hits = Vec::new();
+    for doc in short.decode()? {
+        match stream_vbyte::seek_delta(&long.bytes, long.len, doc, 0)? {
+            Some((_, found)) if found == doc => hits.push(doc),
+            Some(_) => {}
+            None => break, // every later document of `short` is beyond `long`'s last
+        }
+    }
+    Ok(hits)
+}
+
+/// Sorted, distinct document ids below `docs`, each kept with probability
+/// 1/`every` (a fixed xorshift, so every run builds the same index).
+fn postings(docs: u32, every: u32, seed: u64) -> Vec<u32> {
+    let mut x = seed;
+    (0..docs)
+        .filter(|_| {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x.is_multiple_of(u64::from(every))
+        })
+        .collect()
+}
+
+fn main() -> Result<(), vecpress::Error> {
+    let docs = 1_000_000;
+    let lists: BTreeMap<&str, Vec<u32>> = [("common", 3), ("rare", 400), ("vecpress", 50)]
+        .into_iter()
+        .enumerate()
+        .map(|(i, (term, every))| (term, postings(docs, every, 0x9E37_79B9 + i as u64)))
+        .collect();
+    let index: BTreeMap<&str, PostingList> = lists
+        .iter()
+        .map(|(&term, ids)| (term, PostingList::new(ids)))
+        .collect();
+
+    for (term, ids) in &lists {
+        let list = &index[term];
+        // The round trip, and random access without decoding the list.
+        assert_eq!(&list.decode()?, ids);
+        let mid = ids.len() / 2;
+        assert_eq!(
+            stream_vbyte::select_delta(&list.bytes, list.len, mid, 0)?,
+            ids[mid]
+        );
+        println!(
+            "{term:>9}: {:>7} documents in {:>7} bytes ({:.2} bits each)",
+            list.len,
+            list.bytes.len(),
+            list.bytes.len() as f64 * 8.0 / list.len as f64,
+        );
+    }
+
+    // An AND query, checked against a plain merge of the two lists.
+    let hits = and_query(&index["rare"], &index["vecpress"])?;
+    let expected: Vec<u32> = lists["rare"]
+        .iter()
+        .copied()
+        .filter(|d| lists["vecpress"].binary_search(d).is_ok())
+        .collect();
+    assert_eq!(hits, expected);
+    println!(
+        "rare AND vecpress: {} documents, first {:?}",
+        hits.len(),
+        hits.first()
+    );
+
+    // New documents are appended to a list without re-encoding it.
+    let list = &index["rare"];
+    let mut writer = stream_vbyte::DeltaWriter::from_stream(list.bytes.clone(), list.len, 0)?;
+    writer.push(docs);
+    let grown = PostingList {
+        len: writer.len(),
+        bytes: writer.into_bytes(),
+    };
+    assert_eq!(grown.decode()?.last(), Some(&docs));
+    Ok(())
+}
