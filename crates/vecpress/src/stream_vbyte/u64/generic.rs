@@ -1,4 +1,5 @@
-//! The SSE4.1 and Neon decoder, written once over a 128-bit [`Vector`].
+//! The SSE4.1 and Neon decoder, written once over the 128-bit [`Vector`]
+//! of `crate::simd`.
 //!
 //! ```text
 //! while a whole control byte c remains and 32 data bytes remain at pos:
@@ -14,53 +15,28 @@
 //! stay inside `data` (both end within `pos + 32`), stores inside `out`.
 
 use super::tables::{LENGTHS, PAIR_LENGTHS, PAIR_SHUFFLE};
+use crate::simd::Vector;
 
-/// The operations the decoder needs on a 128-bit register of two u64 lanes.
+/// Decodes whole control bytes while 32 data bytes remain; returns (data
+/// bytes consumed, values produced). With `prev`, writes the running sum
+/// from `*prev` and leaves the last value in it.
 ///
 /// # Safety
-/// Every method needs the CPU features of the implementing type's ISA
-/// level; the kernels that call them enable those features.
-pub(super) trait Vector: Copy {
-    /// Loads 16 bytes from `ptr` (unaligned).
-    ///
-    /// # Safety
-    /// `ptr..ptr + 16` must be readable; the CPU must have the features.
-    unsafe fn load(ptr: *const u8) -> Self;
-    /// Stores the two lanes at `ptr` (unaligned).
-    ///
-    /// # Safety
-    /// `ptr..ptr + 2` must be writable; the CPU must have the features.
-    unsafe fn store(self, ptr: *mut u64);
-    /// Byte `i` of the result is byte `mask[i]` of `self`, or 0 when `mask[i]` is `0xff`.
-    ///
-    /// # Safety
-    /// The CPU must have the features.
-    unsafe fn shuffle(self, mask: Self) -> Self;
-    /// `v` in both lanes.
-    ///
-    /// # Safety
-    /// The CPU must have the features.
-    unsafe fn splat(v: u64) -> Self;
-    /// Lane-wise wrapping add.
-    ///
-    /// # Safety
-    /// The CPU must have the features.
-    unsafe fn add(self, other: Self) -> Self;
-    /// `(0, self[0])`: the low lane moved up.
-    ///
-    /// # Safety
-    /// The CPU must have the features.
-    unsafe fn lane_up(self) -> Self;
-    /// `(self[1], self[1])`.
-    ///
-    /// # Safety
-    /// The CPU must have the features.
-    unsafe fn high_both(self) -> Self;
-    /// `self[0]`.
-    ///
-    /// # Safety
-    /// The CPU must have the features.
-    unsafe fn low(self) -> u64;
+/// The CPU must have the features `V` needs.
+#[inline(always)]
+pub(super) unsafe fn decode_bulk<V: Vector>(
+    ctrl: &[u8],
+    data: &[u8],
+    out: &mut [u64],
+    prev: Option<&mut u64>,
+) -> (usize, usize) {
+    // SAFETY: the caller provides the features `V` needs.
+    unsafe {
+        match prev {
+            Some(prev) => decode::<V, true>(ctrl, data, out, prev),
+            None => decode::<V, false>(ctrl, data, out, &mut 0),
+        }
+    }
 }
 
 /// Decodes whole control bytes of `ctrl` (as many as `out` has room for 4
@@ -71,7 +47,7 @@ pub(super) trait Vector: Copy {
 /// # Safety
 /// The CPU must have the features `V` needs.
 #[inline(always)]
-pub(super) unsafe fn decode<V: Vector, const DELTA: bool>(
+unsafe fn decode<V: Vector, const DELTA: bool>(
     ctrl: &[u8],
     data: &[u8],
     out: &mut [u64],
@@ -80,7 +56,7 @@ pub(super) unsafe fn decode<V: Vector, const DELTA: bool>(
     let groups = ctrl.len().min(out.len() / 4);
     let (mut pos, mut g) = (0, 0);
     // SAFETY: the caller provides the CPU features.
-    let mut last = unsafe { V::splat(*prev) };
+    let mut last = unsafe { V::splat_u64(*prev) };
     while g < groups && pos + 32 <= data.len() {
         let c = ctrl[g] as usize;
         let (lo, hi) = (c & 15, c >> 4);
@@ -95,23 +71,23 @@ pub(super) unsafe fn decode<V: Vector, const DELTA: bool>(
             if DELTA {
                 // Sums within the group first, so that the loop-carried
                 // chain through `last` is one add.
-                a = a.add(a.lane_up());
-                b = b.add(b.lane_up()).add(a.high_both());
-                let total = b.high_both();
-                a = a.add(last);
-                b = b.add(last);
-                last = last.add(total);
+                a = a.add_u64(a.shift_up_u64());
+                b = b.add_u64(b.shift_up_u64()).add_u64(a.splat_high_u64());
+                let total = b.splat_high_u64();
+                a = a.add_u64(last);
+                b = b.add_u64(last);
+                last = last.add_u64(total);
             }
             let to = out.as_mut_ptr().add(4 * g);
-            a.store(to);
-            b.store(to.add(2));
+            a.store(to.cast());
+            b.store(to.add(2).cast());
         }
         pos += LENGTHS[c] as usize;
         g += 1;
     }
     if DELTA {
         // SAFETY: the caller provides the CPU features.
-        *prev = unsafe { last.low() };
+        *prev = unsafe { last.low_u64() };
     }
     (pos, 4 * g)
 }
