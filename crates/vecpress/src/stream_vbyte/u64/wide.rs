@@ -10,6 +10,11 @@
 //!     delta: x <- prefix sum of x, + last;  last <- x[3] in every lane
 //!     store x;  pos += LENGTHS[c]
 //! ```
+//!
+//! The 128-bit decoder (`generic.rs`, SSE4.1 and Neon) walks the control
+//! bytes the same way but builds a group from two shuffles into two
+//! registers, with a delta step of its own; only the loop's counters would
+//! be left to share, so the two loops stay apart.
 
 use core::arch::x86_64::*;
 
