@@ -1,5 +1,5 @@
-//! The AVX2 kernel: [`super::wide`] with both pairs of a control byte
-//! spread by one 256-bit `vpshufb`.
+//! The AVX2 kernel: the loop of [`super::generic`] on 256-bit groups
+//! ([`super::wide`]), both pairs of a control byte spread by one `vpshufb`.
 //!
 //! ```text
 //! x <- (load16(data + pos), load16(data + pos + len(c & 15)))   // a lane each
@@ -8,8 +8,9 @@
 
 use core::arch::x86_64::*;
 
+use super::generic;
 use super::tables::{LANE_SHUFFLE, PAIR_LENGTHS};
-use super::wide::{self, Spread};
+use super::wide::{Spread, Wide};
 
 /// The in-lane shuffle of two 16-byte loads, one at each pair's start.
 struct Pshufb;
@@ -42,5 +43,5 @@ pub(super) unsafe fn decode_bulk(
     prev: Option<&mut u64>,
 ) -> (usize, usize) {
     // SAFETY: this function's contract gives the features `Pshufb` needs.
-    unsafe { wide::decode_bulk::<Pshufb>(ctrl, data, out, prev) }
+    unsafe { generic::decode_bulk::<Wide<Pshufb>>(ctrl, data, out, prev) }
 }

@@ -1,6 +1,7 @@
-//! The AVX-512 kernel: [`super::wide`] with all four values of a control
-//! byte spread by one `vpermb` (AVX-512 VBMI) from 32 data bytes, its
-//! zero-masking clearing the bytes above each value's length.
+//! The AVX-512 kernel: the loop of [`super::generic`] on 256-bit groups
+//! ([`super::wide`]), all four values of a control byte spread by one
+//! `vpermb` (AVX-512 VBMI) from 32 data bytes, its zero-masking clearing
+//! the bytes above each value's length.
 //!
 //! ```text
 //! x <- vpermb(load32(data + pos), PERMUTE[c]) masked by PERMUTE_KEEP[c]
@@ -8,8 +9,9 @@
 
 use core::arch::x86_64::*;
 
+use super::generic;
 use super::tables::{PERMUTE, PERMUTE_KEEP};
-use super::wide::{self, Spread};
+use super::wide::{Spread, Wide};
 
 /// The byte permute of one 32-byte load across the register.
 struct Vpermb;
@@ -44,5 +46,5 @@ pub(super) unsafe fn decode_bulk(
     prev: Option<&mut u64>,
 ) -> (usize, usize) {
     // SAFETY: this function's contract gives the features `Vpermb` needs.
-    unsafe { wide::decode_bulk::<Vpermb>(ctrl, data, out, prev) }
+    unsafe { generic::decode_bulk::<Wide<Vpermb>>(ctrl, data, out, prev) }
 }
