@@ -16,15 +16,22 @@ use super::wide::{Spread, Wide};
 struct Pshufb;
 
 impl Spread for Pshufb {
+    /// `PAIR_LENGTHS` and `LANE_SHUFFLE`.
+    type Tables = (&'static [u8; 16], &'static [[u8; 32]; 256]);
+
     #[inline(always)]
-    unsafe fn spread(data: *const u8, c: usize) -> __m256i {
-        let mid = PAIR_LENGTHS[c & 15] as usize;
+    unsafe fn spread(
+        (pair_lengths, lane_shuffle): Self::Tables,
+        data: *const u8,
+        c: usize,
+    ) -> __m256i {
+        let mid = pair_lengths[c & 15] as usize;
         // SAFETY: both 16-byte loads end within the 32 readable bytes at
         // `data` (mid <= 16); the mask is a 32-byte row (c < 256); the
         // caller provides AVX2.
         unsafe {
             let x = _mm256_loadu2_m128i(data.add(mid).cast(), data.cast());
-            _mm256_shuffle_epi8(x, _mm256_loadu_si256(LANE_SHUFFLE[c].as_ptr().cast()))
+            _mm256_shuffle_epi8(x, _mm256_loadu_si256(lane_shuffle[c].as_ptr().cast()))
         }
     }
 }
@@ -43,5 +50,7 @@ pub(super) unsafe fn decode_bulk(
     prev: Option<&mut u64>,
 ) -> (usize, usize) {
     // SAFETY: this function's contract gives the features `Pshufb` needs.
-    unsafe { generic::decode_bulk::<Wide<Pshufb>>(ctrl, data, out, prev) }
+    unsafe {
+        generic::decode_bulk::<Wide<Pshufb>>((&PAIR_LENGTHS, &LANE_SHUFFLE), ctrl, data, out, prev)
+    }
 }

@@ -17,15 +17,18 @@ use super::wide::{Spread, Wide};
 struct Vpermb;
 
 impl Spread for Vpermb {
+    /// `PERMUTE` and `PERMUTE_KEEP`.
+    type Tables = (&'static [[u8; 32]; 256], &'static [u32; 256]);
+
     #[inline(always)]
-    unsafe fn spread(data: *const u8, c: usize) -> __m256i {
+    unsafe fn spread((permute, keep): Self::Tables, data: *const u8, c: usize) -> __m256i {
         // SAFETY: the 32 bytes at `data` are readable and the index is a
         // 32-byte row (c < 256), the caller's promises, as are AVX-512 VL
         // and VBMI.
         unsafe {
             let bytes = _mm256_loadu_si256(data.cast());
-            let index = _mm256_loadu_si256(PERMUTE[c].as_ptr().cast());
-            _mm256_maskz_permutexvar_epi8(PERMUTE_KEEP[c], index, bytes)
+            let index = _mm256_loadu_si256(permute[c].as_ptr().cast());
+            _mm256_maskz_permutexvar_epi8(keep[c], index, bytes)
         }
     }
 }
@@ -46,5 +49,7 @@ pub(super) unsafe fn decode_bulk(
     prev: Option<&mut u64>,
 ) -> (usize, usize) {
     // SAFETY: this function's contract gives the features `Vpermb` needs.
-    unsafe { generic::decode_bulk::<Wide<Vpermb>>(ctrl, data, out, prev) }
+    unsafe {
+        generic::decode_bulk::<Wide<Vpermb>>((&PERMUTE, &PERMUTE_KEEP), ctrl, data, out, prev)
+    }
 }

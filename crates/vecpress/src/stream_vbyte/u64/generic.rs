@@ -27,7 +27,7 @@
 
 use core::marker::PhantomData;
 
-use super::tables::{LENGTHS, PAIR_LENGTHS, PAIR_SHUFFLE};
+use super::tables::LENGTHS;
 use crate::simd::Vector;
 
 /// How one level decodes the four values of a control byte.
@@ -35,6 +35,12 @@ pub(super) trait Group {
     /// The running sum in a register: the last value written, in every
     /// lane.
     type Last: Copy;
+
+    /// The tables a group reads. The level's entry point names them and
+    /// passes them down: a static named in a trait method is exported from
+    /// the crate (rustc counts every trait method as reachable), and an
+    /// exported table is addressed through the GOT, one load more per call.
+    type Tables: Copy;
 
     /// `prev` in every lane.
     ///
@@ -58,6 +64,7 @@ pub(super) trait Group {
     /// writable; `c < 256`; the CPU has the features of the implementing
     /// level.
     unsafe fn group<const DELTA: bool>(
+        tables: Self::Tables,
         data: *const u8,
         c: usize,
         out: *mut u64,
@@ -73,6 +80,7 @@ pub(super) trait Group {
 /// The CPU has the features `G` needs.
 #[inline(always)]
 pub(super) unsafe fn decode_bulk<G: Group>(
+    tables: G::Tables,
     ctrl: &[u8],
     data: &[u8],
     out: &mut [u64],
@@ -81,8 +89,8 @@ pub(super) unsafe fn decode_bulk<G: Group>(
     // SAFETY: the caller provides the features `G` needs.
     unsafe {
         match prev {
-            Some(prev) => decode::<G, true>(ctrl, data, out, prev),
-            None => decode::<G, false>(ctrl, data, out, &mut 0),
+            Some(prev) => decode::<G, true>(tables, ctrl, data, out, prev),
+            None => decode::<G, false>(tables, ctrl, data, out, &mut 0),
         }
     }
 }
@@ -96,6 +104,7 @@ pub(super) unsafe fn decode_bulk<G: Group>(
 /// The CPU has the features `G` needs.
 #[inline(always)]
 unsafe fn decode<G: Group, const DELTA: bool>(
+    tables: G::Tables,
     ctrl: &[u8],
     data: &[u8],
     out: &mut [u64],
@@ -112,6 +121,7 @@ unsafe fn decode<G: Group, const DELTA: bool>(
         // 4); the caller provides the CPU features.
         unsafe {
             G::group::<DELTA>(
+                tables,
                 data.as_ptr().add(pos),
                 c,
                 out.as_mut_ptr().add(4 * g),
@@ -131,8 +141,12 @@ unsafe fn decode<G: Group, const DELTA: bool>(
 /// A group as two pairs of values, each shuffled into a 16-byte register.
 pub(super) struct Pairs<V>(PhantomData<V>);
 
+/// `PAIR_LENGTHS` and `PAIR_SHUFFLE`.
+pub(super) type PairTables = (&'static [u8; 16], &'static [[u8; 16]; 16]);
+
 impl<V: Vector> Group for Pairs<V> {
     type Last = V;
+    type Tables = PairTables;
 
     #[inline(always)]
     unsafe fn splat(prev: u64) -> V {
@@ -147,15 +161,21 @@ impl<V: Vector> Group for Pairs<V> {
     }
 
     #[inline(always)]
-    unsafe fn group<const DELTA: bool>(data: *const u8, c: usize, out: *mut u64, last: &mut V) {
+    unsafe fn group<const DELTA: bool>(
+        (pair_lengths, pair_shuffle): PairTables,
+        data: *const u8,
+        c: usize,
+        out: *mut u64,
+        last: &mut V,
+    ) {
         let (lo, hi) = (c & 15, c >> 4);
-        let mid = PAIR_LENGTHS[lo] as usize;
+        let mid = pair_lengths[lo] as usize;
         // SAFETY: both 16-byte loads end within the 32 readable bytes at
         // `data` (mid <= 16); each mask is a 16-byte table row; the 4
         // values at `out` are writable; the caller provides the features.
         unsafe {
-            let mut a = V::load(data).shuffle(V::load(PAIR_SHUFFLE[lo].as_ptr()));
-            let mut b = V::load(data.add(mid)).shuffle(V::load(PAIR_SHUFFLE[hi].as_ptr()));
+            let mut a = V::load(data).shuffle(V::load(pair_shuffle[lo].as_ptr()));
+            let mut b = V::load(data.add(mid)).shuffle(V::load(pair_shuffle[hi].as_ptr()));
             if DELTA {
                 a = a.add_u64(a.shift_up_u64());
                 b = b.add_u64(b.shift_up_u64()).add_u64(a.splat_high_u64());

@@ -3,6 +3,7 @@
 use core::arch::aarch64::*;
 
 use super::generic::{self, Pairs};
+use super::tables::{PAIR_LENGTHS, PAIR_SHUFFLE};
 
 /// Decodes whole control bytes while 32 data bytes remain; returns (data
 /// bytes consumed, values produced). With `prev`, writes the running sum
@@ -18,5 +19,13 @@ pub(super) unsafe fn decode_bulk(
     prev: Option<&mut u64>,
 ) -> (usize, usize) {
     // SAFETY: this function's contract gives the features `uint8x16_t` needs.
-    unsafe { generic::decode_bulk::<Pairs<uint8x16_t>>(ctrl, data, out, prev) }
+    unsafe {
+        generic::decode_bulk::<Pairs<uint8x16_t>>(
+            (&PAIR_LENGTHS, &PAIR_SHUFFLE),
+            ctrl,
+            data,
+            out,
+            prev,
+        )
+    }
 }

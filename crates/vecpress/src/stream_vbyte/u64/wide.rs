@@ -18,13 +18,16 @@ use super::generic::Group;
 
 /// How one level puts a control byte's four values into a register.
 pub(super) trait Spread {
+    /// The tables the step reads (see [`Group::Tables`]).
+    type Tables: Copy;
+
     /// The four values of control byte `c`, whose data starts at `data`,
     /// zero-extended to u64 lanes.
     ///
     /// # Safety
     /// The 32 bytes at `data` are readable; `c < 256`; the CPU has the
     /// features of the implementing level.
-    unsafe fn spread(data: *const u8, c: usize) -> __m256i;
+    unsafe fn spread(tables: Self::Tables, data: *const u8, c: usize) -> __m256i;
 }
 
 /// A group in one 256-bit register, spread by `S`.
@@ -32,6 +35,7 @@ pub(super) struct Wide<S>(PhantomData<S>);
 
 impl<S: Spread> Group for Wide<S> {
     type Last = __m256i;
+    type Tables = S::Tables;
 
     #[inline(always)]
     unsafe fn splat(prev: u64) -> __m256i {
@@ -47,6 +51,7 @@ impl<S: Spread> Group for Wide<S> {
 
     #[inline(always)]
     unsafe fn group<const DELTA: bool>(
+        tables: S::Tables,
         data: *const u8,
         c: usize,
         out: *mut u64,
@@ -56,7 +61,7 @@ impl<S: Spread> Group for Wide<S> {
         // values at `out` writable, the caller's promises, as are AVX2 and
         // the features `S` needs.
         unsafe {
-            let mut x = S::spread(data, c);
+            let mut x = S::spread(tables, data, c);
             if DELTA {
                 (x, *last) = prefix_sum(x, *last);
             }
