@@ -6,17 +6,17 @@
 //!
 //! * [`Vector`]: a 16-byte register (`__m128i`, `uint8x16_t`) seen as u8,
 //!   u32 or u64 elements: the Stream VByte (u32 and u64), Varint-GB and
-//!   G8IU decoders, the Stream VByte seek.
+//!   G8IU decoders, the Stream VByte seek, LZ4's `Shuffle16` copier.
 //! * [`Lanes`]: a register of one or more 16-byte lanes (`__m128i`,
 //!   `__m256i`, `uint8x16_t`) with operations that stay within a lane, so
 //!   that the wider register runs two 16-byte problems side by side: the
 //!   Byte Split transposition.
 //!
-//! Kernels that need whole-register operations of one ISA (AVX-512 byte
-//! permutes and expands, AVX2 lane-crossing permutes) call those
-//! instructions directly, through the helpers in `x86.rs` where several
-//! kernels share them; each such kernel's module says why it stays outside
-//! the traits.
+//! Kernels built on whole-register operations that only one level has
+//! (AVX-512 byte permutes and expands, AVX2 lane-crossing permutes) call
+//! them directly, through the helpers in `x86.rs` where several kernels
+//! share one: a trait method that a single type implements would add a name
+//! and save no code.
 //!
 //! Every method is `unsafe` and `#[inline(always)]`, never
 //! `#[target_feature]`: they inline into the kernel entry point that enables
