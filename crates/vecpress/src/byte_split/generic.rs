@@ -1,5 +1,6 @@
-//! The SIMD transposition, written once over a small [`Vector`] trait that
-//! SSE4.1 and AVX2 (`x86.rs`) and Neon (`neon.rs`) implement.
+//! The SIMD transposition, written once over the [`Lanes`] registers of
+//! `crate::simd` (`__m128i` and `__m256i` in `x86.rs`, `uint8x16_t` in
+//! `neon.rs`).
 //!
 //! A register is one or more 16-byte lanes; every operation but the loads
 //! and stores stays within a lane, so an AVX2 register runs two 16-value
@@ -46,6 +47,7 @@
 use super::skew;
 use super::tables::{JOIN, SPLIT};
 use super::{Sink, Source};
+use crate::simd::Lanes;
 
 // The kernels' loops over registers are written out by these macros, not
 // left to closures and loops: a closure is a function of its own, compiled
@@ -93,44 +95,15 @@ pub(super) fn array<V: Copy, const K: usize>(s: &[V]) -> [V; K] {
     s.try_into().expect("K registers")
 }
 
-/// The operations the transposition needs, on a register of `LANES` lanes
-/// of 16 bytes.
-///
-/// # Safety
-/// Every method needs the CPU features of its implementation; callers are
-/// `#[target_feature]` kernels that have them. Pointers must be valid for
-/// the bytes each method says it reads or writes.
-pub(super) trait Vector: Copy {
-    /// 16-byte lanes per register.
-    const LANES: usize;
-    /// All zeros.
-    unsafe fn zero() -> Self;
-    /// Reads `16 * LANES` bytes at `p`.
-    unsafe fn load(p: *const u8) -> Self;
-    /// Writes `16 * LANES` bytes at `p`.
-    unsafe fn store(self, p: *mut u8);
-    /// Reads lane `h` from the 16 bytes at `p + h * stride`.
-    unsafe fn load_lanes(p: *const u8, stride: usize) -> Self;
-    /// Writes lane `h` to the 16 bytes at `p`.
-    unsafe fn store_lane(self, h: usize, p: *mut u8);
-    /// Interleaves the `e`-byte elements (e = 1, 2, 4, 8) of the low halves
-    /// of each lane of `a` and `b`: `a0 b0 a1 b1 ...`.
-    unsafe fn zip_lo(a: Self, b: Self, e: usize) -> Self;
-    /// Like [`Vector::zip_lo`], for the high halves.
-    unsafe fn zip_hi(a: Self, b: Self, e: usize) -> Self;
-    /// Byte `p` of each lane becomes byte `table[p]` of that lane.
-    unsafe fn shuffle(self, table: &[u8; 16]) -> Self;
-}
-
 /// The transposition of `K x K` elements of `e` bytes: `log2(K)` rounds of
 /// the perfect shuffle.
 ///
 /// # Safety
 /// The CPU must have `V`'s features.
 #[inline(always)]
-pub(super) unsafe fn transpose<V: Vector, const K: usize>(r: &mut [V; K], e: usize) {
+pub(super) unsafe fn transpose<V: Lanes, const K: usize>(r: &mut [V; K], e: usize) {
     #[inline(always)]
-    unsafe fn round<V: Vector, const K: usize>(r: &mut [V; K], e: usize) {
+    unsafe fn round<V: Lanes, const K: usize>(r: &mut [V; K], e: usize) {
         let p = *r;
         // SAFETY: the caller guarantees the CPU features.
         *r = build!(K, q => unsafe {
@@ -315,7 +288,7 @@ fn narrow_fits(i: usize, block: usize, per: usize, n: usize, k: usize) -> bool {
 /// The CPU must have `V`'s features; `input` holds `out.n()` values of
 /// `k` bytes, and `k <= P <= 2 * k`.
 #[inline(always)]
-pub(super) unsafe fn encode_narrow<V: Vector, const P: usize>(
+pub(super) unsafe fn encode_narrow<V: Lanes, const P: usize>(
     input: &[u8],
     k: usize,
     out: &mut impl Sink,
@@ -374,7 +347,7 @@ pub(super) unsafe fn encode_narrow<V: Vector, const P: usize>(
 /// The CPU must have `V`'s features; `out` holds a whole number of values
 /// of `k` bytes, every stream of `src` one byte per value; `k <= P <= 2 * k`.
 #[inline(always)]
-pub(super) unsafe fn decode_narrow<V: Vector, const P: usize>(
+pub(super) unsafe fn decode_narrow<V: Lanes, const P: usize>(
     src: &impl Source,
     k: usize,
     out: &mut [u8],
@@ -432,7 +405,7 @@ fn columns(width: usize) -> impl Iterator<Item = usize> {
 /// The CPU must have `V`'s features; `input` holds `out.n()` values of
 /// `width` bytes.
 #[inline(always)]
-pub(super) unsafe fn encode_tiles<V: Vector>(
+pub(super) unsafe fn encode_tiles<V: Lanes>(
     input: &[u8],
     width: usize,
     out: &mut impl Sink,
@@ -497,7 +470,7 @@ pub(super) unsafe fn encode_tiles<V: Vector>(
 /// The CPU must have `V`'s features; `out` holds a whole number of values
 /// of `width` bytes, every stream of `src` one byte per value.
 #[inline(always)]
-pub(super) unsafe fn decode_tiles<V: Vector>(
+pub(super) unsafe fn decode_tiles<V: Lanes>(
     src: &impl Source,
     width: usize,
     out: &mut [u8],

@@ -7,8 +7,9 @@
 //! `avx512::decode_skewed` for AVX-512). x86 only: the sets counted are
 //! those of its L1.
 
-use super::generic::{array, build, each, tile_fits, transpose, Vector};
+use super::generic::{array, build, each, tile_fits, transpose};
 use super::Source;
+use crate::simd::Lanes;
 
 /// Steps by which the streams past the eighth are read ahead of the others
 /// when the streams crowd the L1 cache (see [`crowded`]): far enough that
@@ -45,7 +46,7 @@ pub(super) fn crowded(src: &impl Source, width: usize) -> bool {
 /// # Safety
 /// As [`decode_tiles`](super::generic::decode_tiles); `9 <= width <= 16`.
 #[inline(always)]
-pub(super) unsafe fn decode_skewed<V: Vector>(
+pub(super) unsafe fn decode_skewed<V: Lanes>(
     src: &impl Source,
     width: usize,
     out: &mut [u8],

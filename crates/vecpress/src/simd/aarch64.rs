@@ -1,8 +1,8 @@
-//! [`Vector`] for the aarch64 register `uint8x16_t` (Neon).
+//! [`Vector`] and [`Lanes`] for the aarch64 register `uint8x16_t` (Neon).
 
 use core::arch::aarch64::*;
 
-use super::Vector;
+use super::{Lanes, Vector};
 
 impl Vector for uint8x16_t {
     #[inline(always)]
@@ -128,5 +128,117 @@ impl Vector for uint8x16_t {
     unsafe fn last_u32(self) -> u32 {
         // SAFETY: the caller guarantees Neon.
         unsafe { vgetq_lane_u32::<3>(vreinterpretq_u32_u8(self)) }
+    }
+
+    #[inline(always)]
+    unsafe fn splat_u64(x: u64) -> Self {
+        // SAFETY: the caller guarantees Neon.
+        unsafe { vreinterpretq_u8_u64(vdupq_n_u64(x)) }
+    }
+
+    #[inline(always)]
+    unsafe fn add_u64(self, other: Self) -> Self {
+        // SAFETY: the caller guarantees Neon.
+        unsafe {
+            vreinterpretq_u8_u64(vaddq_u64(
+                vreinterpretq_u64_u8(self),
+                vreinterpretq_u64_u8(other),
+            ))
+        }
+    }
+
+    #[inline(always)]
+    unsafe fn shift_up_u64(self) -> Self {
+        // SAFETY: the caller guarantees Neon.
+        unsafe { vextq_u8::<8>(vdupq_n_u8(0), self) }
+    }
+
+    #[inline(always)]
+    unsafe fn splat_high_u64(self) -> Self {
+        // SAFETY: the caller guarantees Neon.
+        unsafe { vreinterpretq_u8_u64(vdupq_laneq_u64::<1>(vreinterpretq_u64_u8(self))) }
+    }
+
+    #[inline(always)]
+    unsafe fn low_u64(self) -> u64 {
+        // SAFETY: the caller guarantees Neon.
+        unsafe { vgetq_lane_u64::<0>(vreinterpretq_u64_u8(self)) }
+    }
+}
+
+impl Lanes for uint8x16_t {
+    const LANES: usize = 1;
+
+    #[inline(always)]
+    unsafe fn zero() -> Self {
+        // SAFETY: Neon is the caller's promise (trait contract).
+        unsafe { vdupq_n_u8(0) }
+    }
+    #[inline(always)]
+    unsafe fn load(p: *const u8) -> Self {
+        // SAFETY: 16 readable bytes at `p` (trait contract).
+        unsafe { vld1q_u8(p) }
+    }
+    #[inline(always)]
+    unsafe fn store(self, p: *mut u8) {
+        // SAFETY: 16 writable bytes at `p` (trait contract).
+        unsafe { vst1q_u8(p, self) }
+    }
+    #[inline(always)]
+    unsafe fn load_lanes(p: *const u8, _stride: usize) -> Self {
+        // SAFETY: as `load`: one lane.
+        unsafe { vld1q_u8(p) }
+    }
+    #[inline(always)]
+    unsafe fn store_lane(self, _h: usize, p: *mut u8) {
+        // SAFETY: as `store`: one lane.
+        unsafe { vst1q_u8(p, self) }
+    }
+    #[inline(always)]
+    unsafe fn zip_lo(a: Self, b: Self, e: usize) -> Self {
+        // SAFETY: Neon is the caller's promise; reinterpretations are free.
+        unsafe {
+            match e {
+                1 => vzip1q_u8(a, b),
+                2 => vreinterpretq_u8_u16(vzip1q_u16(
+                    vreinterpretq_u16_u8(a),
+                    vreinterpretq_u16_u8(b),
+                )),
+                4 => vreinterpretq_u8_u32(vzip1q_u32(
+                    vreinterpretq_u32_u8(a),
+                    vreinterpretq_u32_u8(b),
+                )),
+                _ => vreinterpretq_u8_u64(vzip1q_u64(
+                    vreinterpretq_u64_u8(a),
+                    vreinterpretq_u64_u8(b),
+                )),
+            }
+        }
+    }
+    #[inline(always)]
+    unsafe fn zip_hi(a: Self, b: Self, e: usize) -> Self {
+        // SAFETY: Neon is the caller's promise; reinterpretations are free.
+        unsafe {
+            match e {
+                1 => vzip2q_u8(a, b),
+                2 => vreinterpretq_u8_u16(vzip2q_u16(
+                    vreinterpretq_u16_u8(a),
+                    vreinterpretq_u16_u8(b),
+                )),
+                4 => vreinterpretq_u8_u32(vzip2q_u32(
+                    vreinterpretq_u32_u8(a),
+                    vreinterpretq_u32_u8(b),
+                )),
+                _ => vreinterpretq_u8_u64(vzip2q_u64(
+                    vreinterpretq_u64_u8(a),
+                    vreinterpretq_u64_u8(b),
+                )),
+            }
+        }
+    }
+    #[inline(always)]
+    unsafe fn shuffle(self, table: &[u8; 16]) -> Self {
+        // SAFETY: Neon is the caller's promise; `table` is 16 readable bytes.
+        unsafe { vqtbl1q_u8(self, vld1q_u8(table.as_ptr())) }
     }
 }

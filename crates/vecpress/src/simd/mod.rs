@@ -1,6 +1,22 @@
 //! Thin vector types shared by kernels, in the manner of memchr's `Vector`:
-//! one small trait holding only the operations the generic algorithms need,
-//! implemented once per register type (`__m128i`, `uint8x16_t`).
+//! small traits holding only the operations the generic algorithms need,
+//! implemented once per register type, so that a codec's algorithm is
+//! written once (its `generic.rs`) and instantiated per ISA level by that
+//! level's `#[target_feature]` entry points.
+//!
+//! * [`Vector`]: a 16-byte register (`__m128i`, `uint8x16_t`) seen as u8,
+//!   u32 or u64 elements: the Stream VByte (u32 and u64), Varint-GB and
+//!   G8IU decoders, the Stream VByte seek, LZ4's `Shuffle16` copier.
+//! * [`Lanes`]: a register of one or more 16-byte lanes (`__m128i`,
+//!   `__m256i`, `uint8x16_t`) with operations that stay within a lane, so
+//!   that the wider register runs two 16-byte problems side by side: the
+//!   Byte Split transposition.
+//!
+//! Kernels built on whole-register operations that only one level has
+//! (AVX-512 byte permutes and expands, AVX2 lane-crossing permutes) call
+//! them directly, through the helpers in `x86.rs` where several kernels
+//! share one: a trait method that a single type implements would add a name
+//! and save no code.
 //!
 //! Every method is `unsafe` and `#[inline(always)]`, never
 //! `#[target_feature]`: they inline into the kernel entry point that enables
@@ -9,7 +25,7 @@
 //! # Safety
 //!
 //! Calling any method requires the CPU to support the instruction set of the
-//! implementing type (SSSE3 + SSE4.1 for `__m128i`, Neon
+//! implementing type (SSSE3 + SSE4.1 for `__m128i`, AVX2 for `__m256i`, Neon
 //! for `uint8x16_t`); methods that take pointers state their ranges.
 
 #[cfg(target_arch = "aarch64")]
@@ -133,4 +149,65 @@ pub(crate) trait Vector: Copy {
     /// # Safety
     /// The CPU supports the type's instruction set.
     unsafe fn last_u32(self) -> u32;
+
+    /// `x` in both u64 elements.
+    ///
+    /// # Safety
+    /// The CPU supports the type's instruction set.
+    unsafe fn splat_u64(x: u64) -> Self;
+
+    /// Element-wise wrapping u64 addition.
+    ///
+    /// # Safety
+    /// The CPU supports the type's instruction set.
+    unsafe fn add_u64(self, other: Self) -> Self;
+
+    /// `(0, self[0])` in u64 elements: the low element moved up, zero below.
+    ///
+    /// # Safety
+    /// The CPU supports the type's instruction set.
+    unsafe fn shift_up_u64(self) -> Self;
+
+    /// The high u64 element in both elements.
+    ///
+    /// # Safety
+    /// The CPU supports the type's instruction set.
+    unsafe fn splat_high_u64(self) -> Self;
+
+    /// The low u64 element.
+    ///
+    /// # Safety
+    /// The CPU supports the type's instruction set.
+    unsafe fn low_u64(self) -> u64;
+}
+
+/// A register of `LANES` lanes of 16 bytes, with operations that stay within
+/// each lane (loads and stores aside): `__m128i` and `uint8x16_t` (one lane)
+/// and `__m256i` (two, AVX2), so that one algorithm runs one or two 16-byte
+/// problems side by side. Byte Split's transposition needs it.
+///
+/// # Safety
+/// Every method needs the CPU features of its implementation (`__m256i`:
+/// AVX2); callers are `#[target_feature]` kernels that have them. Pointers
+/// must be valid for the bytes each method says it reads or writes.
+pub(crate) trait Lanes: Copy {
+    /// 16-byte lanes per register.
+    const LANES: usize;
+    /// All zeros.
+    unsafe fn zero() -> Self;
+    /// Reads `16 * LANES` bytes at `p`.
+    unsafe fn load(p: *const u8) -> Self;
+    /// Writes `16 * LANES` bytes at `p`.
+    unsafe fn store(self, p: *mut u8);
+    /// Reads lane `h` from the 16 bytes at `p + h * stride`.
+    unsafe fn load_lanes(p: *const u8, stride: usize) -> Self;
+    /// Writes lane `h` to the 16 bytes at `p`.
+    unsafe fn store_lane(self, h: usize, p: *mut u8);
+    /// Interleaves the `e`-byte elements (e = 1, 2, 4, 8) of the low halves
+    /// of each lane of `a` and `b`: `a0 b0 a1 b1 ...`.
+    unsafe fn zip_lo(a: Self, b: Self, e: usize) -> Self;
+    /// Like [`Lanes::zip_lo`], for the high halves.
+    unsafe fn zip_hi(a: Self, b: Self, e: usize) -> Self;
+    /// Byte `p` of each lane becomes byte `table[p]` of that lane.
+    unsafe fn shuffle(self, table: &[u8; 16]) -> Self;
 }

@@ -1,10 +1,11 @@
-//! [`Vector`] for the x86-64 register `__m128i` (SSSE3 + SSE4.1; VEX-encoded
-//! when the kernel enables AVX), and [`expand_bytes`], the AVX-512 VBMI2
-//! byte expansion the kernels share.
+//! [`Vector`] and [`Lanes`] for the x86-64 register `__m128i` (SSSE3 +
+//! SSE4.1; VEX-encoded when the kernel enables AVX), [`Lanes`] for `__m256i`
+//! (AVX2), and the single AVX2 and AVX-512 instructions that several kernels
+//! share ([`expand_bytes`], ...).
 
 use core::arch::x86_64::*;
 
-use super::Vector;
+use super::{Lanes, Vector};
 
 impl Vector for __m128i {
     #[inline(always)]
@@ -122,6 +123,167 @@ impl Vector for __m128i {
     unsafe fn last_u32(self) -> u32 {
         // SAFETY: the caller guarantees SSE4.1.
         unsafe { _mm_extract_epi32::<3>(self) as u32 }
+    }
+
+    #[inline(always)]
+    unsafe fn splat_u64(x: u64) -> Self {
+        // SAFETY: the caller guarantees SSE2.
+        unsafe { _mm_set1_epi64x(x as i64) }
+    }
+
+    #[inline(always)]
+    unsafe fn add_u64(self, other: Self) -> Self {
+        // SAFETY: the caller guarantees SSE2.
+        unsafe { _mm_add_epi64(self, other) }
+    }
+
+    #[inline(always)]
+    unsafe fn shift_up_u64(self) -> Self {
+        // SAFETY: the caller guarantees SSE2.
+        unsafe { _mm_slli_si128::<8>(self) }
+    }
+
+    #[inline(always)]
+    unsafe fn splat_high_u64(self) -> Self {
+        // SAFETY: the caller guarantees SSE2.
+        unsafe { _mm_unpackhi_epi64(self, self) }
+    }
+
+    #[inline(always)]
+    unsafe fn low_u64(self) -> u64 {
+        // SAFETY: the caller guarantees SSE2.
+        unsafe { _mm_cvtsi128_si64(self) as u64 }
+    }
+}
+
+impl Lanes for __m128i {
+    const LANES: usize = 1;
+
+    #[inline(always)]
+    unsafe fn zero() -> Self {
+        // SAFETY: SSE2 is the caller's promise (trait contract).
+        unsafe { _mm_setzero_si128() }
+    }
+    #[inline(always)]
+    unsafe fn load(p: *const u8) -> Self {
+        // SAFETY: 16 readable bytes at `p` (trait contract); unaligned load.
+        unsafe { _mm_loadu_si128(p.cast()) }
+    }
+    #[inline(always)]
+    unsafe fn store(self, p: *mut u8) {
+        // SAFETY: 16 writable bytes at `p` (trait contract); unaligned store.
+        unsafe { _mm_storeu_si128(p.cast(), self) }
+    }
+    #[inline(always)]
+    unsafe fn load_lanes(p: *const u8, _stride: usize) -> Self {
+        // SAFETY: 16 readable bytes at `p` (trait contract): one lane.
+        unsafe { _mm_loadu_si128(p.cast()) }
+    }
+    #[inline(always)]
+    unsafe fn store_lane(self, _h: usize, p: *mut u8) {
+        // SAFETY: 16 writable bytes at `p` (trait contract): one lane.
+        unsafe { _mm_storeu_si128(p.cast(), self) }
+    }
+    #[inline(always)]
+    unsafe fn zip_lo(a: Self, b: Self, e: usize) -> Self {
+        // SAFETY: SSE2 is the caller's promise.
+        unsafe {
+            match e {
+                1 => _mm_unpacklo_epi8(a, b),
+                2 => _mm_unpacklo_epi16(a, b),
+                4 => _mm_unpacklo_epi32(a, b),
+                _ => _mm_unpacklo_epi64(a, b),
+            }
+        }
+    }
+    #[inline(always)]
+    unsafe fn zip_hi(a: Self, b: Self, e: usize) -> Self {
+        // SAFETY: SSE2 is the caller's promise.
+        unsafe {
+            match e {
+                1 => _mm_unpackhi_epi8(a, b),
+                2 => _mm_unpackhi_epi16(a, b),
+                4 => _mm_unpackhi_epi32(a, b),
+                _ => _mm_unpackhi_epi64(a, b),
+            }
+        }
+    }
+    #[inline(always)]
+    unsafe fn shuffle(self, table: &[u8; 16]) -> Self {
+        // SAFETY: SSSE3 is the caller's promise; `table` is 16 readable bytes.
+        unsafe { _mm_shuffle_epi8(self, _mm_loadu_si128(table.as_ptr().cast())) }
+    }
+}
+
+impl Lanes for __m256i {
+    const LANES: usize = 2;
+
+    #[inline(always)]
+    unsafe fn zero() -> Self {
+        // SAFETY: AVX is the caller's promise (trait contract).
+        unsafe { _mm256_setzero_si256() }
+    }
+    #[inline(always)]
+    unsafe fn load(p: *const u8) -> Self {
+        // SAFETY: 32 readable bytes at `p` (trait contract); unaligned load.
+        unsafe { _mm256_loadu_si256(p.cast()) }
+    }
+    #[inline(always)]
+    unsafe fn store(self, p: *mut u8) {
+        // SAFETY: 32 writable bytes at `p` (trait contract); unaligned store.
+        unsafe { _mm256_storeu_si256(p.cast(), self) }
+    }
+    #[inline(always)]
+    unsafe fn load_lanes(p: *const u8, stride: usize) -> Self {
+        // SAFETY: 16 readable bytes at `p` and at `p + stride` (trait contract).
+        unsafe {
+            let lo = _mm256_castsi128_si256(_mm_loadu_si128(p.cast()));
+            _mm256_inserti128_si256::<1>(lo, _mm_loadu_si128(p.add(stride).cast()))
+        }
+    }
+    #[inline(always)]
+    unsafe fn store_lane(self, h: usize, p: *mut u8) {
+        // SAFETY: 16 writable bytes at `p` (trait contract); AVX2 is promised.
+        unsafe {
+            let lane = if h == 0 {
+                _mm256_castsi256_si128(self)
+            } else {
+                _mm256_extracti128_si256::<1>(self)
+            };
+            _mm_storeu_si128(p.cast(), lane)
+        }
+    }
+    #[inline(always)]
+    unsafe fn zip_lo(a: Self, b: Self, e: usize) -> Self {
+        // SAFETY: AVX2 is the caller's promise.
+        unsafe {
+            match e {
+                1 => _mm256_unpacklo_epi8(a, b),
+                2 => _mm256_unpacklo_epi16(a, b),
+                4 => _mm256_unpacklo_epi32(a, b),
+                _ => _mm256_unpacklo_epi64(a, b),
+            }
+        }
+    }
+    #[inline(always)]
+    unsafe fn zip_hi(a: Self, b: Self, e: usize) -> Self {
+        // SAFETY: AVX2 is the caller's promise.
+        unsafe {
+            match e {
+                1 => _mm256_unpackhi_epi8(a, b),
+                2 => _mm256_unpackhi_epi16(a, b),
+                4 => _mm256_unpackhi_epi32(a, b),
+                _ => _mm256_unpackhi_epi64(a, b),
+            }
+        }
+    }
+    #[inline(always)]
+    unsafe fn shuffle(self, table: &[u8; 16]) -> Self {
+        // SAFETY: AVX2 is the caller's promise; `table` is 16 readable bytes.
+        unsafe {
+            let t = _mm256_broadcastsi128_si256(_mm_loadu_si128(table.as_ptr().cast()));
+            _mm256_shuffle_epi8(self, t)
+        }
     }
 }
 

@@ -38,6 +38,13 @@
 //! bytes remain), writes exactly the values it returns, and stops at a value
 //! boundary before anything it does not decode (a varint longer than 5
 //! bytes, a 5th byte above `0x0f`), leaving that to the checked scalar path.
+//!
+//! It shares the tables with the SSE4.1 kernel (`masked/`) but not the code,
+//! and stays outside `crate::simd::Vector`: the gathering of continuation
+//! bits (`pmovmskb` there, the additions above here) and the joining of
+//! 7-bit groups (masks and shifts, `pmullw` for five bytes there, `vsli`
+//! here) differ at every step, so a shared loop would be one trait method
+//! per step with nothing between them.
 
 use core::arch::aarch64::*;
 

@@ -14,6 +14,12 @@
 //! `vpshufb` shuffles within each 128-bit half, and each half holds the
 //! block's 8 data bytes, so a `SHUFFLE` row (the masks of integers 0-3 and
 //! 4-7, contiguous) is the 32-byte mask as it stands.
+//!
+//! It is written on `__m256i` directly, not over `crate::simd`: its delta
+//! step carries the low half's sum into the high half (`vperm2i128`,
+//! `vpermd`), which the lane-wise [`Lanes`](crate::simd::Lanes) does not
+//! have, and no other kernel needs. Everything else is the loop of
+//! `generic.rs` with one register where that has two.
 
 use core::arch::x86_64::*;
 

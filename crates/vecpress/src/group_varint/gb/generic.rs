@@ -18,6 +18,13 @@
 //! posting lists) breaks that chain where it predicts well: the next
 //! group's address no longer waits for the table lookup (without it, the
 //! kernel ran slower than the scalar decoder on posting lists).
+//!
+//! Varint-G8IU's decoder (`g8iu/generic.rs`) has the same shape but stays a
+//! loop of its own: its blocks are a fixed 9 bytes holding a varying count
+//! of values in two registers, where a group here is four values of varying
+//! length in one, so a loop over both would hide each format's bounds and
+//! loop-carried chain behind parameters. What the two share, the shuffle by
+//! a table row and the prefix sum, is one [`Vector`] method each.
 
 use super::scalar::GROUP_MAX;
 use super::tables::{LEN, SHUFFLE};

@@ -69,56 +69,44 @@ pub(super) trait Copier {
     unsafe fn overlap(op: *mut u8, n: usize) -> usize;
 }
 
-/// Wild copies of 8 bytes; overlapping matches start 4 + 4 bytes.
-pub(super) struct Copy8;
+/// Wild copies of `N` bytes (8 or 16), plain copies the compiler turns into
+/// one load and one store; overlapping matches start 4 + 4 (+ 8) bytes.
+pub(super) struct Wild<const N: usize>;
 
-/// Wild copies of 16 bytes; overlapping matches start 4 + 4 + 8 bytes.
-pub(super) struct Copy16;
+/// Wild copies of 8 bytes.
+pub(super) type Copy8 = Wild<8>;
 
-impl Copier for Copy8 {
-    const W: usize = 8;
+/// Wild copies of 16 bytes.
+pub(super) type Copy16 = Wild<16>;
+
+impl<const N: usize> Copier for Wild<N> {
+    const W: usize = N;
 
     #[inline(always)]
     unsafe fn chunk(dst: *mut u8, src: *const u8) {
-        // SAFETY: the caller's contract: 8 readable, 8 writable, disjoint.
-        unsafe { ptr::copy_nonoverlapping(src, dst, 8) }
+        // SAFETY: the caller's contract: N readable, N writable, disjoint.
+        unsafe { ptr::copy_nonoverlapping(src, dst, N) }
     }
 
     #[inline(always)]
     unsafe fn overlap(op: *mut u8, n: usize) -> usize {
-        // SAFETY: the caller's contract, as `overlap_staged` asks it for 8 bytes.
-        unsafe { overlap_staged::<false>(op, n) }
+        // SAFETY: the caller's contract, as `overlap_staged` asks it for N bytes.
+        unsafe { overlap_staged::<N>(op, n) }
     }
 }
 
-impl Copier for Copy16 {
-    const W: usize = 16;
-
-    #[inline(always)]
-    unsafe fn chunk(dst: *mut u8, src: *const u8) {
-        // SAFETY: the caller's contract: 16 readable, 16 writable, disjoint.
-        unsafe { ptr::copy_nonoverlapping(src, dst, 16) }
-    }
-
-    #[inline(always)]
-    unsafe fn overlap(op: *mut u8, n: usize) -> usize {
-        // SAFETY: the caller's contract, as `overlap_staged` asks it for 16 bytes.
-        unsafe { overlap_staged::<true>(op, n) }
-    }
-}
-
-/// Writes the first 8 (or, with `SIXTEEN`, 16) bytes of a match of offset
-/// `n`: 4 bytes (one at a time when `n < 4`), then 4 and 8 bytes from the
+/// Writes the first `N` bytes (8 or 16) of a match of offset `n`: 4 bytes
+/// (one at a time when `n < 4`), then 4 and, for 16, 8 bytes from the
 /// distances of [`tables`](super::tables). Returns the distance for the
 /// chunks after.
 ///
 /// # Safety
-/// `1 <= n < 8` (`< 16` with `SIXTEEN`); `op - n .. op + 8` (`+ 16`) is
-/// readable and `op .. op + 8` (`+ 16`) writable, in one allocation.
+/// `N` is 8 or 16; `1 <= n < N`; `op - n .. op + N` is readable and
+/// `op .. op + N` writable, in one allocation.
 #[inline(always)]
-unsafe fn overlap_staged<const SIXTEEN: bool>(op: *mut u8, n: usize) -> usize {
+unsafe fn overlap_staged<const N: usize>(op: *mut u8, n: usize) -> usize {
     // SAFETY: every read is at or after `op - n` and before the byte being
-    // written, which is before `op + 8` (`+ 16`): inside the caller's range.
+    // written, which is before `op + N`: inside the caller's range.
     // Each distance d satisfies d >= the chunk size (no overlap within a
     // copy) and d < k + n (the read starts after `op - n`).
     unsafe {
@@ -132,7 +120,7 @@ unsafe fn overlap_staged<const SIXTEEN: bool>(op: *mut u8, n: usize) -> usize {
         let d4 = usize::from(DISTANCE_4[n]);
         ptr::copy_nonoverlapping(op.add(4).sub(d4), op.add(4), 4);
         let d8 = usize::from(DISTANCE_8[n]);
-        if !SIXTEEN {
+        if N == 8 {
             return d8;
         }
         ptr::copy_nonoverlapping(op.add(8).sub(d8), op.add(8), 8);

@@ -36,6 +36,8 @@ mod chain;
 mod checked;
 mod compress;
 mod fast;
+#[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
+mod shuffle;
 mod size_prepended;
 mod tables;
 mod variant;

@@ -1,18 +1,37 @@
-//! The AVX-512 kernel: all four values of a control byte with one `vpermb`
-//! (AVX-512 VBMI) from 32 data bytes, its zero-masking clearing the bytes
-//! above each value's length.
+//! The AVX-512 kernel: the loop of [`super::generic`] on 256-bit groups
+//! ([`super::wide`]), all four values of a control byte spread by one
+//! `vpermb` (AVX-512 VBMI) from 32 data bytes, its zero-masking clearing
+//! the bytes above each value's length.
 //!
 //! ```text
-//! while a whole control byte c remains and 32 data bytes remain at pos:
-//!     x <- vpermb(load32(data + pos), PERMUTE[c]) masked by PERMUTE_KEEP[c]
-//!     delta: as the AVX2 kernel
-//!     store x;  pos += LENGTHS[c]
+//! x <- vpermb(load32(data + pos), PERMUTE[c]) masked by PERMUTE_KEEP[c]
 //! ```
 
 use core::arch::x86_64::*;
 
-use super::avx2::prefix_sum;
-use super::tables::{LENGTHS, PERMUTE, PERMUTE_KEEP};
+use super::generic;
+use super::tables::{PERMUTE, PERMUTE_KEEP};
+use super::wide::{Spread, Wide};
+
+/// The byte permute of one 32-byte load across the register.
+struct Vpermb;
+
+impl Spread for Vpermb {
+    /// `PERMUTE` and `PERMUTE_KEEP`.
+    type Tables = (&'static [[u8; 32]; 256], &'static [u32; 256]);
+
+    #[inline(always)]
+    unsafe fn spread((permute, keep): Self::Tables, data: *const u8, c: usize) -> __m256i {
+        // SAFETY: the 32 bytes at `data` are readable and the index is a
+        // 32-byte row (c < 256), the caller's promises, as are AVX-512 VL
+        // and VBMI.
+        unsafe {
+            let bytes = _mm256_loadu_si256(data.cast());
+            let index = _mm256_loadu_si256(permute[c].as_ptr().cast());
+            _mm256_maskz_permutexvar_epi8(keep[c], index, bytes)
+        }
+    }
+}
 
 /// Decodes whole control bytes while 32 data bytes remain; returns (data
 /// bytes consumed, values produced). With `prev`, writes the running sum
@@ -29,50 +48,8 @@ pub(super) unsafe fn decode_bulk(
     out: &mut [u64],
     prev: Option<&mut u64>,
 ) -> (usize, usize) {
-    // SAFETY: this function's contract gives the features `decode` needs.
+    // SAFETY: this function's contract gives the features `Vpermb` needs.
     unsafe {
-        match prev {
-            Some(prev) => decode::<true>(ctrl, data, out, prev),
-            None => decode::<false>(ctrl, data, out, &mut 0),
-        }
+        generic::decode_bulk::<Wide<Vpermb>>((&PERMUTE, &PERMUTE_KEEP), ctrl, data, out, prev)
     }
-}
-
-/// The loop, with the prefix sum when `DELTA`.
-///
-/// # Safety
-/// The CPU must have AVX2, AVX-512 VL and VBMI.
-#[inline(always)]
-unsafe fn decode<const DELTA: bool>(
-    ctrl: &[u8],
-    data: &[u8],
-    out: &mut [u64],
-    prev: &mut u64,
-) -> (usize, usize) {
-    let groups = ctrl.len().min(out.len() / 4);
-    let (mut pos, mut g) = (0, 0);
-    // SAFETY: the caller provides AVX2.
-    let mut last = unsafe { _mm256_set1_epi64x(*prev as i64) };
-    while g < groups && pos + 32 <= data.len() {
-        let c = ctrl[g] as usize;
-        // SAFETY: data[pos..pos + 32] lies inside data (the loop
-        // condition); the index is a 32-byte row; out[4g..4g + 4] exists
-        // (g < out.len() / 4); the caller provides the features.
-        unsafe {
-            let bytes = _mm256_loadu_si256(data.as_ptr().add(pos).cast());
-            let index = _mm256_loadu_si256(PERMUTE[c].as_ptr().cast());
-            let mut x = _mm256_maskz_permutexvar_epi8(PERMUTE_KEEP[c], index, bytes);
-            if DELTA {
-                (x, last) = prefix_sum(x, last);
-            }
-            _mm256_storeu_si256(out.as_mut_ptr().add(4 * g).cast(), x);
-        }
-        pos += LENGTHS[c] as usize;
-        g += 1;
-    }
-    if DELTA {
-        // SAFETY: the caller provides AVX2.
-        *prev = unsafe { _mm256_extract_epi64::<0>(last) } as u64;
-    }
-    (pos, 4 * g)
 }

@@ -65,6 +65,8 @@ mod generic;
 mod neon;
 #[cfg(target_arch = "x86_64")]
 mod sse41;
+#[cfg(target_arch = "x86_64")]
+mod wide;
 
 pub use zigzag::{
     decode_i64, decode_i64_to_vec, decode_zigzag_delta, decode_zigzag_delta_to_vec, encode_i64,
