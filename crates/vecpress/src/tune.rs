@@ -117,8 +117,8 @@ use Variant::{Copy16, Copy32, Copy8, Shuffle16};
 /// of [`Op::ALL`]: vbyte, vbyte-delta, gb, gb-delta, g8iu, g8iu-delta,
 /// svb, svb-delta, svb-0124, svb-0124-delta, byte-split, byte-split-lz4,
 /// bp128, bp128-delta. SIMD-BP128's 4-lane kernel is the same code above
-/// the baseline (one 128-bit register); its sorted form sums the gaps at
-/// SSE4.1, which every profile takes until a record says otherwise.
+/// the baseline (one 128-bit register), so its level is that of the VByte
+/// tail of its streams, which short lists are all of: vbyte's.
 pub const PROFILES: &[Profile] = &[
     // AMD Zen 4 (perf/amd-25-17.jsonl): the AVX2 Stream VByte delta kernels
     // beat the AVX-512 ones (its 512-bit steps run as two halves). Plain
@@ -131,7 +131,7 @@ pub const PROFILES: &[Profile] = &[
         record: "amd-25-17",
         choices: [
             Avx512, Avx512, Sse41, Sse41, Avx2, Avx2, Avx512, Avx2, Avx512, Avx2, Avx512, Avx512,
-            Sse41, Sse41,
+            Avx512, Avx512,
         ],
         lz4: &[Copy32, Shuffle16, Copy8, Copy16],
     },
@@ -141,7 +141,7 @@ pub const PROFILES: &[Profile] = &[
         record: "amd-26",
         choices: [
             Avx512, Avx512, Sse41, Sse41, Avx2, Avx2, Avx512, Avx512, Avx512, Avx512, Avx512,
-            Avx512, Sse41, Sse41,
+            Avx512, Avx512, Avx512,
         ],
         lz4: &[Copy32, Shuffle16, Copy16, Copy8],
     },
@@ -151,7 +151,7 @@ pub const PROFILES: &[Profile] = &[
         record: "intel-6-207",
         choices: [
             Avx512, Avx512, Sse41, Sse41, Avx2, Avx2, Avx512, Avx512, Avx512, Avx512, Avx512,
-            Avx512, Sse41, Sse41,
+            Avx512, Avx512, Avx512,
         ],
         lz4: &[Copy32, Shuffle16, Copy16, Copy8],
     },
@@ -166,7 +166,7 @@ pub const SAFE: Profile = Profile {
     record: "every record",
     choices: [
         Avx512, Avx512, Sse41, Sse41, Avx2, Avx2, Avx512, Avx512, Avx512, Avx512, Avx512, Avx512,
-        Sse41, Sse41,
+        Avx512, Avx512,
     ],
     lz4: &[Copy32, Shuffle16, Copy16, Copy8],
 };
