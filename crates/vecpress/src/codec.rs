@@ -17,8 +17,8 @@
 //! ```
 #![forbid(unsafe_code)]
 
-#[cfg(feature = "g8iu")]
 use crate::bitpack::bp128;
+#[cfg(feature = "g8iu")]
 use crate::group_varint::g8iu;
 use crate::group_varint::gb;
 use crate::lz4::block as lz4;
