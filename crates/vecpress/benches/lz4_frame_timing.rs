@@ -16,6 +16,9 @@
 #[path = "../tests/common/data.rs"]
 mod data;
 
+#[path = "common/args.rs"]
+mod args;
+
 use std::io::{BufRead, Read};
 use std::time::{Duration, Instant};
 
@@ -51,18 +54,13 @@ fn main() {
         .ok()
         .and_then(|s| s.parse().ok())
         .unwrap_or(15);
-    // `cargo bench` passes `--bench` to every bench target.
-    let mut paths: Vec<String> = std::env::args()
-        .skip(1)
-        .filter(|a| a != "--bench")
-        .collect();
-    if paths.is_empty() {
+    let paths = args::paths(|| {
         let dir = data::optional("silesia").unwrap_or_default();
-        paths = ["dickens", "mr", "ooffice", "xml"]
+        ["dickens", "mr", "ooffice", "xml"]
             .iter()
             .map(|f| dir.join(f).to_string_lossy().into_owned())
-            .collect();
-    }
+            .collect()
+    });
     println!("file      blocks  liblz4 GB/s  decompress  into  reader  reader+ahead  lz4_flex  (÷ liblz4)");
     for path in paths {
         let Ok(data) = std::fs::read(&path) else {

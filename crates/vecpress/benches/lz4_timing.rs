@@ -15,6 +15,9 @@
 #[path = "../tests/common/data.rs"]
 mod data;
 
+#[path = "common/args.rs"]
+mod args;
+
 use std::time::{Duration, Instant};
 
 use std::cell::RefCell;
@@ -91,12 +94,7 @@ fn decoders<'a>() -> Vec<Decoder<'a>> {
 }
 
 fn main() {
-    // `cargo bench` passes `--bench` to every bench target.
-    let mut paths: Vec<String> = std::env::args()
-        .skip(1)
-        .filter(|a| a != "--bench")
-        .collect();
-    if paths.is_empty() {
+    let paths = args::paths(|| {
         let dir = data::optional("silesia").unwrap_or_default();
         let mut found: Vec<String> = std::fs::read_dir(dir)
             .into_iter()
@@ -105,8 +103,8 @@ fn main() {
             .map(|e| e.path().to_string_lossy().into_owned())
             .collect();
         found.sort();
-        paths = found;
-    }
+        found
+    });
     let decoders = decoders();
     let pair_decoders = pair_decoders();
     let mut out = vec![0u8; 2 * BLOCK];

@@ -134,6 +134,28 @@ impl Error {
     }
 }
 
+/// Allocates and fills the output of a `decode_to_vec`: `n` values of which
+/// `input` can hold at most `per_byte` per byte, so that a hostile `n` never
+/// allocates more than the input could describe. The values the input cannot
+/// hold are reported as missing at the offset where decoding stopped.
+pub(crate) fn decode_to_vec<T: Copy + Default>(
+    input: &[u8],
+    n: usize,
+    per_byte: usize,
+    decode: impl FnOnce(&mut [T]) -> Result<usize, Error>,
+) -> Result<Vec<T>, Error> {
+    let mut out = vec![T::default(); n.min(input.len().saturating_mul(per_byte))];
+    let consumed = decode(&mut out)?;
+    if n > out.len() {
+        return Err(Error::Truncated {
+            offset: consumed,
+            needed: n - out.len(),
+            unit: Unit::Values,
+        });
+    }
+    Ok(out)
+}
+
 impl fmt::Display for Error {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {

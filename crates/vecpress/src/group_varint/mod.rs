@@ -28,8 +28,6 @@
 pub mod g8iu;
 pub mod gb;
 
-use crate::{Error, Unit};
-
 /// Bytes a value takes in both formats: 1 to 4, with 0 taking one byte.
 #[inline(always)]
 const fn byte_len(value: u32) -> usize {
@@ -53,27 +51,6 @@ fn gaps(values: &[u32], prev: u32) -> impl ExactSizeIterator<Item = u32> + '_ {
         p = v;
         gap
     })
-}
-
-/// Decodes `n` values into a new vector with `decode`, allocating no more
-/// than `input.len()` values (each value takes a byte at least in both
-/// formats): a count the input cannot hold is `Truncated` at the end of what
-/// it holds.
-fn to_vec(
-    input: &[u8],
-    n: usize,
-    decode: impl FnOnce(&mut [u32]) -> Result<usize, Error>,
-) -> Result<Vec<u32>, Error> {
-    let mut out = vec![0u32; n.min(input.len())];
-    let consumed = decode(&mut out)?;
-    if n > out.len() {
-        return Err(Error::Truncated {
-            offset: consumed,
-            needed: n - out.len(),
-            unit: Unit::Values,
-        });
-    }
-    Ok(out)
 }
 
 /// Panics with a clear message when `have` bytes cannot hold the encoding:

@@ -66,7 +66,7 @@ pub use zigzag::{
     decode_i32, decode_i64, encode_i32, encode_i32_to_vec, encode_i64, encode_i64_to_vec,
 };
 
-use crate::{Error, Isa, Unit};
+use crate::{Error, Isa};
 
 /// Worst-case encoded size of `n` u32 values: 5 bytes each.
 ///
@@ -256,7 +256,7 @@ pub fn decode_with(isa: Isa, input: &[u8], out: &mut [u32]) -> Result<usize, Err
 /// assert!(vecpress::vbyte::decode_to_vec(&[1], 1_000_000_000).is_err());
 /// ```
 pub fn decode_to_vec(input: &[u8], n: usize) -> Result<Vec<u32>, Error> {
-    to_vec(input, n, |out| decode(input, out))
+    crate::error::decode_to_vec(input, n, 1, |out| decode(input, out))
 }
 
 /// Decodes `out.len()` gaps and writes their running sum from `prev`; returns
@@ -299,7 +299,7 @@ pub fn decode_delta_with(
 /// assert_eq!(vecpress::vbyte::decode_delta_to_vec(&[5, 1, 194, 1], 3, 0), Ok(vec![5, 6, 200]));
 /// ```
 pub fn decode_delta_to_vec(input: &[u8], n: usize, prev: u32) -> Result<Vec<u32>, Error> {
-    to_vec(input, n, |out| decode_delta(input, out, prev))
+    crate::error::decode_to_vec(input, n, 1, |out| decode_delta(input, out, prev))
 }
 
 /// Decodes `out.len()` u64 values; returns the bytes consumed.
@@ -319,7 +319,7 @@ pub fn decode_u64(input: &[u8], out: &mut [u64]) -> Result<usize, Error> {
 /// assert_eq!(vecpress::vbyte::decode_u64_to_vec(&[1, 2], 2), Ok(vec![1, 2]));
 /// ```
 pub fn decode_u64_to_vec(input: &[u8], n: usize) -> Result<Vec<u64>, Error> {
-    to_vec(input, n, |out| decode_u64(input, out))
+    crate::error::decode_to_vec(input, n, 1, |out| decode_u64(input, out))
 }
 
 /// The levels that have a decoding kernel of their own, among those available.
@@ -399,26 +399,6 @@ fn decode_delta_impl(
         consumed,
     )?;
     Ok(consumed + rest)
-}
-
-/// Decodes `n` values into a new vector with `decode`, allocating no more
-/// than `input.len()` (each value takes a byte at least): a count the input
-/// cannot hold is `Truncated` at the end of what it holds.
-fn to_vec<T: Copy + Default>(
-    input: &[u8],
-    n: usize,
-    decode: impl FnOnce(&mut [T]) -> Result<usize, Error>,
-) -> Result<Vec<T>, Error> {
-    let mut out = vec![T::default(); n.min(input.len())];
-    let consumed = decode(&mut out)?;
-    if n > out.len() {
-        return Err(Error::Truncated {
-            offset: consumed,
-            needed: n - out.len(),
-            unit: Unit::Values,
-        });
-    }
-    Ok(out)
 }
 
 /// The gaps of `values` from `prev`, wrapping.

@@ -77,12 +77,8 @@ pub fn decode_with(isa: Isa, input: &[u8], out: &mut [u32]) -> Result<usize, Err
 
 /// Decodes `n` values into a new vector.
 pub fn decode_to_vec(input: &[u8], n: usize) -> Result<Vec<u32>, Error> {
-    let mut out = vec![0u32; n.min(input.len().saturating_mul(BLOCK))];
-    if out.len() < n {
-        return Err(short(input.len(), n - out.len()));
-    }
-    decode(input, &mut out)?;
-    Ok(out)
+    // A block of 128 values takes at least its width byte.
+    crate::error::decode_to_vec(input, n, BLOCK, |out| decode(input, out))
 }
 
 /// Decodes `out.len()` values of a delta stream, summing the gaps from
@@ -109,13 +105,7 @@ pub fn decode_delta_with(
 
 /// Decodes `n` values of a delta stream into a new vector.
 pub fn decode_delta_to_vec(input: &[u8], n: usize, prev: u32) -> Result<Vec<u32>, Error> {
-    // A block of 128 values takes at least its width byte.
-    let mut out = vec![0u32; n.min(input.len().saturating_mul(BLOCK))];
-    if out.len() < n {
-        return Err(short(input.len(), n - out.len()));
-    }
-    decode_delta(input, &mut out, prev)?;
-    Ok(out)
+    crate::error::decode_to_vec(input, n, BLOCK, |out| decode_delta(input, out, prev))
 }
 
 fn short(offset: usize, needed: usize) -> Error {

@@ -87,7 +87,7 @@ mod sse41;
 #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
 mod tables;
 
-use super::{check_room, gaps, to_vec};
+use super::{check_room, gaps};
 use crate::{Error, Isa};
 
 /// Worst-case encoded size of `n` values: a 9-byte block for every two
@@ -212,7 +212,7 @@ pub fn decode_with(isa: Isa, input: &[u8], out: &mut [u32]) -> Result<usize, Err
 /// assert!(g8iu::decode_to_vec(&[0xfc, 1, 2, 0, 0, 0, 0, 0, 0], 1_000_000_000).is_err());
 /// ```
 pub fn decode_to_vec(input: &[u8], n: usize) -> Result<Vec<u32>, Error> {
-    to_vec(input, n, |out| decode(input, out))
+    crate::error::decode_to_vec(input, n, 1, |out| decode(input, out))
 }
 
 /// Decodes `out.len()` gaps and writes their running sum from `prev`;
@@ -259,7 +259,7 @@ pub fn decode_delta_with(
 /// assert_eq!(g8iu::decode_delta_to_vec(&[0xfc, 5, 1, 0, 0, 0, 0, 0, 0], 2, 0), Ok(vec![5, 6]));
 /// ```
 pub fn decode_delta_to_vec(input: &[u8], n: usize, prev: u32) -> Result<Vec<u32>, Error> {
-    to_vec(input, n, |out| decode_delta(input, out, prev))
+    crate::error::decode_to_vec(input, n, 1, |out| decode_delta(input, out, prev))
 }
 
 /// The levels that have a decoding kernel of their own, among those available.

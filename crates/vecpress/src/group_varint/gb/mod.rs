@@ -70,7 +70,7 @@ mod sse41;
 #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
 mod tables;
 
-use super::{check_room, gaps, to_vec};
+use super::{check_room, gaps};
 use crate::{Error, Isa};
 
 /// Worst-case encoded size of `n` values: 4 bytes each and a control byte
@@ -192,7 +192,7 @@ pub fn decode_with(isa: Isa, input: &[u8], out: &mut [u32]) -> Result<usize, Err
 /// assert!(gb::decode_to_vec(&[0x00, 1], 1_000_000_000).is_err());
 /// ```
 pub fn decode_to_vec(input: &[u8], n: usize) -> Result<Vec<u32>, Error> {
-    to_vec(input, n, |out| decode(input, out))
+    crate::error::decode_to_vec(input, n, 1, |out| decode(input, out))
 }
 
 /// Decodes `out.len()` gaps and writes their running sum from `prev`;
@@ -237,7 +237,7 @@ pub fn decode_delta_with(
 /// assert_eq!(gb::decode_delta_to_vec(&[0x10, 5, 1, 0x26, 0x01], 3, 0), Ok(vec![5, 6, 300]));
 /// ```
 pub fn decode_delta_to_vec(input: &[u8], n: usize, prev: u32) -> Result<Vec<u32>, Error> {
-    to_vec(input, n, |out| decode_delta(input, out, prev))
+    crate::error::decode_to_vec(input, n, 1, |out| decode_delta(input, out, prev))
 }
 
 /// The levels that have a decoding kernel of their own, among those available.

@@ -116,7 +116,7 @@ fn decode(src: &[u8], max: usize, dict: Option<&[u8]>) -> Result<Vec<u8>, Error>
         Some(dict) => super::decompress_with_dict(block, dict, &mut out),
         None => decompress_into(block, &mut out),
     }
-    .map_err(|e| shift(e, 4))?;
+    .map_err(|e| e.shifted(4))?;
     if n != size {
         return Err(Error::Corrupt {
             offset: 0,
@@ -124,24 +124,4 @@ fn decode(src: &[u8], max: usize, dict: Option<&[u8]>) -> Result<Vec<u8>, Error>
         });
     }
     Ok(out)
-}
-
-/// Moves an error's input offset past the size prefix.
-fn shift(e: Error, by: usize) -> Error {
-    match e {
-        Error::Truncated {
-            offset,
-            needed,
-            unit,
-        } => Error::Truncated {
-            offset: offset + by,
-            needed,
-            unit,
-        },
-        Error::Corrupt { offset, what } => Error::Corrupt {
-            offset: offset + by,
-            what,
-        },
-        other => other,
-    }
 }
