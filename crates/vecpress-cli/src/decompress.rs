@@ -8,7 +8,7 @@ use std::io::Read;
 use std::path::PathBuf;
 
 use anyhow::{anyhow, bail, Context, Result};
-use vecpress::container::{BlockInfo, Element, Reader, MAGIC};
+use vecpress::container::{BlockInfo, Element, Reader, UnverifiedBlock, MAGIC};
 
 use crate::elements::{self, Restorer};
 use crate::engine::{self, Engine, Scratch};
@@ -58,6 +58,8 @@ pub struct DecompressOpt {
 /// A block read and, after decoding, its elements' bytes.
 #[derive(Default)]
 struct Slot {
+    /// The block as read, its checksum checked by the thread that decodes it.
+    unverified: Option<UnverifiedBlock>,
     info: Option<BlockInfo>,
     payload: Vec<u8>,
     decoded: Vec<u8>,
@@ -106,12 +108,18 @@ pub fn run(opt: &DecompressOpt) -> Result<()> {
         &mut ctx,
         |(reader, ..): &mut Ctx, slot: &mut Slot| {
             let index = reader.blocks();
-            slot.info = reader
-                .next_block(&mut slot.payload)
+            slot.unverified = reader
+                .next_block_unverified(&mut slot.payload)
                 .map_err(|e| anyhow!("{name}: block {index}: {}", describe(&e)))?;
-            Ok(slot.info.is_some())
+            Ok(slot.unverified.is_some())
         },
         |s: &mut Scratch, slot: &mut Slot| {
+            if let Some(block) = slot.unverified {
+                let info = block.verify(&slot.payload).map_err(|e| {
+                    anyhow!("{name}: block {}: {}", block.info().index, describe(&e))
+                })?;
+                slot.info = Some(info);
+            }
             decode_block(engine, header.element, slot, s).with_context(|| name.clone())
         },
         |(reader, restorer, output): &mut Ctx, slot: &mut Slot| {

@@ -9,7 +9,7 @@
 use anyhow::{bail, Result};
 use vecpress::codec::{self, ByteCodec, IntCodec};
 use vecpress::container::{Element, STORED_CODEC};
-use vecpress::{Error, Isa};
+use vecpress::Error;
 
 /// One way of encoding blocks.
 #[derive(Clone, Copy)]
@@ -99,9 +99,14 @@ impl Engine {
         out: &mut Vec<u8>,
         scratch: &mut Scratch,
     ) -> Result<()> {
-        out.clear();
+        // The encoders write every byte they count, so `out` is only
+        // resized, not cleared: zeroing it first would cost a pass over
+        // memory every block.
         match self {
-            Engine::Store => out.extend_from_slice(raw),
+            Engine::Store => {
+                out.clear();
+                out.extend_from_slice(raw);
+            }
             Engine::Int(c) => {
                 let values = &mut scratch.values;
                 values.clear();
@@ -138,9 +143,12 @@ impl Engine {
         scratch: &mut Scratch,
     ) -> Result<()> {
         let width = element.width();
-        out.clear();
+        // `out` and the scratch values are resized, not cleared: the decoders
+        // write every value they count (checked below), and zeroing them
+        // first would cost a pass over memory every block.
         match self {
             Engine::Store => {
+                out.clear();
                 if payload.len() != count * width {
                     bail!(Error::Corrupt {
                         offset: 0,
@@ -151,9 +159,8 @@ impl Engine {
             }
             Engine::Int(c) => {
                 let values = &mut scratch.values;
-                values.clear();
                 values.resize(count, 0);
-                let used = c.decode(Isa::best(), payload, values)?;
+                let used = c.decode_auto(payload, values)?;
                 if used != payload.len() {
                     bail!(Error::Corrupt {
                         offset: used,
@@ -161,6 +168,7 @@ impl Engine {
                     });
                 }
                 let zigzag = element == Element::I32;
+                out.clear();
                 out.reserve(count * 4);
                 for &v in values.iter() {
                     let v = if zigzag {
@@ -173,7 +181,7 @@ impl Engine {
             }
             Engine::Bytes(c) => {
                 out.resize(count * width, 0);
-                let written = c.decode(Isa::best(), payload, width, out)?;
+                let written = c.decode_auto(payload, width, out)?;
                 if written != out.len() {
                     bail!(Error::Corrupt {
                         offset: payload.len(),

@@ -186,6 +186,73 @@ fn errors_name_what_and_where() {
     }
 }
 
+/// The blocks of `file` read by `next_block_unverified` and checked after
+/// with `verify`, as a reader handing blocks to threads does: what each
+/// block gave, and the first error.
+fn read_deferred(file: &[u8]) -> (Vec<(u64, Vec<u8>)>, Option<Error>) {
+    let mut blocks = Vec::new();
+    let mut r = match Reader::new(file) {
+        Ok(r) => r,
+        Err(e) => return (blocks, Some(inner(&e).clone())),
+    };
+    let mut payload = Vec::new();
+    loop {
+        match r.next_block_unverified(&mut payload) {
+            Ok(None) => return (blocks, None),
+            Ok(Some(block)) => match block.verify(&payload) {
+                Ok(info) => {
+                    assert_eq!(info, block.info());
+                    blocks.push((info.offset, payload.clone()));
+                }
+                Err(e) => return (blocks, Some(inner(&e).clone())),
+            },
+            Err(e) => return (blocks, Some(inner(&e).clone())),
+        }
+    }
+}
+
+/// The same with `next_block`, which checks as it reads.
+fn read_checked(file: &[u8]) -> (Vec<(u64, Vec<u8>)>, Option<Error>) {
+    let mut blocks = Vec::new();
+    let mut r = match Reader::new(file) {
+        Ok(r) => r,
+        Err(e) => return (blocks, Some(inner(&e).clone())),
+    };
+    let mut payload = Vec::new();
+    loop {
+        match r.next_block(&mut payload) {
+            Ok(None) => return (blocks, None),
+            Ok(Some(info)) => blocks.push((info.offset, payload.clone())),
+            Err(e) => return (blocks, Some(inner(&e).clone())),
+        }
+    }
+}
+
+#[test]
+fn checksums_verified_later_catch_what_next_block_catches() {
+    let file = vbyte_file(&(0..40).map(|i| i * 977).collect::<Vec<u32>>(), 16, None);
+    let (blocks, err) = read_deferred(&file);
+    assert_eq!(blocks.len(), 3);
+    assert_eq!(err, None);
+    for i in 0..file.len() {
+        let mut bad = file.clone();
+        bad[i] ^= 0x04;
+        assert_eq!(read_deferred(&bad), read_checked(&bad), "flip at {i}");
+    }
+    // A payload flip is a checksum error naming the block's header.
+    let mut bad = file.clone();
+    bad[HEADER_LEN + 12 + 3] ^= 1;
+    let (blocks, err) = read_deferred(&bad);
+    assert!(blocks.is_empty());
+    assert_eq!(
+        err,
+        Some(Error::ChecksumMismatch {
+            what: "block",
+            offset: HEADER_LEN
+        })
+    );
+}
+
 #[test]
 fn hostile_lengths_are_refused_before_allocating() {
     let header = Header {

@@ -43,6 +43,36 @@ pub struct BlockInfo {
     pub stored: bool,
 }
 
+/// A block whose payload was read but whose checksum is not yet checked, as
+/// [`Reader::next_block_unverified`] returns it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct UnverifiedBlock {
+    info: BlockInfo,
+    /// The header fields the checksum covers with the payload.
+    fields: [u8; 8],
+    checksum: u32,
+}
+
+impl UnverifiedBlock {
+    /// Where the block sits (its payload not yet checked).
+    pub fn info(&self) -> BlockInfo {
+        self.info
+    }
+
+    /// Checks `payload`, the bytes read with this block, against the block's
+    /// checksum: the block's [`BlockInfo`], or `ChecksumMismatch` at the
+    /// block's header.
+    pub fn verify(&self, payload: &[u8]) -> io::Result<BlockInfo> {
+        if self.checksum != block_checksum(&self.fields, payload) {
+            return Err(invalid(Error::ChecksumMismatch {
+                what: "block",
+                offset: self.info.offset as usize,
+            }));
+        }
+        Ok(self.info)
+    }
+}
+
 /// Reads a vecpress file block by block, checking as it goes.
 ///
 /// See the [module](super) docs for an example.
@@ -144,6 +174,20 @@ impl<R: Read> Reader<R> {
     /// `None`. The payload grows with the bytes actually read, so a hostile
     /// length allocates no more than the input holds.
     pub fn next_block(&mut self, payload: &mut Vec<u8>) -> io::Result<Option<BlockInfo>> {
+        match self.next_block_unverified(payload)? {
+            Some(block) => block.verify(payload).map(Some),
+            None => Ok(None),
+        }
+    }
+
+    /// [`Reader::next_block`] without the check of the block's checksum,
+    /// which [`UnverifiedBlock::verify`] makes later, on any thread: a
+    /// reader that hands blocks to threads keeps the hashing off its own.
+    /// The payload is untrusted until `verify` passes.
+    pub fn next_block_unverified(
+        &mut self,
+        payload: &mut Vec<u8>,
+    ) -> io::Result<Option<UnverifiedBlock>> {
         if self.end_sum.is_some() {
             return Ok(None);
         }
@@ -186,12 +230,6 @@ impl<R: Read> Reader<R> {
         if (got as u64) < len {
             return Err(truncated(start, len - got as u64));
         }
-        if le32(&head[8..]) != block_checksum(&head[..8], payload) {
-            return Err(invalid(Error::ChecksumMismatch {
-                what: "block",
-                offset: start as usize,
-            }));
-        }
         let info = BlockInfo {
             index: self.index,
             offset: start,
@@ -201,7 +239,13 @@ impl<R: Read> Reader<R> {
         self.offset += BLOCK_HEADER_LEN as u64 + len;
         self.index += 1;
         self.total += u64::from(count);
-        Ok(Some(info))
+        let mut fields = [0u8; 8];
+        fields.copy_from_slice(&head[..8]);
+        Ok(Some(UnverifiedBlock {
+            info,
+            fields,
+            checksum: le32(&head[8..]),
+        }))
     }
 
     /// Reads the end record that starts at `start` (its zero word read).
