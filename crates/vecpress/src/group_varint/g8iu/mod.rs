@@ -283,6 +283,14 @@ fn decode_impl<const DELTA: bool>(
     out: &mut [u32],
     prev: &mut u32,
 ) -> Result<usize, Error> {
+    // The kernels decode whole groups only: where not one fits (lists of a
+    // value or two, common among posting lists), calling them costs more
+    // than the scalar decoder's work.
+    let isa = if out.len() < 8 || input.len() < scalar::BLOCK {
+        Isa::Scalar
+    } else {
+        isa
+    };
     let (consumed, produced) = match isa {
         #[cfg(target_arch = "x86_64")]
         // SAFETY: `isa` came from `Isa::best()` or `Isa::check()`, so the CPU
