@@ -24,6 +24,28 @@ pub fn byte_split_encode(
     })
 }
 
+/// Splits `data` (values of `width` bytes) into `width` byte streams written
+/// to `out` (a writable buffer of at least `len(data)` bytes); returns the
+/// bytes written.
+#[pyfunction]
+pub fn byte_split_encode_into(
+    py: Python<'_>,
+    data: &Bound<'_, PyAny>,
+    width: usize,
+    out: &Bound<'_, PyAny>,
+) -> PyResult<usize> {
+    crate::errors::guarded(|| {
+        let input = Bytes::get(data)?;
+        let input = input.as_slice();
+        let mut rw = crate::buffers::output::<u8>(out, input.len(), &[input])?;
+        let out = rw
+            .as_slice_mut()
+            .map_err(|e| pyo3::exceptions::PyValueError::new_err(e.to_string()))?;
+        py.detach(|| byte_split::encode(input, width, out))
+            .map_err(|e| to_py(py, e))
+    })
+}
+
 /// Joins the `width` byte streams of `data` into `out` (a writable buffer of
 /// at least `len(data)` bytes); returns the bytes written.
 #[pyfunction]

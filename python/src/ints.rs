@@ -1,11 +1,12 @@
 //! The u32 codecs that share one shape (plain and delta encoders and
-//! decoders): Stream VByte (standard and 0124) and the group varints (GB and
-//! G8IU), chosen by name so one checked path serves them all.
+//! decoders): Stream VByte (standard and 0124), the group varints (GB and
+//! G8IU) and the bit packers, chosen by name so one checked path serves them
+//! all.
 
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;
-use vecpress::{group_varint, stream_vbyte, Error};
+use vecpress::{bitpack, group_varint, stream_vbyte, Error};
 
 use crate::buffers::input_array;
 use crate::call::{decode, encode};
@@ -72,6 +73,15 @@ fn codec(name: &str) -> PyResult<U32Codec> {
         ),
         "group_varint_g8iu" => u32_codec!(
             group_varint::g8iu,
+            encode,
+            encode_delta,
+            decode,
+            decode_delta,
+            decode_to_vec,
+            decode_delta_to_vec
+        ),
+        "bp128" => u32_codec!(
+            bitpack::bp128,
             encode,
             encode_delta,
             decode,

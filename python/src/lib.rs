@@ -63,6 +63,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(ints::u32_encode, m)?)?;
     m.add_function(wrap_pyfunction!(ints::u32_decode, m)?)?;
     m.add_function(wrap_pyfunction!(bytes::byte_split_encode, m)?)?;
+    m.add_function(wrap_pyfunction!(bytes::byte_split_encode_into, m)?)?;
     m.add_function(wrap_pyfunction!(bytes::byte_split_decode, m)?)?;
     m.add_function(wrap_pyfunction!(stream_vbyte::stream_vbyte_encode_wide, m)?)?;
     m.add_function(wrap_pyfunction!(stream_vbyte::stream_vbyte_decode_wide, m)?)?;

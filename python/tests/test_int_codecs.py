@@ -1,5 +1,6 @@
-"""stream_vbyte and group_varint (every variant): round trips, delta, out=,
-bad input; interop with the reference Stream VByte (libstreamvbyte)."""
+"""stream_vbyte, group_varint and bitpack (every variant): round trips,
+delta, out=, bad input; interop with the reference Stream VByte
+(libstreamvbyte)."""
 
 import numpy as np
 import pytest
@@ -8,10 +9,20 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import vecpress
-from vecpress import group_varint, stream_vbyte
+from vecpress import bitpack, group_varint, stream_vbyte
 
-CODECS = [(stream_vbyte, v) for v in stream_vbyte.VARIANTS] + [(group_varint, v) for v in group_varint.VARIANTS]
+CODECS = (
+    [(stream_vbyte, v) for v in stream_vbyte.VARIANTS]
+    + [(group_varint, v) for v in group_varint.VARIANTS]
+    + [(bitpack, c) for c in bitpack.CODECS]
+)
 IDS = [f"{m.__name__.split('.')[-1]}-{v}" for m, v in CODECS]
+
+
+def sel(module, variant):
+    """The keyword that picks `variant` of `module`: bitpack names its
+    formats `codec`, the others `variant`."""
+    return {"codec": variant} if module is bitpack else {"variant": variant}
 
 
 @pytest.mark.parametrize("codec", CODECS, ids=IDS)
@@ -19,8 +30,8 @@ IDS = [f"{m.__name__.split('.')[-1]}-{v}" for m, v in CODECS]
 @given(a=arrays(np.uint32))
 def test_round_trip_hypothesis(codec, delta, a):
     module, variant = codec
-    enc = module.encode(a, delta=delta, variant=variant)
-    back = module.decode(enc, len(a), delta=delta, variant=variant)
+    enc = module.encode(a, delta=delta, **sel(module, variant))
+    back = module.decode(enc, len(a), delta=delta, **sel(module, variant))
     assert back.dtype == np.uint32
     np.testing.assert_array_equal(back, a)
 
@@ -31,8 +42,8 @@ def test_lengths(codec, n):
     module, variant = codec
     a = mixed(np.uint32, n, seed=n)
     for delta in (False, True):
-        enc = module.encode(a, delta=delta, variant=variant)
-        np.testing.assert_array_equal(module.decode(enc, n, delta=delta, variant=variant), a)
+        enc = module.encode(a, delta=delta, **sel(module, variant))
+        np.testing.assert_array_equal(module.decode(enc, n, delta=delta, **sel(module, variant)), a)
 
 
 @pytest.mark.parametrize("codec", CODECS, ids=IDS)
@@ -41,9 +52,9 @@ def test_misaligned_and_out_reuse(codec):
     out = np.zeros(3000, np.uint32)
     for offset in range(1, 9):
         a = mixed(np.uint32, 2000 + offset, seed=offset)
-        enc = module.encode(misaligned(a, offset), variant=variant)
+        enc = module.encode(misaligned(a, offset), **sel(module, variant))
         data = misaligned(np.frombuffer(enc, np.uint8), offset)
-        got = module.decode(data, len(a), variant=variant, out=out)
+        got = module.decode(data, len(a), **sel(module, variant), out=out)
         assert np.shares_memory(got, out)
         np.testing.assert_array_equal(got, a)
 
@@ -51,42 +62,43 @@ def test_misaligned_and_out_reuse(codec):
 @pytest.mark.parametrize("codec", CODECS, ids=IDS)
 def test_zero_length(codec):
     module, variant = codec
-    enc = module.encode(np.zeros(0, np.uint32), variant=variant)
-    assert module.decode(enc, 0, variant=variant).shape == (0,)
+    enc = module.encode(np.zeros(0, np.uint32), **sel(module, variant))
+    assert module.decode(enc, 0, **sel(module, variant)).shape == (0,)
 
 
 @pytest.mark.parametrize("codec", CODECS, ids=IDS)
 def test_bad_arguments(codec):
     module, variant = codec
     with pytest.raises(TypeError, match="uint32"):
-        module.encode(np.zeros(4, np.int64), variant=variant)
+        module.encode(np.zeros(4, np.int64), **sel(module, variant))
     with pytest.raises(TypeError, match="uint32"):
-        module.encode(np.zeros(4, np.float32), variant=variant)
+        module.encode(np.zeros(4, np.float32), **sel(module, variant))
     with pytest.raises(ValueError, match="not contiguous"):
-        module.encode(np.zeros(8, np.uint32)[::2], variant=variant)
+        module.encode(np.zeros(8, np.uint32)[::2], **sel(module, variant))
     with pytest.raises(ValueError, match="1-D"):
-        module.encode(np.zeros((2, 2), np.uint32), variant=variant)
-    with pytest.raises(ValueError, match="variant"):
-        module.encode(np.zeros(4, np.uint32), variant="nope")
+        module.encode(np.zeros((2, 2), np.uint32), **sel(module, variant))
+    with pytest.raises(ValueError, match="variant|codec"):
+        module.encode(np.zeros(4, np.uint32), **sel(module, "nope"))
     with pytest.raises(TypeError, match="uint32"):
-        module.decode(b"\0" * 8, 1, dtype=np.int64, variant=variant)
+        module.decode(b"\0" * 8, 1, dtype=np.int64, **sel(module, variant))
 
 
 @pytest.mark.parametrize("codec", CODECS, ids=IDS)
 def test_every_truncation_and_byte_flip(codec):
     module, variant = codec
-    a = mixed(np.uint32, 37, seed=11)
+    # Two blocks of 128 and a tail for the bit packers, 37 values for the others.
+    a = mixed(np.uint32, 300 if module is bitpack else 37, seed=11)
     for delta in (False, True):
-        enc = module.encode(a, delta=delta, variant=variant)
+        enc = module.encode(a, delta=delta, **sel(module, variant))
         for cut in range(len(enc)):
             with pytest.raises(vecpress.Error):
-                module.decode(enc[:cut], len(a), delta=delta, variant=variant)
+                module.decode(enc[:cut], len(a), delta=delta, **sel(module, variant))
         for i in range(len(enc)):
             for flip in (0x01, 0x10, 0x80, 0xFF):
                 bad = bytearray(enc)
                 bad[i] ^= flip
                 try:
-                    out = module.decode(bytes(bad), len(a), delta=delta, variant=variant)
+                    out = module.decode(bytes(bad), len(a), delta=delta, **sel(module, variant))
                 except vecpress.Error:
                     continue
                 assert len(out) == len(a)
@@ -96,7 +108,7 @@ def test_every_truncation_and_byte_flip(codec):
 def test_hostile_count(codec):
     module, variant = codec
     with pytest.raises(vecpress.Error):
-        module.decode(b"\xff\xff\xff", 10**15, variant=variant)
+        module.decode(b"\xff\xff\xff", 10**15, **sel(module, variant))
 
 
 def test_stream_vbyte_matches_reference_c_library():

@@ -27,6 +27,8 @@ CODECS = [
     (vnc.StreamVByte(dtype="<u8", delta=True), "<u8"),
     (vnc.StreamVByte(dtype="<i4", delta=True), "<i4"),
     (vnc.StreamVByte(dtype="<u2"), "<u2"),
+    (vnc.BP128(), "<u4"),
+    (vnc.BP128(delta=True), "<u4"),
     (vnc.ByteSplit(dtype="<f4"), "<f4"),
     (vnc.ByteSplit(dtype="<f8"), "<f8"),
     (vnc.LZ4(), "<i8"),
@@ -178,6 +180,7 @@ def test_zarr_format_3(tmp_path, codec, dtype):
     adapter = {
         "vecpress_vbyte": zarr3.VByte,
         "vecpress_stream_vbyte": zarr3.StreamVByte,
+        "vecpress_bp128": zarr3.BP128,
         "vecpress_byte_split": zarr3.ByteSplit,
         "vecpress_lz4": zarr3.LZ4,
         "vecpress_byte_split_lz4": zarr3.ByteSplitLZ4,

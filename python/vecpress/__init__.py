@@ -42,7 +42,7 @@ from vecpress._native import (
 from vecpress._native import available_isas as _available_isas
 from vecpress._native import default_kernels as _default_kernels
 from vecpress._native import isa as _isa
-from vecpress import byte_split, group_varint, lz4, stream_vbyte, vbyte
+from vecpress import bitpack, byte_split, group_varint, lz4, stream_vbyte, vbyte
 
 __all__ = [
     "ChecksumMismatchError",
@@ -59,6 +59,7 @@ __all__ = [
     "available_isas",
     "default_kernels",
     "isa",
+    "bitpack",
     "byte_split",
     "group_varint",
     "lz4",

@@ -32,9 +32,20 @@ import numpy as np
 from numcodecs.abc import Codec
 from numcodecs.compat import ensure_contiguous_ndarray
 
-from vecpress import _native, lz4, stream_vbyte, vbyte
+from vecpress import _native, bitpack, lz4, stream_vbyte, vbyte
 
-__all__ = ["VByte", "StreamVByte", "ByteSplit", "LZ4", "ByteSplitLZ4"]
+__all__ = [
+    "VByte",
+    "StreamVByte",
+    "BP128",
+    "ByteSplit",
+    "LZ4",
+    "ByteSplitLZ4",
+    "Shuffle",
+    "StandardLZ4",
+    "register_standard",
+    "unregister_standard",
+]
 
 _SIZE = struct.Struct("<I")
 
@@ -158,6 +169,29 @@ class StreamVByte(_IntegerCodec):
         return {"variant": self.variant}
 
 
+class BP128(_IntegerCodec):
+    """SIMD-BP128 bit packing of ``"<u4"`` values (see
+    :mod:`vecpress.bitpack`); ``delta=True`` packs the gaps between
+    successive values, for sorted columns and posting lists.
+
+    >>> import numpy as np, numcodecs
+    >>> codec = BP128(delta=True)
+    >>> a = np.arange(0, 40_000, 7, dtype=np.uint32)
+    >>> enc = codec.encode(a)
+    >>> len(enc) < a.nbytes // 8
+    True
+    >>> np.array_equal(codec.decode(enc).view(np.uint32), a)
+    True
+    >>> numcodecs.get_codec(codec.get_config())
+    BP128(delta=True, dtype='<u4')
+    """
+
+    codec_id = "vecpress_bp128"
+    _module = bitpack
+    _dtypes = ("<u4",)
+    _delta_dtypes = ("<u4",)
+
+
 class ByteSplit(Codec):
     """Byte stream split (Parquet's ``BYTE_STREAM_SPLIT``) of values of
     ``dtype``: a filter that groups byte ``j`` of every value together so a
@@ -261,3 +295,121 @@ class ByteSplitLZ4(Codec):
     def decode(self, buf: Any, out: Any = None) -> Any:
         """LZ4, then join (into ``out`` when given)."""
         return self._split.decode(self._lz4.decode(buf), out=out)
+
+
+class Shuffle(Codec):
+    """numcodecs' ``shuffle`` filter (Blosc's byte shuffle, which is byte
+    stream split) under its id and configuration, byte-compatible with
+    :class:`numcodecs.Shuffle` both ways: either decodes what the other
+    wrote. :func:`register_standard` makes numcodecs and zarr use it for
+    ``"shuffle"``.
+
+    >>> import numpy as np, numcodecs
+    >>> a = np.linspace(0, 1, 1000)
+    >>> ours, theirs = Shuffle(elementsize=8), numcodecs.Shuffle(elementsize=8)
+    >>> bytes(ours.encode(a)) == bytes(theirs.encode(a))
+    True
+    >>> np.array_equal(ours.decode(theirs.encode(a)).view(np.float64), a)
+    True
+    >>> ours.get_config() == theirs.get_config()
+    True
+    """
+
+    codec_id = "shuffle"
+
+    def __init__(self, elementsize: int = 4):
+        self.elementsize = elementsize
+
+    def _arrays(self, buf: Any, out: Any) -> tuple[np.ndarray, np.ndarray]:
+        data = _flat_bytes(buf)
+        target = np.empty(len(data), np.uint8) if out is None else _out_view(out, len(data), np.uint8)
+        if self.elementsize > 1 and len(data) % self.elementsize:
+            raise ValueError("Shuffle buffer is not an integer multiple of elementsize")
+        return data, target
+
+    def encode(self, buf: Any, out: Any = None) -> Any:
+        """Byte ``j`` of every element together, for each ``j``."""
+        data, target = self._arrays(buf, out)
+        if self.elementsize <= 1:
+            target[:] = data
+        else:
+            _native.byte_split_encode_into(data, int(self.elementsize), target)
+        return target if out is None else out
+
+    def decode(self, buf: Any, out: Any = None) -> Any:
+        """The elements joined back (into ``out`` when given)."""
+        data, target = self._arrays(buf, out)
+        if self.elementsize <= 1:
+            target[:] = data
+        else:
+            _native.byte_split_decode(data, int(self.elementsize), target)
+        return target if out is None else out
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}(elementsize={self.elementsize})"
+
+
+class StandardLZ4(LZ4):
+    """:class:`LZ4` under numcodecs' id ``"lz4"`` and its configuration
+    (``acceleration`` alone), which :func:`register_standard` puts in place
+    of :class:`numcodecs.LZ4`.
+
+    >>> import numcodecs
+    >>> StandardLZ4(acceleration=2).get_config() == numcodecs.LZ4(acceleration=2).get_config()
+    True
+    """
+
+    codec_id = "lz4"
+
+    def __init__(self, acceleration: int = 1):
+        super().__init__(acceleration=acceleration)
+
+    def get_config(self) -> dict[str, Any]:
+        return {"id": self.codec_id, "acceleration": self.acceleration}
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}(acceleration={self.acceleration})"
+
+
+# The standard ids served by vecpress's implementations, and what numcodecs
+# had registered for them before register_standard() (restored by
+# unregister_standard()).
+_STANDARD: tuple[type[Codec], ...] = (Shuffle, StandardLZ4)
+_REPLACED: dict[str, Any] = {}
+
+
+def register_standard() -> None:
+    """Makes :func:`numcodecs.get_codec`, and through it zarr format 2
+    arrays, use vecpress's implementations for the standard ids
+    ``"shuffle"`` and ``"lz4"``. The bytes are the same both ways, so data
+    written either way reads either way; :func:`unregister_standard` puts
+    numcodecs' own back.
+
+    >>> import numcodecs
+    >>> register_standard()
+    >>> type(numcodecs.get_codec({"id": "shuffle", "elementsize": 4})).__module__
+    'vecpress.numcodecs'
+    >>> unregister_standard()
+    >>> type(numcodecs.get_codec({"id": "shuffle", "elementsize": 4})).__module__
+    'numcodecs.shuffle'
+    """
+    from numcodecs import registry
+
+    for cls in _STANDARD:
+        current = registry.codec_registry.get(cls.codec_id)
+        if current is not cls:
+            _REPLACED.setdefault(cls.codec_id, current)
+            registry.register_codec(cls)
+
+
+def unregister_standard() -> None:
+    """Undoes :func:`register_standard`: numcodecs' own implementations
+    serve the standard ids again."""
+    from numcodecs import registry
+
+    for codec_id, previous in list(_REPLACED.items()):
+        if previous is None:
+            registry.codec_registry.pop(codec_id, None)
+        else:
+            registry.register_codec(previous, codec_id)
+        del _REPLACED[codec_id]

@@ -41,7 +41,7 @@ if TYPE_CHECKING:
     from zarr.core.array_spec import ArraySpec
     from zarr.core.buffer import Buffer, BufferPrototype
 
-__all__ = ["VByte", "StreamVByte", "ByteSplit", "LZ4", "ByteSplitLZ4"]
+__all__ = ["VByte", "StreamVByte", "BP128", "ByteSplit", "LZ4", "ByteSplitLZ4"]
 
 # The name prefix zarr gives numcodecs codecs in format 3 metadata; arrays
 # written with it open with these adapters.
@@ -119,6 +119,10 @@ class StreamVByte(_Adapter, codec=_numcodecs.StreamVByte):
     """:class:`vecpress.numcodecs.StreamVByte` in a zarr format 3 array."""
 
 
+class BP128(_Adapter, codec=_numcodecs.BP128):
+    """:class:`vecpress.numcodecs.BP128` in a zarr format 3 array."""
+
+
 class ByteSplit(_Adapter, codec=_numcodecs.ByteSplit):
     """:class:`vecpress.numcodecs.ByteSplit` in a zarr format 3 array."""
 
@@ -131,5 +135,5 @@ class ByteSplitLZ4(_Adapter, codec=_numcodecs.ByteSplitLZ4):
     """:class:`vecpress.numcodecs.ByteSplitLZ4` in a zarr format 3 array."""
 
 
-for _cls in (VByte, StreamVByte, ByteSplit, LZ4, ByteSplitLZ4):
+for _cls in (VByte, StreamVByte, BP128, ByteSplit, LZ4, ByteSplitLZ4):
     register_codec(_cls.codec_name, _cls)

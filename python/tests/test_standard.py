@@ -1,0 +1,116 @@
+"""The standard numcodecs ids served by vecpress (``shuffle``, ``lz4``):
+byte-compatible with numcodecs' own both ways, and switched on and off by
+register_standard() / unregister_standard() for numcodecs.get_codec and
+zarr format 2 arrays."""
+
+import numcodecs
+import numpy as np
+import pytest
+from helpers import mixed
+
+from vecpress import numcodecs as vnc
+
+zarr = pytest.importorskip("zarr")
+
+
+@pytest.fixture
+def standard():
+    """register_standard() for one test, undone after it."""
+    vnc.register_standard()
+    yield
+    vnc.unregister_standard()
+
+
+@pytest.mark.parametrize("elementsize", [0, 1, 2, 3, 4, 7, 8, 16])
+def test_shuffle_bytes_match_numcodecs_both_ways(elementsize):
+    ours, theirs = vnc.Shuffle(elementsize), numcodecs.Shuffle(elementsize)
+    assert ours.get_config() == theirs.get_config()
+    for count in (0, 1, 5, 1000, 4099):
+        data = mixed(np.uint8, count * max(elementsize, 1), seed=count)
+        enc = ours.encode(data)
+        assert bytes(enc) == bytes(theirs.encode(data)), count
+        assert bytes(ours.decode(theirs.encode(data))) == data.tobytes()
+        assert bytes(theirs.decode(enc)) == data.tobytes()
+        out = np.zeros(len(data), np.uint8)
+        assert ours.decode(enc, out=out) is out
+        assert out.tobytes() == data.tobytes()
+
+
+def test_shuffle_refuses_a_partial_element_as_numcodecs_does():
+    for codec in (vnc.Shuffle(4), numcodecs.Shuffle(4)):
+        with pytest.raises(ValueError, match="multiple of elementsize"):
+            codec.encode(np.zeros(10, np.uint8))
+        with pytest.raises(ValueError, match="multiple of elementsize"):
+            codec.decode(np.zeros(10, np.uint8))
+
+
+@pytest.mark.parametrize("acceleration", [1, 4])
+def test_standard_lz4_matches_numcodecs_both_ways(acceleration):
+    ours, theirs = vnc.StandardLZ4(acceleration), numcodecs.LZ4(acceleration)
+    assert ours.get_config() == theirs.get_config()
+    for n in (0, 10, 100_000):
+        a = np.arange(n, dtype=np.int64) // 5
+        np.testing.assert_array_equal(np.frombuffer(ours.decode(theirs.encode(a)), np.int64), a)
+        if n:  # numcodecs cannot decode its own empty chunk (LZ4_decompress_safe into 0 bytes)
+            np.testing.assert_array_equal(np.frombuffer(theirs.decode(ours.encode(a)), np.int64), a)
+
+
+def test_register_standard_switches_get_codec_on_and_off():
+    def kinds():
+        return [
+            type(numcodecs.get_codec({"id": "shuffle", "elementsize": 4})),
+            type(numcodecs.get_codec({"id": "lz4", "acceleration": 1})),
+        ]
+
+    before = kinds()
+    assert vnc.Shuffle not in before and vnc.StandardLZ4 not in before
+    vnc.register_standard()
+    vnc.register_standard()  # twice: still undone by one unregister
+    try:
+        assert kinds() == [vnc.Shuffle, vnc.StandardLZ4]
+    finally:
+        vnc.unregister_standard()
+    assert kinds() == before
+
+
+def _write(path, data):
+    z = zarr.create_array(
+        str(path),
+        shape=data.shape,
+        chunks=(40, 300),
+        dtype=data.dtype,
+        zarr_format=2,
+        filters=[numcodecs.get_codec({"id": "shuffle", "elementsize": data.dtype.itemsize})],
+        compressors=numcodecs.get_codec({"id": "lz4", "acceleration": 1}),
+    )
+    z[:] = data
+    return z
+
+
+def _data():
+    rng = np.random.default_rng(5)
+    return np.cumsum(rng.normal(size=(100, 700)), axis=1)
+
+
+def test_zarr_v2_written_by_numcodecs_reads_with_vecpress(tmp_path, standard):
+    data = _data()
+    vnc.unregister_standard()
+    _write(tmp_path / "a.zarr", data)
+    vnc.register_standard()
+    z = zarr.open_array(str(tmp_path / "a.zarr"), mode="r")
+    assert isinstance(z.metadata.filters[0], vnc.Shuffle)
+    assert isinstance(z.metadata.compressor, vnc.StandardLZ4)
+    np.testing.assert_array_equal(z[:], data)
+
+
+def test_zarr_v2_written_by_vecpress_reads_with_numcodecs(tmp_path, standard):
+    data = _data()
+    z = _write(tmp_path / "a.zarr", data)
+    assert isinstance(z.metadata.compressor, vnc.StandardLZ4)
+    meta = (tmp_path / "a.zarr" / ".zarray").read_text()
+    assert '"id": "lz4"' in meta and '"id": "shuffle"' in meta
+    vnc.unregister_standard()
+    back = zarr.open_array(str(tmp_path / "a.zarr"), mode="r")
+    assert type(back.metadata.compressor) is numcodecs.LZ4
+    np.testing.assert_array_equal(back[:], data)
+    vnc.register_standard()
