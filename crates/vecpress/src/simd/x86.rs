@@ -1,7 +1,7 @@
 //! [`Vector`] and [`Lanes`] for the x86-64 register `__m128i` (SSSE3 +
 //! SSE4.1; VEX-encoded when the kernel enables AVX), [`Lanes`] for `__m256i`
 //! (AVX2), and the single AVX2 and AVX-512 instructions that several kernels
-//! share ([`expand_bytes`], ...).
+//! share ([`expand_bytes`], [`Prefix16`], ...).
 
 use core::arch::x86_64::*;
 
@@ -366,4 +366,99 @@ pub(crate) unsafe fn widen_u8x8_from(ptr: *const u8) -> __m256i {
         );
     }
     out
+}
+
+/// Running sums of sixteen u32 in a 512-bit register: two byte shifts and
+/// adds within each 128-bit lane, then each lane's total carried into the
+/// lanes after it by two masked `vpermd` and adds; five shuffles for
+/// sixteen values, where 128-bit steps take twelve.
+///
+/// The permute indices are loaded through an opaque pointer: with constant
+/// masks LLVM rewrites each masked add as an add and a lane insert or
+/// shuffle.
+pub(crate) struct Prefix16 {
+    carry1: __m512i,
+    carry2: __m512i,
+    last: __m512i,
+    mask1: u16,
+    mask2: u16,
+}
+
+/// The tables of [`Prefix16`]: each 128-bit lane takes the last value of the
+/// lane before it (`carry1`, lanes 1..4) or of the lane two before
+/// (`carry2`, lanes 2..4), under `masks`; `last` is value 15 everywhere.
+#[repr(C, align(64))]
+struct Carries {
+    carry1: [u32; 16],
+    carry2: [u32; 16],
+    last: [u32; 16],
+    masks: [u16; 2],
+}
+
+static CARRIES: Carries = Carries {
+    carry1: lane_carry(1),
+    carry2: lane_carry(2),
+    last: [15; 16],
+    masks: [0xfff0, 0xff00],
+};
+
+/// Value `i` takes value 3 of the 128-bit lane `by` lanes before its own
+/// (0 where there is none: those lanes are masked off).
+const fn lane_carry(by: usize) -> [u32; 16] {
+    let mut t = [0u32; 16];
+    let mut i = 4 * by;
+    while i < 16 {
+        t[i] = (4 * (i / 4 - by) + 3) as u32;
+        i += 1;
+    }
+    t
+}
+
+impl Prefix16 {
+    /// The tables, in registers.
+    ///
+    /// # Safety
+    /// The CPU has AVX-512 F.
+    #[inline(always)]
+    pub(crate) unsafe fn new() -> Prefix16 {
+        let t: &Carries = core::hint::black_box(&CARRIES);
+        let [mask1, mask2] = t.masks;
+        // SAFETY: each table is 64 readable bytes; AVX-512 F per the caller.
+        unsafe {
+            let v = |p: &[u32; 16]| _mm512_loadu_si512(p.as_ptr().cast());
+            Prefix16 {
+                carry1: v(&t.carry1),
+                carry2: v(&t.carry2),
+                last: v(&t.last),
+                mask1,
+                mask2,
+            }
+        }
+    }
+
+    /// The running sums of the sixteen values of `x` (from 0).
+    ///
+    /// # Safety
+    /// The CPU has AVX-512 F and BW.
+    #[inline(always)]
+    pub(crate) unsafe fn sums(&self, x: __m512i) -> __m512i {
+        // SAFETY: registers only; the features are the caller's promise.
+        unsafe {
+            let x = _mm512_add_epi32(x, _mm512_bslli_epi128::<4>(x));
+            let x = _mm512_add_epi32(x, _mm512_bslli_epi128::<8>(x));
+            let x =
+                _mm512_mask_add_epi32(x, self.mask1, x, _mm512_permutexvar_epi32(self.carry1, x));
+            _mm512_mask_add_epi32(x, self.mask2, x, _mm512_permutexvar_epi32(self.carry2, x))
+        }
+    }
+
+    /// The last of the sixteen sums of `sums` in every lane.
+    ///
+    /// # Safety
+    /// The CPU has AVX-512 F.
+    #[inline(always)]
+    pub(crate) unsafe fn total(&self, sums: __m512i) -> __m512i {
+        // SAFETY: registers only; AVX-512 F per the caller.
+        unsafe { _mm512_permutexvar_epi32(self.last, sums) }
+    }
 }

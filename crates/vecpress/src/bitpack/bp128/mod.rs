@@ -422,11 +422,19 @@ mod kernels {
     }
 
     /// Replaces the gaps of `out` (a whole block) by their running sum from
-    /// `initial`: four at a time in a vector at the SSE4.1 and Neon levels
-    /// (one add on the chain from one four to the next), one at a time
-    /// below them.
+    /// `initial`: sixteen at a time at the AVX-512 level, four at a time in
+    /// a vector at the SSE4.1, AVX2 and Neon levels (one add on the chain
+    /// from one vector to the next), one at a time below them. The sums are
+    /// bound by shuffles (three for four values in 128-bit steps, five for
+    /// sixteen in 512-bit ones), not by the adds.
     pub(super) fn running_sum(isa: Isa, out: &mut [u32], initial: u32) {
-        debug_assert!(out.len().is_multiple_of(4));
+        debug_assert!(out.len().is_multiple_of(16));
+        #[cfg(target_arch = "x86_64")]
+        if isa == Isa::Avx512 {
+            // SAFETY: the level came from `Isa::best()` or `Isa::check()`:
+            // the CPU has AVX-512 F and BW.
+            return unsafe { sums_avx512(out, initial) };
+        }
         #[cfg(target_arch = "x86_64")]
         if isa != Isa::Scalar {
             // SAFETY: every level above scalar that `Isa::best()` or
@@ -447,6 +455,32 @@ mod kernels {
     unsafe fn sums_sse41(out: &mut [u32], initial: u32) {
         // SAFETY: the features `__m128i`'s `Vector` methods need.
         unsafe { sums::<core::arch::x86_64::__m128i>(out, initial) }
+    }
+
+    /// The running sum of `out` in place, sixteen values a register.
+    ///
+    /// # Safety
+    /// The CPU has AVX-512 F and BW; `out.len()` is a multiple of 16.
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx512f,avx512bw")]
+    unsafe fn sums_avx512(out: &mut [u32], initial: u32) {
+        use core::arch::x86_64::*;
+        // SAFETY: AVX-512 F per the caller.
+        let (prefix, mut acc) = unsafe {
+            (
+                crate::simd::x86::Prefix16::new(),
+                _mm512_set1_epi32(initial as i32),
+            )
+        };
+        for sixteen in out.chunks_exact_mut(16) {
+            // SAFETY: `sixteen` is 64 bytes, read and written in place; the
+            // caller's features.
+            unsafe {
+                let sums = prefix.sums(_mm512_loadu_si512(sixteen.as_ptr().cast()));
+                _mm512_storeu_si512(sixteen.as_mut_ptr().cast(), _mm512_add_epi32(sums, acc));
+                acc = _mm512_add_epi32(acc, prefix.total(sums));
+            }
+        }
     }
 
     #[cfg(target_arch = "aarch64")]

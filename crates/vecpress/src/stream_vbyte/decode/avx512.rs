@@ -14,7 +14,7 @@ use core::arch::x86_64::*;
 use super::generic::{decode_groups, OneByteRuns};
 use super::sums16::Sums16;
 use crate::simd::tiny_gaps::TinyGaps;
-use crate::simd::x86::expand_bytes;
+use crate::simd::x86::{expand_bytes, Prefix16};
 use crate::stream_vbyte::tables::{expand_mask, Variant};
 
 /// Decodes the whole groups of `control` (4 values a byte into `out`) that
@@ -95,44 +95,9 @@ unsafe fn expand<V: Variant>(control: &[u8], data: &[u8], out: &mut [u32]) -> (u
     (key, pos)
 }
 
-/// `vpermd` indices of [`expand_delta`]: each 128-bit lane takes the last
-/// value of the lane before it (`carry1`, lanes 1..4) or of the lane two
-/// before (`carry2`, lanes 2..4), under `masks`; `last` is value 15
-/// everywhere. Loaded through an opaque pointer, as [`TinyGaps`] does: with
-/// constant masks LLVM rewrites each masked add as an add and a lane
-/// insert or shuffle.
-#[repr(C, align(64))]
-struct Carries {
-    carry1: [u32; 16],
-    carry2: [u32; 16],
-    last: [u32; 16],
-    masks: [u16; 2],
-}
-
-static CARRIES: Carries = Carries {
-    carry1: lane_carry(1),
-    carry2: lane_carry(2),
-    last: [15; 16],
-    masks: [0xfff0, 0xff00],
-};
-
-/// Value `i` takes value 3 of the 128-bit lane `by` lanes before its own
-/// (0 where there is none: those lanes are masked off).
-const fn lane_carry(by: usize) -> [u32; 16] {
-    let mut t = [0u32; 16];
-    let mut i = 4 * by;
-    while i < 16 {
-        t[i] = (4 * (i / 4 - by) + 3) as u32;
-        i += 1;
-    }
-    t
-}
-
 /// Delta decoding, sixteen gaps a step moved into their lanes as [`expand`]
-/// moves them, while 64 data bytes remain. Their prefix sum: two byte
-/// shifts and adds within each 128-bit lane, then each lane's total
-/// carried into the lanes after it by two masked `vpermd` and adds. The
-/// running total is off that path: each step adds it to its sums, and then
+/// moves them, while 64 data bytes remain. Their prefix sum by [`Prefix16`].
+/// The running total is off that path: each step adds it to its sums, and then
 /// adds the step's own total (value 15 broadcast) to it, one add from step
 /// to step. Runs of 16 zero control bytes go to `runs`. Returns the new
 /// `(key, pos)`; `*prev` is the last value decoded.
@@ -157,13 +122,8 @@ unsafe fn expand_delta<V: Variant>(
     let keys = out.len() / 4;
     let (mut key, mut pos) = (0, 0);
     let out_ptr = out.as_mut_ptr();
-    let t: &Carries = core::hint::black_box(&CARRIES);
-    let [mask1, mask2] = t.masks;
-    // SAFETY: each table is 64 readable bytes; AVX-512 F per the caller.
-    let (carry1, carry2, last) = unsafe {
-        let v = |p: &[u32; 16]| _mm512_loadu_si512(p.as_ptr().cast());
-        (v(&t.carry1), v(&t.carry2), v(&t.last))
-    };
+    // SAFETY: AVX-512 F per the caller.
+    let prefix = unsafe { Prefix16::new() };
     // SAFETY: AVX-512 F per the caller.
     let mut acc = unsafe { _mm512_set1_epi32(*prev as i32) };
     while key + 4 <= keys && data.len() - pos >= 64 {
@@ -198,13 +158,9 @@ unsafe fn expand_delta<V: Variant>(
         // groups of `out`.
         unsafe {
             let bytes = _mm512_loadu_si512(data.as_ptr().add(pos).cast());
-            let x = expand_bytes(mask, bytes);
-            let x = _mm512_add_epi32(x, _mm512_bslli_epi128::<4>(x));
-            let x = _mm512_add_epi32(x, _mm512_bslli_epi128::<8>(x));
-            let x = _mm512_mask_add_epi32(x, mask1, x, _mm512_permutexvar_epi32(carry1, x));
-            let x = _mm512_mask_add_epi32(x, mask2, x, _mm512_permutexvar_epi32(carry2, x));
+            let x = prefix.sums(expand_bytes(mask, bytes));
             _mm512_storeu_si512(out_ptr.add(4 * key).cast(), _mm512_add_epi32(x, acc));
-            acc = _mm512_add_epi32(acc, _mm512_permutexvar_epi32(last, x));
+            acc = _mm512_add_epi32(acc, prefix.total(x));
         }
         pos += mask.count_ones() as usize;
         key += 4;
