@@ -15,6 +15,7 @@ use std::fs;
 use std::hash::{Hash, Hasher};
 use std::path::{Path, PathBuf};
 
+use vecpress::bitpack::bp128;
 use vecpress::container::{Element, Header, Writer};
 use vecpress::group_varint::{g8iu, gb};
 use vecpress::lz4::{block, frame};
@@ -324,7 +325,20 @@ fn seeds(target: &str, src: &Sources) -> Vec<Vec<u8>> {
                 out.push(byte_file(c, *width, bytes));
             }
         }
-        "roundtrip_vbyte" | "roundtrip_group_varint" | "roundtrip_stream_vbyte" => {
+        "decode_bp128" => {
+            for v in &src.values {
+                let c = count(v.len());
+                out.push(cat(&[c[0], c[1], 0, 0, 0, 0], &bp128::encode_to_vec(v)));
+                out.push(cat(
+                    &[c[0], c[1], 0, 0, 0, 0],
+                    &bp128::encode_delta_to_vec(v, 0),
+                ));
+            }
+        }
+        "roundtrip_vbyte"
+        | "roundtrip_group_varint"
+        | "roundtrip_stream_vbyte"
+        | "roundtrip_bp128" => {
             for v in &src.values {
                 out.push(cat(&[0, 0, 0, 0, 0], &le32(v)));
             }
