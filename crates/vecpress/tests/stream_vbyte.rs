@@ -334,9 +334,10 @@ fn delta_runs_of_small_gaps_round_trip() {
 }
 
 /// Runs of one-byte values (zero control bytes: the kernels zero-extend
-/// them with no table, 16 or 32 at a time) broken by a longer value at each
-/// place of a 32-value window, at lengths around the run sizes, and every
-/// truncation of such streams: every kernel agrees with the scalar one.
+/// them with no table, 16, 32 or 64 at a time) broken by a longer value at
+/// each place of a 32-value window and at places of a 128-value one, at
+/// lengths around the run sizes, and every truncation of such streams:
+/// every kernel agrees with the scalar one.
 #[test]
 fn plain_runs_of_one_byte_values_round_trip() {
     let mut rng = Rng::new(33);
@@ -363,6 +364,31 @@ fn plain_runs_of_one_byte_values_round_trip() {
                     .collect();
                 let ctx = format!("one-byte values, n {n}, {long} at {long_at:?} of 32");
                 round_trip_all(&values, 0, &ctx);
+            }
+        }
+    }
+    for n in [63usize, 64, 65, 127, 128, 129, 200, 1000] {
+        for long_at in [0usize, 1, 15, 16, 47, 48, 63, 64, 65, 79, 80, 127] {
+            for zero124 in [false, true] {
+                let values: Vec<u32> = (0..n)
+                    .map(|i| {
+                        if i % 128 == long_at {
+                            70_000
+                        } else if zero124 {
+                            0
+                        } else {
+                            rng.below(256) as u32
+                        }
+                    })
+                    .collect();
+                let bytes = encode_variant(zero124, false, &values, 0);
+                let ctx =
+                    format!("one-byte runs, n {n}, zero124 {zero124}, long at {long_at} of 128");
+                assert_eq!(
+                    all_isas_agree(zero124, false, &bytes, n, 0, &ctx),
+                    Ok(values),
+                    "{ctx}"
+                );
             }
         }
     }

@@ -1,5 +1,6 @@
 //! The AVX-512 kernel (F, BW, VBMI2). Sixteen values a step by one
-//! `vpexpandb` of the next 64 data bytes, no shuffle table (see [`expand`]);
+//! `vpexpandb` of the next 64 data bytes, no shuffle table, and runs of 64
+//! one-byte values zero-extended (see [`expand`]);
 //! with delta coding, their prefix sum in the register ([`expand_delta`]),
 //! runs of 64 one-byte gaps below 32 by the byte sums of [`TinyGaps`], runs
 //! of larger one-byte gaps in 16-bit lanes ([`Sums16`]). The last 64 bytes
@@ -61,6 +62,34 @@ unsafe fn expand<V: Variant>(control: &[u8], data: &[u8], out: &mut [u32]) -> (u
         let mut word = [0u8; 4];
         word.copy_from_slice(&control[key..key + 4]);
         if word == [0; 4] {
+            // 16 zero control bytes: 64 values of the shortest code, four
+            // `vpmovzxbd` of 16 bytes for one check and one step of the
+            // loop, where 16-value steps take four.
+            let mut run = [0u8; 16];
+            if key + 16 <= keys {
+                run.copy_from_slice(&control[key..key + 16]);
+            }
+            if u128::from_le_bytes(run) == 0 && key + 16 <= keys {
+                for q in 0..4 {
+                    // SAFETY: the CPU has AVX-512 F; bytes 16q..16q + 16 of
+                    // the 64 that remain at `pos` are read; the store is of
+                    // 16 of the 64 values of control bytes key..key + 16,
+                    // whole groups of `out` (key + 16 <= keys).
+                    unsafe {
+                        let values = if V::LENGTH[0] == 0 {
+                            _mm512_setzero_si512()
+                        } else {
+                            _mm512_cvtepu8_epi32(_mm_loadu_si128(
+                                data.as_ptr().add(pos + 16 * q).cast(),
+                            ))
+                        };
+                        _mm512_storeu_si512(out_ptr.add(4 * key + 16 * q).cast(), values);
+                    }
+                }
+                pos += 16 * V::LENGTH[0] as usize;
+                key += 16;
+                continue;
+            }
             // 16 values of the shortest code: their bytes zero-extended by
             // one `vpmovzxbd` (or zeros in the 0124 variant), half the
             // work of an expand and its mask.
