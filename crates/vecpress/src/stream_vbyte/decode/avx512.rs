@@ -2,8 +2,9 @@
 //! `vpexpandb` of the next 64 data bytes, no shuffle table, and runs of 64
 //! one-byte values zero-extended (see [`expand`]);
 //! with delta coding, their prefix sum in the register ([`expand_delta`]),
-//! runs of 64 one-byte gaps below 32 by the byte sums of [`TinyGaps`], runs
-//! of larger one-byte gaps in 16-bit lanes ([`Sums16`]). The last 64 bytes
+//! runs of 64 one-byte gaps below 32 by the byte sums of [`TinyGaps`], of
+//! larger ones in 32-bit lanes ([`Prefix16`]), shorter runs in 16-bit lanes
+//! ([`Sums16`]). The last 64 bytes
 //! by the 16-byte steps of [`generic`](super::generic), VEX-encoded.
 //!
 //! Steps of four control bytes as four 16-byte lanes of one register (four
@@ -36,7 +37,7 @@ pub(super) unsafe fn decode<V: Variant, const DELTA: bool>(
     // caller sizes `out`; `expand` leaves `key <= out.len() / 4` and
     // `pos <= data.len()`.
     unsafe {
-        let runs = TinyRuns(TinyGaps::new());
+        let runs = TinyRuns(TinyGaps::new(), Prefix16::new());
         let (key, pos) = if DELTA {
             expand_delta::<V>(control, data, out, prev, &runs)
         } else {
@@ -199,10 +200,12 @@ unsafe fn expand_delta<V: Variant>(
     (key, pos)
 }
 
-/// Runs of 64 one-byte gaps below 32 (16 zero control bytes): their prefix
+/// Runs of 64 one-byte gaps (16 zero control bytes): below 32, their prefix
 /// sums in bytes within qwords ([`TinyGaps`]), half the shuffles of four
-/// 16-value steps; runs of larger one-byte gaps go to [`Sums16`].
-struct TinyRuns(TinyGaps);
+/// 16-value steps; larger, sixteen at a time widened to 32-bit lanes and
+/// summed by [`Prefix16`] (six shuffles for sixteen values, where the
+/// 128-bit steps of [`Sums16`] take ten). Shorter runs go to [`Sums16`].
+struct TinyRuns(TinyGaps, Prefix16);
 
 impl OneByteRuns<__m128i> for TinyRuns {
     #[inline(always)]
@@ -229,16 +232,23 @@ impl OneByteRuns<__m128i> for TinyRuns {
             // `out` (key + 16 <= control.len()).
             unsafe {
                 let window = _mm512_loadu_si512(data.as_ptr().add(pos).cast());
-                if !self.0.fits(window) {
-                    break;
+                if self.0.fits(window) {
+                    wide = self.0.decode(window, wide, out.add(16 * key).cast());
+                } else {
+                    for q in 0..4 {
+                        let gaps = _mm_loadu_si128(data.as_ptr().add(pos + 16 * q).cast());
+                        let sums = self.1.sums(_mm512_cvtepu8_epi32(gaps));
+                        let dst = out.add(16 * key + 64 * q);
+                        _mm512_storeu_si512(dst.cast(), _mm512_add_epi32(sums, wide));
+                        wide = _mm512_add_epi32(wide, self.1.total(sums));
+                    }
                 }
-                wide = self.0.decode(window, wide, out.add(16 * key).cast());
             }
             key += 16;
             pos += 64;
         }
         if key == start {
-            // Gaps of 32 and more: summed in 16-bit lanes.
+            // Runs of 8 to 15 zero control bytes: summed in 16-bit lanes.
             // SAFETY: the caller's promises.
             return unsafe { Sums16.run(control, data, out, key, pos, acc) };
         }
