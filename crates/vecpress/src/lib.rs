@@ -46,6 +46,7 @@
 #![deny(unsafe_op_in_unsafe_fn)]
 #![deny(clippy::undocumented_unsafe_blocks)]
 
+pub mod bit_split;
 pub mod bitpack;
 pub mod byte_split;
 pub mod codec;
