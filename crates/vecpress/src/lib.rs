@@ -48,6 +48,7 @@
 
 pub mod bit_split;
 pub mod bitpack;
+pub mod blosc;
 pub mod byte_split;
 pub mod codec;
 pub mod container;
