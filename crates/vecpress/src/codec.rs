@@ -24,7 +24,7 @@ use crate::group_varint::gb;
 use crate::lz4::block as lz4;
 use crate::lz4::hc;
 use crate::tune::{self, Op};
-use crate::{byte_split, stream_vbyte as svb, vbyte, Error, Isa};
+use crate::{bit_split, blosc, byte_split, stream_vbyte as svb, vbyte, Error, Isa};
 
 /// A codec for slices of u32 whose count is kept by the caller.
 pub trait IntCodec: Send + Sync {
@@ -402,7 +402,67 @@ static BYTE_CODECS: &[&dyn ByteCodec] = &[
         auto_kernel: || tune::lz4_variant().name(),
         kernels: lz4::kernels,
     },
+    // Masui's bit shuffle in the bitshuffle library's default blocks.
+    &Bytes {
+        id: 40,
+        name: "bit-split",
+        needs_width: true,
+        max_encoded_len: |n| n,
+        encode: bit_split::encode,
+        encode_with: Some(bit_split::encode_with),
+        decode: bit_split::decode_with,
+        decode_auto: bit_split::decode,
+        auto_kernel: || Isa::best().name(),
+        kernels: bit_split::kernels,
+    },
+    // Bit shuffle and LZ4 per block, framed as the HDF5 filter 32008
+    // (bitshuffle's `compress_lz4`) writes it.
+    &Bytes {
+        id: 41,
+        name: "bit-split-lz4",
+        needs_width: true,
+        max_encoded_len: bit_split::max_compressed_len_lz4_default,
+        encode: |input, width, out| bit_split::compress_lz4(input, width, 0, out),
+        encode_with: None,
+        decode: bit_split::decompress_lz4_with,
+        decode_auto: bit_split::decompress_lz4,
+        auto_kernel: || Isa::best().name(),
+        kernels: bit_split::kernels,
+    },
+    // A Blosc version-1 frame as numcodecs' default `Blosc()` writes it
+    // (lz4, clevel 5, byte shuffle), the width as its typesize.
+    &Bytes {
+        id: 42,
+        name: "blosc-lz4",
+        needs_width: true,
+        max_encoded_len: blosc::max_compressed_len,
+        encode: |input, width, out| {
+            blosc::compress_into(
+                input,
+                &blosc::Params::lz4(5, blosc::Shuffle::Byte, width),
+                out,
+            )
+        },
+        encode_with: None,
+        decode: blosc_exact,
+        decode_auto: |input, _, out| blosc_exact(Isa::best(), input, 0, out),
+        auto_kernel: || Isa::best().name(),
+        kernels: bit_split::kernels,
+    },
 ];
+
+/// Decodes a Blosc frame that must fill `out` exactly (its header names the
+/// typesize, so the width is not needed).
+fn blosc_exact(isa: Isa, input: &[u8], _width: usize, out: &mut [u8]) -> Result<usize, Error> {
+    let n = blosc::decompress_with(isa, input, out)?;
+    if n != out.len() {
+        return Err(Error::Corrupt {
+            offset: 4,
+            what: "uncompressed size differs from the output length",
+        });
+    }
+    Ok(n)
+}
 
 /// Every byte codec, in id order.
 ///

@@ -97,6 +97,14 @@ pub enum Error {
         /// The id of the dictionary given, if one was.
         given: Option<u32>,
     },
+    /// The input uses a part of its format that this crate does not
+    /// implement (such as a Blosc frame compressed with zstd).
+    UnsupportedFormat {
+        /// Byte offset in the input of the field that names it.
+        offset: usize,
+        /// What is not supported, in a few lowercase words.
+        what: &'static str,
+    },
     /// An I/O error from the reader or writer under a streaming adaptor
     /// (such as the LZ4 frame decoder), other than one of this crate's own.
     Io {
@@ -128,6 +136,10 @@ impl Error {
             Error::ChecksumMismatch { what, offset } => Error::ChecksumMismatch {
                 what,
                 offset: offset + by,
+            },
+            Error::UnsupportedFormat { offset, what } => Error::UnsupportedFormat {
+                offset: offset + by,
+                what,
             },
             other => other,
         }
@@ -203,6 +215,9 @@ impl fmt::Display for Error {
                     "needs dictionary {needed:#010x}; the one given is {given:#010x}"
                 ),
             },
+            Error::UnsupportedFormat { offset, what } => {
+                write!(f, "unsupported at byte {offset}: {what}")
+            }
             Error::Io { kind, message } => write!(f, "i/o error ({kind}): {message}"),
         }
     }

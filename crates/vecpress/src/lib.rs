@@ -46,7 +46,9 @@
 #![deny(unsafe_op_in_unsafe_fn)]
 #![deny(clippy::undocumented_unsafe_blocks)]
 
+pub mod bit_split;
 pub mod bitpack;
+pub mod blosc;
 pub mod byte_split;
 pub mod codec;
 pub mod container;

@@ -9,6 +9,7 @@
 // `deny`, not `forbid`: peers/maskedvbyte.rs below calls C. Other files forbid it.
 #![deny(unsafe_code)]
 
+mod c_blosc;
 mod integer_encoding;
 mod leb128;
 mod lz4_c;
@@ -118,6 +119,7 @@ pub fn all_bytes(level: u32) -> Vec<ByteSlot> {
         lz4_c::peer_hc(level),
         lz4_flex::peer(),
         naive_split::peer(),
+        c_blosc::peer(),
     ]
 }
 

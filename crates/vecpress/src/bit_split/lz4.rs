@@ -1,0 +1,297 @@
+//! Bit shuffle followed by LZ4, framed as the bitshuffle library's
+//! `bshuf_compress_lz4` and its HDF5 filter (id 32008) write it.
+//!
+//! ```text
+//!   total size (u64 BE) | block size in bytes (u32 BE)       12-byte header
+//!   lz4 size (u32 BE) | lz4 block of one bit-shuffled block  per block
+//!   ...
+//!   the last N % 8 values, as they are                       leftover
+//! ```
+//!
+//! The blocks are those of [`encode`](super::encode): whole blocks of the
+//! header's block size, then one of the largest multiple of 8 values left;
+//! each is bit-shuffled and compressed as one LZ4 block. The width is not
+//! stored: the caller keeps it (HDF5 keeps it in the filter's parameters).
+#![forbid(unsafe_code)]
+
+use super::{block_values, count, decode_block, encode_block};
+use crate::lz4::block;
+use crate::{Error, Isa};
+
+/// Length of the header: the total size and the block size.
+pub const HEADER_LEN: usize = 12;
+
+/// The blocks of `n` values in blocks of `bs`: `(count, values)` of the
+/// whole blocks, then the values of the last block (0 for none).
+fn blocks(n: usize, bs: usize) -> (usize, usize, usize) {
+    (n / bs, bs, n % bs / 8 * 8)
+}
+
+/// Worst-case compressed size of `len` bytes of values of `width` bytes in
+/// blocks of `block_size` values (0 for the default), header included.
+///
+/// ```
+/// use vecpress::bit_split;
+/// assert!(bit_split::max_compressed_len_lz4(8192, 4, 0) >= 8192 + 12);
+/// ```
+pub fn max_compressed_len_lz4(len: usize, width: usize, block_size: usize) -> usize {
+    let width = width.max(1);
+    let bs = block_values(width, block_size).unwrap_or(8).max(8);
+    let (whole, bs, last) = blocks(len / width, bs);
+    let bound = |values: usize| 4 + block::max_compressed_len(values * width);
+    HEADER_LEN + whole * bound(bs) + if last > 0 { bound(last) } else { 0 } + len % (8 * width)
+}
+
+/// Worst-case compressed size of `len` bytes with the default block size,
+/// whatever the width: a default block holds at least 7680 bytes (the
+/// rounding to 8 values costs at most 8 of 8192 / 8 values), so there are
+/// at most `len / 4096 + 1` blocks, each adding its size prefix and LZ4's
+/// 16 bytes and one more for its `len / 255` share.
+///
+/// ```
+/// use vecpress::bit_split;
+/// for width in 1..=300 {
+///     for len in [0, 1000, 8191, 100_000] {
+///         let len = len / width * width;
+///         assert!(bit_split::max_compressed_len_lz4(len, width, 0) <= bit_split::max_compressed_len_lz4_default(len));
+///     }
+/// }
+/// ```
+pub const fn max_compressed_len_lz4_default(len: usize) -> usize {
+    HEADER_LEN + len + len / 255 + 21 * (len / 4096 + 1)
+}
+
+/// Bit-shuffles `input` (values of `width` bytes) in blocks of `block_size`
+/// values (0 for [`default_block_size`](super::default_block_size)) and
+/// compresses each block with LZ4 into `out`, framed as the HDF5 filter
+/// 32008 does; returns the bytes written.
+///
+/// # Errors
+/// [`Error::InvalidArgument`] for a width of zero, a length that is not a
+/// whole number of values, or a block size that is not a multiple of 8;
+/// [`Error::OutputTooSmall`] when `out` is shorter than
+/// [`max_compressed_len_lz4`] and the frame does not fit.
+///
+/// ```
+/// use vecpress::bit_split;
+/// let values: Vec<u8> = (0..4096u32).flat_map(|i| (i / 7).to_le_bytes()).collect();
+/// let mut packed = vec![0u8; bit_split::max_compressed_len_lz4(values.len(), 4, 0)];
+/// let n = bit_split::compress_lz4(&values, 4, 0, &mut packed)?;
+/// assert!(n < values.len() / 4);
+/// assert_eq!(packed[..12], [0, 0, 0, 0, 0, 0, 0x40, 0, 0, 0, 0x20, 0]);
+/// let mut out = vec![0u8; values.len()];
+/// assert_eq!(bit_split::decompress_lz4(&packed[..n], 4, &mut out)?, values.len());
+/// assert_eq!(out, values);
+/// # Ok::<(), vecpress::Error>(())
+/// ```
+pub fn compress_lz4(
+    input: &[u8],
+    width: usize,
+    block_size: usize,
+    out: &mut [u8],
+) -> Result<usize, Error> {
+    let n = count(input.len(), width)?;
+    let bs = block_values(width, block_size)?;
+    let block_bytes = bs.checked_mul(width).filter(|&b| b <= u32::MAX as usize);
+    let block_bytes = block_bytes.ok_or(Error::InvalidArgument {
+        what: "block size in bytes above u32",
+        value: bs,
+    })?;
+    let actual = out.len();
+    let too_small = |needed: usize| Error::OutputTooSmall { needed, actual };
+    if out.len() < HEADER_LEN {
+        return Err(too_small(HEADER_LEN));
+    }
+    let isa = Isa::best();
+    out[..8].copy_from_slice(&(input.len() as u64).to_be_bytes());
+    out[8..12].copy_from_slice(&(block_bytes as u32).to_be_bytes());
+    let mut pos = HEADER_LEN;
+    let (whole, _, last) = blocks(n, bs);
+    let mut shuffled = vec![0u8; bs.min(n) * width];
+    let mut scratch = vec![0u8; shuffled.len()];
+    let mut i = 0;
+    for m in core::iter::repeat_n(bs, whole).chain((last > 0).then_some(last)) {
+        let len = m * width;
+        let src = &input[i..i + len];
+        encode_block(isa, src, width, &mut shuffled[..len], &mut scratch[..len]);
+        if out.len() < pos + 4 {
+            return Err(too_small(max_compressed_len_lz4(input.len(), width, bs)));
+        }
+        let c = block::compress_into(&shuffled[..len], &mut out[pos + 4..])
+            .map_err(|_| too_small(max_compressed_len_lz4(input.len(), width, bs)))?;
+        out[pos..pos + 4].copy_from_slice(&(c as u32).to_be_bytes());
+        pos += 4 + c;
+        i += len;
+    }
+    let rest = &input[i..];
+    let end = pos + rest.len();
+    if out.len() < end {
+        return Err(too_small(max_compressed_len_lz4(input.len(), width, bs)));
+    }
+    out[pos..end].copy_from_slice(rest);
+    Ok(end)
+}
+
+/// [`compress_lz4`] into a new vector of the compressed size.
+///
+/// ```
+/// let packed = vecpress::bit_split::compress_lz4_to_vec(&[0u8; 1000], 4, 0)?;
+/// assert!(packed.len() < 50);
+/// # Ok::<(), vecpress::Error>(())
+/// ```
+pub fn compress_lz4_to_vec(
+    input: &[u8],
+    width: usize,
+    block_size: usize,
+) -> Result<Vec<u8>, Error> {
+    let mut out = vec![0u8; max_compressed_len_lz4(input.len(), width, block_size)];
+    let n = compress_lz4(input, width, block_size, &mut out)?;
+    out.truncate(n);
+    Ok(out)
+}
+
+/// The uncompressed size the header of `input` states.
+///
+/// ```
+/// let packed = vecpress::bit_split::compress_lz4_to_vec(&[7u8; 100], 4, 0)?;
+/// assert_eq!(vecpress::bit_split::decompressed_len_lz4(&packed), Ok(100));
+/// # Ok::<(), vecpress::Error>(())
+/// ```
+pub fn decompressed_len_lz4(input: &[u8]) -> Result<u64, Error> {
+    let header = input.get(..HEADER_LEN).ok_or_else(|| Error::Truncated {
+        offset: 0,
+        needed: HEADER_LEN - input.len(),
+        unit: crate::Unit::Bytes,
+    })?;
+    Ok(u64::from_be_bytes(header[..8].try_into().unwrap_or([0; 8])))
+}
+
+/// Decompresses a frame of [`compress_lz4`] (or of the bitshuffle library)
+/// of values of `width` bytes into `out`, whose length must be the size the
+/// header states; returns it.
+///
+/// # Errors
+/// [`Error::OutputTooSmall`] when the header states more than `out.len()`;
+/// [`Error::Truncated`] or [`Error::Corrupt`], with the offset, for a frame
+/// that is cut short, states another size, a block size that is not a
+/// whole number of 8 values, or holds a bad LZ4 block.
+///
+/// ```
+/// use vecpress::{bit_split, Error};
+/// let packed = bit_split::compress_lz4_to_vec(&[1, 2, 3, 4, 5, 6, 7, 8, 9, 10], 2, 0)?;
+/// let mut out = [0u8; 10];
+/// assert_eq!(bit_split::decompress_lz4(&packed, 2, &mut out)?, 10);
+/// assert_eq!(out, [1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
+/// assert!(matches!(bit_split::decompress_lz4(&packed[..15], 2, &mut out), Err(Error::Truncated { .. })));
+/// # Ok::<(), vecpress::Error>(())
+/// ```
+pub fn decompress_lz4(input: &[u8], width: usize, out: &mut [u8]) -> Result<usize, Error> {
+    decompress_lz4_with(Isa::best(), input, width, out)
+}
+
+/// [`decompress_lz4`] with the kernels of `isa`; `Err(Unsupported)` if the
+/// CPU lacks it.
+///
+/// ```
+/// use vecpress::{bit_split, Isa};
+/// let packed = bit_split::compress_lz4_to_vec(&[5u8; 64], 8, 0)?;
+/// for &isa in Isa::available() {
+///     let mut out = [0u8; 64];
+///     assert_eq!(bit_split::decompress_lz4_with(isa, &packed, 8, &mut out)?, 64);
+///     assert_eq!(out, [5u8; 64]);
+/// }
+/// # Ok::<(), vecpress::Error>(())
+/// ```
+pub fn decompress_lz4_with(
+    isa: Isa,
+    input: &[u8],
+    width: usize,
+    out: &mut [u8],
+) -> Result<usize, Error> {
+    let isa = isa.check()?;
+    count(0, width)?;
+    let total = decompressed_len_lz4(input)?;
+    if total > out.len() as u64 {
+        return Err(Error::OutputTooSmall {
+            needed: usize::try_from(total).unwrap_or(usize::MAX),
+            actual: out.len(),
+        });
+    }
+    let total = total as usize;
+    if total != out.len() {
+        return Err(Error::Corrupt {
+            offset: 0,
+            what: "stated size differs from the output length",
+        });
+    }
+    if !total.is_multiple_of(width) {
+        return Err(Error::Corrupt {
+            offset: 0,
+            what: "stated size not a whole number of values",
+        });
+    }
+    let block_bytes = u32::from_be_bytes(input[8..12].try_into().unwrap_or([0; 4])) as usize;
+    let bs = block_bytes / width;
+    if bs == 0 || !block_bytes.is_multiple_of(width) || !bs.is_multiple_of(8) {
+        return Err(Error::Corrupt {
+            offset: 8,
+            what: "block size not a whole number of 8 values",
+        });
+    }
+    let n = total / width;
+    let (whole, _, last) = blocks(n, bs);
+    let mut shuffled = vec![0u8; bs.min(n) * width];
+    let mut scratch = vec![0u8; shuffled.len()];
+    let mut pos = HEADER_LEN;
+    let mut o = 0;
+    for m in core::iter::repeat_n(bs, whole).chain((last > 0).then_some(last)) {
+        let len = m * width;
+        let size = input.get(pos..pos + 4).ok_or_else(|| Error::Truncated {
+            offset: pos,
+            needed: pos + 4 - input.len(),
+            unit: crate::Unit::Bytes,
+        })?;
+        let c = u32::from_be_bytes(size.try_into().unwrap_or([0; 4])) as usize;
+        let start = pos + 4;
+        if c > input.len() - start {
+            return Err(Error::Truncated {
+                offset: pos,
+                needed: c - (input.len() - start),
+                unit: crate::Unit::Bytes,
+            });
+        }
+        let got = block::decompress_with(isa, &input[start..start + c], &mut shuffled[..len])
+            .map_err(|e| e.shifted(start))?;
+        if got != len {
+            return Err(Error::Corrupt {
+                offset: start + c,
+                what: "lz4 block shorter than its bit-shuffle block",
+            });
+        }
+        decode_block(
+            isa,
+            &shuffled[..len],
+            width,
+            &mut out[o..o + len],
+            &mut scratch[..len],
+        );
+        pos = start + c;
+        o += len;
+    }
+    let rest = total - o;
+    if input.len() - pos < rest {
+        return Err(Error::Truncated {
+            offset: pos,
+            needed: rest - (input.len() - pos),
+            unit: crate::Unit::Bytes,
+        });
+    }
+    if input.len() - pos > rest {
+        return Err(Error::Corrupt {
+            offset: pos + rest,
+            what: "bytes after the last values",
+        });
+    }
+    out[o..].copy_from_slice(&input[pos..]);
+    Ok(total)
+}

@@ -1,0 +1,365 @@
+//! Bit shuffle: Masui's bit-level transposition of values of any width, as
+//! the bitshuffle library (HDF5 filter 32008) and Blosc's `BITSHUFFLE`
+//! define it.
+//!
+//! Source: K. Masui et al., *A compression scheme for radio data in
+//! high performance computing*, Astronomy and Computing 12 (2015), and the
+//! bitshuffle library (github.com/kiyo-masui/bitshuffle, `bitshuffle_core.c`).
+//! Like [byte split](crate::byte_split), the transform stores nothing of its
+//! own: it reorders bits so that a compressor finds the runs in the high
+//! bits of slowly varying values.
+//!
+//! # Format
+//!
+//! A block of `n` values of `K` bytes each (`n` a multiple of 8) becomes
+//! `8 K` bit rows of `n / 8` bytes, one after the other: row `8 j + b`
+//! holds bit `b` of byte `j` of every value, value `i` at bit `i % 8` of
+//! the row's byte `i / 8`. For `K = 1` and the 8 values `1, 0, 0, 0, 0, 0,
+//! 0, 3`: row 0 (bit 0 of each value) is `0b1000_0001`, row 1 is
+//! `0b1000_0000`, the other rows are zero.
+//!
+//! The bitshuffle library cuts a buffer of `N` values into blocks of
+//! [`default_block_size`] values (or a block size of the caller's, a
+//! multiple of [`BLOCKED_MULT`]), then one block of the largest multiple of
+//! 8 values left, and copies the last `N % 8` values unchanged. [`encode`]
+//! and [`decode`] do exactly that; [`lz4`](compress_lz4) adds its framing.
+//! Blosc transposes each of its blocks whole instead (see [`crate::blosc`]).
+//!
+//! # Kernels
+//!
+//! The transposition is three passes, each a register at a time: a byte
+//! split of the values into `K` streams (the [`byte_split`](crate::byte_split)
+//! kernels), an 8 x 8 bit transposition of every 8-byte word of the
+//! streams (64-bit shifts and masks with SSE4.1, AVX2 and Neon; one
+//! `gf2p8affineqb` per 64 bytes with AVX-512 and GFNI), then a byte split of
+//! each stream's words, which gathers the rows. Decoding runs the three
+//! inverses in reverse order. Blocks are small (8 KiB by default), so the
+//! passes run in L1.
+//!
+//! # Example
+//!
+//! ```
+//! use vecpress::bit_split;
+//!
+//! let values: Vec<u8> = [1u16, 2, 3, 4, 5, 6, 7, 8].iter().flat_map(|v| v.to_le_bytes()).collect();
+//! let shuffled = bit_split::encode_to_vec(&values, 2)?;
+//! // Row 3 (bit 3 of the low bytes) is set for value 7 (8) only.
+//! assert_eq!(shuffled[3], 0b1000_0000);
+//! assert_eq!(bit_split::decode_to_vec(&shuffled, 2)?, values);
+//! # Ok::<(), vecpress::Error>(())
+//! ```
+
+mod lz4;
+mod scalar;
+
+#[cfg(target_arch = "aarch64")]
+mod neon;
+#[cfg(target_arch = "x86_64")]
+mod x86;
+
+pub use lz4::{
+    compress_lz4, compress_lz4_to_vec, decompress_lz4, decompress_lz4_with, decompressed_len_lz4,
+    max_compressed_len_lz4, max_compressed_len_lz4_default, HEADER_LEN,
+};
+
+use crate::{byte_split, Error, Isa};
+
+/// Block sizes (in values) must be a multiple of this
+/// (`BSHUF_BLOCKED_MULT`).
+pub const BLOCKED_MULT: usize = 8;
+
+/// The bytes a default block aims at (`BSHUF_TARGET_BLOCK_SIZE_B`).
+const TARGET_BLOCK_BYTES: usize = 8192;
+
+/// The smallest default block, in values (`BSHUF_MIN_RECOMMEND_BLOCK`).
+const MIN_RECOMMEND_BLOCK: usize = 128;
+
+/// The bitshuffle library's default block size, in values, for values of
+/// `width` bytes (`bshuf_default_block_size`): 8 KiB of values rounded
+/// down to a multiple of 8, at least 128 values. A `width` of 0 gives 0.
+///
+/// ```
+/// use vecpress::bit_split::default_block_size;
+/// assert_eq!(default_block_size(4), 2048);
+/// assert_eq!(default_block_size(3), 2728);
+/// assert_eq!(default_block_size(255), 128);
+/// ```
+pub const fn default_block_size(width: usize) -> usize {
+    if width == 0 {
+        return 0;
+    }
+    let size = TARGET_BLOCK_BYTES / width / BLOCKED_MULT * BLOCKED_MULT;
+    if size > MIN_RECOMMEND_BLOCK {
+        size
+    } else {
+        MIN_RECOMMEND_BLOCK
+    }
+}
+
+/// Bit-shuffles `input`, a whole number of values of `width` bytes, into
+/// `out` as the bitshuffle library's `bshuf_bitshuffle` does with its
+/// default block size; returns the bytes written (`input.len()`).
+///
+/// ```
+/// let mut out = [0u8; 8];
+/// assert_eq!(vecpress::bit_split::encode(&[1, 0, 0, 0, 0, 0, 0, 3], 1, &mut out), Ok(8));
+/// assert_eq!(out, [0b1000_0001, 0b1000_0000, 0, 0, 0, 0, 0, 0]);
+/// ```
+pub fn encode(input: &[u8], width: usize, out: &mut [u8]) -> Result<usize, Error> {
+    encode_blocked_with(Isa::best(), input, width, 0, out)
+}
+
+/// [`encode`] with the kernels of `isa`; `Err(Unsupported)` if the CPU lacks it.
+///
+/// ```
+/// use vecpress::{bit_split, Isa};
+/// for &isa in Isa::available() {
+///     let mut out = [0u8; 9];
+///     assert_eq!(bit_split::encode_with(isa, &[255, 0, 0, 0, 0, 0, 0, 0, 9], 1, &mut out), Ok(9));
+///     // Eight values are transposed; the ninth is copied.
+///     assert_eq!(out, [1, 1, 1, 1, 1, 1, 1, 1, 9]);
+/// }
+/// ```
+pub fn encode_with(isa: Isa, input: &[u8], width: usize, out: &mut [u8]) -> Result<usize, Error> {
+    encode_blocked_with(isa, input, width, 0, out)
+}
+
+/// [`encode_with`] in blocks of `block_size` values (a multiple of
+/// [`BLOCKED_MULT`]; 0 for [`default_block_size`]).
+///
+/// ```
+/// use vecpress::{bit_split, Isa};
+/// let input: Vec<u8> = (0..32).collect();
+/// let mut a = vec![0u8; 32];
+/// let mut b = vec![0u8; 32];
+/// bit_split::encode_blocked_with(Isa::best(), &input, 1, 16, &mut a)?;
+/// bit_split::encode_blocked_with(Isa::best(), &input[16..], 1, 16, &mut b[16..])?;
+/// assert_eq!(a[16..], b[16..]);
+/// # Ok::<(), vecpress::Error>(())
+/// ```
+pub fn encode_blocked_with(
+    isa: Isa,
+    input: &[u8],
+    width: usize,
+    block_size: usize,
+    out: &mut [u8],
+) -> Result<usize, Error> {
+    blocked(isa.check()?, input, width, block_size, out, encode_block)
+}
+
+/// Undoes [`encode`]: bit-unshuffles `input` into values of `width` bytes
+/// at the start of `out`; returns the bytes written (`input.len()`).
+///
+/// ```
+/// let mut out = [0u8; 8];
+/// assert_eq!(vecpress::bit_split::decode(&[0b1000_0001, 0b1000_0000, 0, 0, 0, 0, 0, 0], 1, &mut out), Ok(8));
+/// assert_eq!(out, [1, 0, 0, 0, 0, 0, 0, 3]);
+/// ```
+pub fn decode(input: &[u8], width: usize, out: &mut [u8]) -> Result<usize, Error> {
+    decode_blocked_with(Isa::best(), input, width, 0, out)
+}
+
+/// [`decode`] with the kernels of `isa`; `Err(Unsupported)` if the CPU lacks it.
+///
+/// ```
+/// use vecpress::{bit_split, Isa};
+/// for &isa in Isa::available() {
+///     let mut out = [0u8; 8];
+///     assert_eq!(bit_split::decode_with(isa, &[1; 8], 1, &mut out), Ok(8));
+///     assert_eq!(out, [255, 0, 0, 0, 0, 0, 0, 0]);
+/// }
+/// ```
+pub fn decode_with(isa: Isa, input: &[u8], width: usize, out: &mut [u8]) -> Result<usize, Error> {
+    decode_blocked_with(isa, input, width, 0, out)
+}
+
+/// [`decode_with`] in blocks of `block_size` values (a multiple of
+/// [`BLOCKED_MULT`]; 0 for [`default_block_size`]).
+///
+/// ```
+/// use vecpress::{bit_split, Isa};
+/// let input: Vec<u8> = (0..40).collect();
+/// let mut shuffled = vec![0u8; 40];
+/// bit_split::encode_blocked_with(Isa::best(), &input, 2, 8, &mut shuffled)?;
+/// let mut out = vec![0u8; 40];
+/// bit_split::decode_blocked_with(Isa::best(), &shuffled, 2, 8, &mut out)?;
+/// assert_eq!(out, input);
+/// # Ok::<(), vecpress::Error>(())
+/// ```
+pub fn decode_blocked_with(
+    isa: Isa,
+    input: &[u8],
+    width: usize,
+    block_size: usize,
+    out: &mut [u8],
+) -> Result<usize, Error> {
+    blocked(isa.check()?, input, width, block_size, out, decode_block)
+}
+
+/// [`encode`] into a new vector.
+///
+/// ```
+/// assert_eq!(vecpress::bit_split::encode_to_vec(&[3, 0, 0, 0, 0, 0, 0, 0], 1)?, [1, 1, 0, 0, 0, 0, 0, 0]);
+/// # Ok::<(), vecpress::Error>(())
+/// ```
+pub fn encode_to_vec(input: &[u8], width: usize) -> Result<Vec<u8>, Error> {
+    let mut out = vec![0u8; input.len()];
+    encode(input, width, &mut out)?;
+    Ok(out)
+}
+
+/// [`decode`] into a new vector.
+///
+/// ```
+/// assert_eq!(vecpress::bit_split::decode_to_vec(&[1, 1, 0, 0, 0, 0, 0, 0], 1)?, [3, 0, 0, 0, 0, 0, 0, 0]);
+/// # Ok::<(), vecpress::Error>(())
+/// ```
+pub fn decode_to_vec(input: &[u8], width: usize) -> Result<Vec<u8>, Error> {
+    let mut out = vec![0u8; input.len()];
+    decode(input, width, &mut out)?;
+    Ok(out)
+}
+
+/// The levels that have a kernel of their own, among those available.
+///
+/// ```
+/// assert_eq!(vecpress::bit_split::kernels()[0], vecpress::Isa::Scalar);
+/// ```
+pub fn kernels() -> Vec<Isa> {
+    byte_split::kernels()
+}
+
+/// A transposition of one block: `(isa, input, width, out, scratch)`.
+type BlockFn = fn(Isa, &[u8], usize, &mut [u8], &mut [u8]);
+
+/// The number of values in `len` bytes of `width`-byte values.
+pub(crate) fn count(len: usize, width: usize) -> Result<usize, Error> {
+    if width == 0 {
+        return Err(Error::InvalidArgument {
+            what: "width of zero",
+            value: 0,
+        });
+    }
+    if !len.is_multiple_of(width) {
+        return Err(Error::InvalidArgument {
+            what: "byte length not a multiple of the width",
+            value: len,
+        });
+    }
+    Ok(len / width)
+}
+
+/// The block size in values: `block_size`, or the default for 0.
+pub(crate) fn block_values(width: usize, block_size: usize) -> Result<usize, Error> {
+    if block_size == 0 {
+        return Ok(default_block_size(width));
+    }
+    if !block_size.is_multiple_of(BLOCKED_MULT) {
+        return Err(Error::InvalidArgument {
+            what: "block size not a multiple of 8 values",
+            value: block_size,
+        });
+    }
+    Ok(block_size)
+}
+
+/// The bitshuffle library's blocking (`bshuf_blocked_wrap_fun`): whole
+/// blocks, then the largest multiple of 8 values left, then the last
+/// values copied.
+fn blocked(
+    isa: Isa,
+    input: &[u8],
+    width: usize,
+    block_size: usize,
+    out: &mut [u8],
+    f: BlockFn,
+) -> Result<usize, Error> {
+    let n = count(input.len(), width)?;
+    let bs = block_values(width, block_size)?;
+    if out.len() < input.len() {
+        return Err(Error::OutputTooSmall {
+            needed: input.len(),
+            actual: out.len(),
+        });
+    }
+    let mut scratch = vec![0u8; bs.min(n) * width];
+    let mut i = 0;
+    while i < n {
+        let m = if n - i >= bs { bs } else { (n - i) / 8 * 8 };
+        if m == 0 {
+            break;
+        }
+        let bytes = i * width..(i + m) * width;
+        f(
+            isa,
+            &input[bytes.clone()],
+            width,
+            &mut out[bytes],
+            &mut scratch[..m * width],
+        );
+        i += m;
+    }
+    out[i * width..input.len()].copy_from_slice(&input[i * width..]);
+    Ok(input.len())
+}
+
+/// Bit-shuffles one block of `n` values, `n` a multiple of 8 (`input`,
+/// `out` and `scratch` are all `n * width` bytes long).
+pub(crate) fn encode_block(
+    isa: Isa,
+    input: &[u8],
+    width: usize,
+    out: &mut [u8],
+    scratch: &mut [u8],
+) {
+    if isa == Isa::Scalar {
+        return scalar::encode_block(input, width, out);
+    }
+    let n = input.len() / width;
+    let _ = byte_split::encode_with(isa, input, width, scratch);
+    transpose_words(isa, scratch);
+    for (s, o) in scratch.chunks_exact(n).zip(out.chunks_exact_mut(n)) {
+        let _ = byte_split::encode_with(isa, s, 8, o);
+    }
+}
+
+/// Undoes [`encode_block`].
+pub(crate) fn decode_block(
+    isa: Isa,
+    input: &[u8],
+    width: usize,
+    out: &mut [u8],
+    scratch: &mut [u8],
+) {
+    if isa == Isa::Scalar {
+        return scalar::decode_block(input, width, out);
+    }
+    let n = input.len() / width;
+    for (i, s) in input.chunks_exact(n).zip(scratch.chunks_exact_mut(n)) {
+        let _ = byte_split::decode_with(isa, i, 8, s);
+    }
+    transpose_words(isa, scratch);
+    let _ = byte_split::decode_with(isa, scratch, width, out);
+}
+
+/// The one map from ISA level to the word transposition kernel: transposes
+/// every 8-byte word of `buf` (a multiple of 8 bytes long).
+fn transpose_words(isa: Isa, buf: &mut [u8]) {
+    let done = match isa {
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: `isa` came from `Isa::best()` or `Isa::check()`, so the CPU
+        // has every feature of the Avx512 level; `has_gfni` checked GFNI.
+        Isa::Avx512 if x86::has_gfni() => unsafe { x86::transpose_gfni(buf) },
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: as above, the CPU has the Avx2 level (Avx512 implies it).
+        Isa::Avx2 | Isa::Avx512 => unsafe { x86::transpose_avx2(buf) },
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: as above, the CPU has the Sse41 level.
+        Isa::Sse41 => unsafe { x86::transpose_sse41(buf) },
+        #[cfg(target_arch = "aarch64")]
+        // SAFETY: as above, the CPU has Neon.
+        Isa::Neon => unsafe { neon::transpose_neon(buf) },
+        _ => 0,
+    };
+    scalar::transpose_words(buf, done);
+}

@@ -1,0 +1,226 @@
+//! Reading frames: the header checked, then each block decompressed split
+//! by split into a block-sized buffer that stays in cache and unshuffled
+//! from there into the output.
+#![forbid(unsafe_code)]
+
+use super::{
+    Header, DOBITSHUFFLE, DONT_SPLIT, DOSHUFFLE, HEADER_LEN, LZ4_VERSION_FORMAT, MAX_BLOCKSIZE,
+    MAX_SPLITS, MEMCPYED, MIN_BUFFERSIZE,
+};
+use crate::lz4::block;
+use crate::{bit_split, byte_split, Error, Isa, Unit};
+
+/// Decompresses `frame` into a new vector, refusing frames that state more
+/// than [`DEFAULT_MAX_OUTPUT`](crate::lz4::DEFAULT_MAX_OUTPUT) bytes.
+///
+/// ```
+/// use vecpress::blosc::{self, Params, Shuffle};
+/// let frame = blosc::compress(b"blosc blosc blosc blosc", &Params::lz4(9, Shuffle::None, 1))?;
+/// assert_eq!(blosc::decompress(&frame)?, b"blosc blosc blosc blosc");
+/// # Ok::<(), vecpress::Error>(())
+/// ```
+pub fn decompress(frame: &[u8]) -> Result<Vec<u8>, Error> {
+    decompress_with_limit(frame, crate::lz4::DEFAULT_MAX_OUTPUT)
+}
+
+/// [`decompress`] with a limit of the caller's on the uncompressed size.
+///
+/// ```
+/// use vecpress::{blosc, Error};
+/// let frame = blosc::compress(&[0u8; 4096], &Default::default())?;
+/// assert!(matches!(blosc::decompress_with_limit(&frame, 1000), Err(Error::LimitExceeded { .. })));
+/// # Ok::<(), vecpress::Error>(())
+/// ```
+pub fn decompress_with_limit(frame: &[u8], limit: usize) -> Result<Vec<u8>, Error> {
+    let h = Header::parse(frame)?;
+    if h.nbytes > limit {
+        return Err(Error::LimitExceeded {
+            what: "blosc uncompressed size",
+            requested: h.nbytes,
+            limit,
+        });
+    }
+    let mut out = vec![0u8; h.nbytes];
+    decompress_with(Isa::best(), frame, &mut out)?;
+    Ok(out)
+}
+
+/// Decompresses `frame` into the start of `out`; returns the uncompressed
+/// size.
+///
+/// # Errors
+/// [`Error::OutputTooSmall`] when `out` is shorter than the size the frame
+/// states; [`Error::UnsupportedFormat`] for a compressor other than LZ4
+/// (naming it) or another format version; [`Error::Truncated`] and
+/// [`Error::Corrupt`], with the offset, for a frame whose sizes and offsets
+/// do not hold together or whose LZ4 data is bad.
+///
+/// ```
+/// use vecpress::blosc::{self, Params, Shuffle};
+/// let data: Vec<u8> = (0..1000u16).flat_map(|v| v.to_le_bytes()).collect();
+/// let frame = blosc::compress(&data, &Params::lz4(5, Shuffle::Bit, 2))?;
+/// let mut out = vec![0u8; 2000];
+/// assert_eq!(blosc::decompress_into(&frame, &mut out)?, 2000);
+/// assert_eq!(out, data);
+/// # Ok::<(), vecpress::Error>(())
+/// ```
+pub fn decompress_into(frame: &[u8], out: &mut [u8]) -> Result<usize, Error> {
+    decompress_with(Isa::best(), frame, out)
+}
+
+/// [`decompress_into`] with the kernels of `isa`; `Err(Unsupported)` if the
+/// CPU lacks it.
+///
+/// ```
+/// use vecpress::{blosc, Isa};
+/// let frame = blosc::compress(&[9u8; 300], &Default::default())?;
+/// for &isa in Isa::available() {
+///     let mut out = [0u8; 300];
+///     assert_eq!(blosc::decompress_with(isa, &frame, &mut out)?, 300);
+///     assert_eq!(out, [9u8; 300]);
+/// }
+/// # Ok::<(), vecpress::Error>(())
+/// ```
+pub fn decompress_with(isa: Isa, frame: &[u8], out: &mut [u8]) -> Result<usize, Error> {
+    let isa = isa.check()?;
+    let h = Header::parse(frame)?;
+    if h.nbytes == 0 {
+        return Ok(0);
+    }
+    if out.len() < h.nbytes {
+        return Err(Error::OutputTooSmall {
+            needed: h.nbytes,
+            actual: out.len(),
+        });
+    }
+    let out = &mut out[..h.nbytes];
+    if h.typesize == 0 {
+        return Err(corrupt(3, "type size of zero"));
+    }
+    if h.blocksize == 0 || h.blocksize > MAX_BLOCKSIZE {
+        return Err(corrupt(8, "block size out of range"));
+    }
+    if h.flags & 0x08 != 0 {
+        return Err(corrupt(2, "reserved flag set"));
+    }
+    if h.cbytes > frame.len() {
+        return Err(Error::Truncated {
+            offset: 0,
+            needed: h.cbytes - frame.len(),
+            unit: Unit::Bytes,
+        });
+    }
+    // Offsets are checked against the size the frame states, as c-blosc
+    // does; bytes after it are not read.
+    let frame = &frame[..h.cbytes];
+    if h.flags & MEMCPYED != 0 {
+        if h.cbytes != h.nbytes + HEADER_LEN {
+            return Err(corrupt(12, "raw frame size differs from data size"));
+        }
+        out.copy_from_slice(&frame[HEADER_LEN..]);
+        return Ok(h.nbytes);
+    }
+    check_compressor(&h)?;
+    let nblocks = h.nbytes.div_ceil(h.blocksize);
+    if nblocks > (h.cbytes.saturating_sub(HEADER_LEN)) / 4 {
+        return Err(corrupt(12, "frame too short for its block offsets"));
+    }
+    let mut tmp = vec![0u8; h.blocksize.min(h.nbytes)];
+    let mut scratch = Vec::new();
+    for (j, dst) in out.chunks_mut(h.blocksize).enumerate() {
+        let at = HEADER_LEN + 4 * j;
+        let start = read_i32(frame, at).ok_or(corrupt(at, "block offset outside the frame"))?;
+        let leftover = dst.len() < h.blocksize;
+        block_d(isa, &h, frame, start, leftover, dst, &mut tmp, &mut scratch)?;
+    }
+    Ok(h.nbytes)
+}
+
+fn corrupt(offset: usize, what: &'static str) -> Error {
+    Error::Corrupt { offset, what }
+}
+
+/// A non-negative i32 LE at `at` of `frame`, if it is there.
+fn read_i32(frame: &[u8], at: usize) -> Option<usize> {
+    let b = frame.get(at..at.checked_add(4)?)?;
+    usize::try_from(i32::from_le_bytes([b[0], b[1], b[2], b[3]])).ok()
+}
+
+fn check_compressor(h: &Header) -> Result<(), Error> {
+    let what = match h.flags >> 5 {
+        1 if h.versionlz == LZ4_VERSION_FORMAT => return Ok(()),
+        1 => "lz4 format version other than 1",
+        0 => "blosc compressor blosclz",
+        2 => "blosc compressor snappy",
+        3 => "blosc compressor zlib",
+        4 => "blosc compressor zstd",
+        _ => return Err(corrupt(2, "unknown compressor")),
+    };
+    Err(Error::UnsupportedFormat { offset: 2, what })
+}
+
+/// Decodes the block starting at `start` of `frame` into `dst`.
+#[allow(clippy::too_many_arguments)]
+fn block_d(
+    isa: Isa,
+    h: &Header,
+    frame: &[u8],
+    start: usize,
+    leftover: bool,
+    dst: &mut [u8],
+    tmp: &mut [u8],
+    scratch: &mut Vec<u8>,
+) -> Result<(), Error> {
+    let bsize = dst.len();
+    let ts = h.typesize;
+    let byte = h.flags & DOSHUFFLE != 0 && ts > 1;
+    let bit = !byte && h.flags & DOBITSHUFFLE != 0 && bsize >= ts;
+    let split = h.flags & DONT_SPLIT == 0 && ts <= MAX_SPLITS && bsize / ts >= MIN_BUFFERSIZE;
+    let nsplits = if split && !leftover { ts } else { 1 };
+    let neblock = bsize / nsplits;
+    if neblock * nsplits != bsize {
+        return Err(corrupt(
+            8,
+            "split block size not a multiple of the type size",
+        ));
+    }
+    let unpacked: &mut [u8] = if byte || bit {
+        &mut tmp[..bsize]
+    } else {
+        &mut *dst
+    };
+    let mut pos = start;
+    for part in unpacked.chunks_exact_mut(neblock) {
+        let cbytes = read_i32(frame, pos).ok_or(corrupt(pos, "split size outside the frame"))?;
+        let data = pos + 4;
+        if cbytes > frame.len() - data {
+            return Err(corrupt(pos, "split longer than the frame"));
+        }
+        let src = &frame[data..data + cbytes];
+        if cbytes == neblock {
+            part.copy_from_slice(src);
+        } else {
+            let n = block::decompress_with(isa, src, part).map_err(|e| e.shifted(data))?;
+            if n != neblock {
+                return Err(corrupt(data + cbytes, "lz4 split shorter than its block"));
+            }
+        }
+        pos = data + cbytes;
+    }
+    if byte {
+        let whole = bsize / ts * ts;
+        byte_split::decode_with(isa, &tmp[..whole], ts, &mut dst[..whole])?;
+        dst[whole..].copy_from_slice(&tmp[whole..bsize]);
+    } else if bit {
+        let n = bsize / ts;
+        if n.is_multiple_of(8) {
+            let whole = n * ts;
+            scratch.resize(whole, 0);
+            bit_split::decode_block(isa, &tmp[..whole], ts, &mut dst[..whole], scratch);
+            dst[whole..].copy_from_slice(&tmp[whole..bsize]);
+        } else {
+            dst.copy_from_slice(&tmp[..bsize]);
+        }
+    }
+    Ok(())
+}
