@@ -251,15 +251,12 @@ fn block_errors() {
         fl::delta_unpack(&out, &[0u32; 31], 2, &mut vals),
         Err(Error::InvalidArgument { .. })
     ));
-    assert!(
-        matches!(
+    if !Isa::Neon.is_supported() {
+        assert!(matches!(
             fl::unpack_with(Isa::Neon, &out, 2, &mut vals),
             Err(Error::Unsupported { .. })
-        )
-        .then_some(())
-        .is_some()
-            || cfg!(target_arch = "aarch64")
-    );
+        ));
+    }
 }
 
 type Encode = fn(&[u32]) -> Vec<u8>;

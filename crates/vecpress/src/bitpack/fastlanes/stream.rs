@@ -1,5 +1,5 @@
 //! Streams of FastLanes blocks of u32: any number of values, the forms the
-//! registry's `fastlanes`, `fastlanes-for` and `fastlanes-delta` codecs
+//! registry's `fastlanes`, `fastlanes-delta` and `fastlanes-for` codecs
 //! store (ids 20, 21 and 22).
 //!
 //! ```text
