@@ -9,6 +9,7 @@
 // `deny`, not `forbid`: peers/maskedvbyte.rs below calls C. Other files forbid it.
 #![deny(unsafe_code)]
 
+mod fastlanes;
 mod integer_encoding;
 mod leb128;
 mod lz4_c;
@@ -149,6 +150,7 @@ pub fn all() -> Vec<Slot> {
         streamvbyte_c::peer(),
         stream_vbyte_rs::peer(),
         streamvbyte64::peer(),
+        fastlanes::peer(),
     ]
 }
 
