@@ -68,15 +68,12 @@ impl FastLanesCrate {
         for block in &mut blocks {
             let width = usize::from(*input.get(pos)?);
             pos += 1;
-            let mut bases = [prev; 32];
+            let mut bases = [0u32; 32];
             if delta {
-                let mut ends = [0u32; 31];
+                let mut ends = [0u32; 32];
                 pos += vecpress::vbyte::decode_delta(input.get(pos..)?, &mut ends, prev).ok()?;
                 for (lane, base) in bases.iter_mut().enumerate() {
-                    let k = transposed_index(lane) / 32;
-                    if k > 0 {
-                        *base = ends[k - 1];
-                    }
+                    *base = ends[transposed_index(lane) / 32];
                 }
             }
             let bytes = input.get(pos..pos + 128 * width)?;

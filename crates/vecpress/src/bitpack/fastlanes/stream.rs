@@ -9,15 +9,17 @@
 //! plain:    [width: u8 (0..=32)][128 width bytes: `pack`]
 //! FoR:      [width: u8][reference: u32 LE, the block's minimum]
 //!           [128 width bytes: `for_pack`]
-//! delta:    [width: u8][bases: 31 VByte gaps][128 width bytes: `delta_pack`
+//! delta:    [width: u8][bases: 32 VByte gaps][128 width bytes: `delta_pack`
 //!           of the transposed block]
 //!           Lane l of the transposed block holds the 32 consecutive values
 //!           from p = transposed_index(l) (a multiple of 32) on; its base is
-//!           the value before them: the one before the block (`prev`, the
-//!           last value of the block before, or the caller's for the first)
-//!           for p = 0, else value p - 1 of the block. The 31 values
-//!           31, 63, .., 991 of the block are stored as VByte gaps from
-//!           `prev`, so every gap packed is a gap of the sorted list
+//!           value p - 1 of the block, or value 0 itself for p = 0 (whose
+//!           first difference is then 0). The 32 values 0, 31, 63, .., 991
+//!           of the block are stored as VByte gaps, the first from `prev`
+//!           (the last value of the block before, or the caller's for the
+//!           first block), so that a jump into the block (the first
+//!           value of a list, or of a block coded from 0) costs one VByte
+//!           value and not the width of the whole block
 //! ```
 //!
 //! The count is not stored: the caller knows it, as with every integer
@@ -39,8 +41,8 @@ use crate::{vbyte, Error, Isa, Unit};
 
 /// Values per lane of a u32 block, and so between two stored bases.
 const RUN: usize = 32;
-/// Bases stored per delta block: one a lane but the first (`prev`).
-const BASES: usize = BLOCK / RUN - 1;
+/// Bases stored per delta block: one a lane.
+const BASES: usize = BLOCK / RUN;
 
 /// Which stream form.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -50,12 +52,12 @@ enum Form {
     Delta,
 }
 
-/// Worst-case encoded size of `n` values in any of the three forms: 4252
-/// bytes a whole block (a width byte, the bases' 155 VByte bytes at most,
+/// Worst-case encoded size of `n` values in any of the three forms: 4257
+/// bytes a whole block (a width byte, the bases' 160 VByte bytes at most,
 /// 4096 packed), and the tail's VByte worst case.
 ///
 /// ```
-/// assert_eq!(vecpress::bitpack::fastlanes::max_encoded_len(1024), 4252);
+/// assert_eq!(vecpress::bitpack::fastlanes::max_encoded_len(1024), 4257);
 /// ```
 pub fn max_encoded_len(n: usize) -> usize {
     n / BLOCK * (1 + vbyte::max_encoded_len(BASES) + packed_len(32))
@@ -194,17 +196,16 @@ fn short(offset: usize, needed: usize) -> Error {
     }
 }
 
-/// The base of each lane of a transposed block: the value before the
-/// lane's run, `ends[k - 1]` being value `32 k - 1` of the block.
-fn bases(prev: u32, ends: &[u32; BASES]) -> [u32; RUN] {
-    let mut bases = [prev; RUN];
-    for (lane, base) in bases.iter_mut().enumerate() {
-        let k = transposed_index(lane) / RUN;
-        if k > 0 {
-            *base = ends[k - 1];
-        }
-    }
-    bases
+/// The values of a block stored as the bases of its lanes: value 0, then
+/// the last value of every run of 32 but the last.
+fn ends(block: &[u32]) -> [u32; BASES] {
+    core::array::from_fn(|k| if k == 0 { block[0] } else { block[RUN * k - 1] })
+}
+
+/// The base of each lane of a transposed block: `ends[k]` for the lane
+/// whose run starts at value `32 k` of the block.
+fn bases(ends: &[u32; BASES]) -> [u32; RUN] {
+    core::array::from_fn(|lane| ends[transposed_index(lane) / RUN])
 }
 
 fn encode_impl(form: Form, values: &[u32], mut prev: u32, out: &mut [u8]) -> usize {
@@ -227,8 +228,8 @@ fn encode_impl(form: Form, values: &[u32], mut prev: u32, out: &mut [u8]) -> usi
                 super::for_pack(block, reference, width, &mut out[pos..])
             }
             Form::Delta => {
-                let ends: [u32; BASES] = core::array::from_fn(|k| block[RUN * (k + 1) - 1]);
-                let bases = bases(prev, &ends);
+                let ends = ends(block);
+                let bases = bases(&ends);
                 super::transpose(block, &mut lanes).expect("a whole block");
                 let width = super::delta_width(&lanes, &bases).expect("a whole block");
                 out[pos] = width;
@@ -296,7 +297,7 @@ fn decode_impl(
                 let mut ends = [0u32; BASES];
                 pos += vbyte::decode_delta_with(isa, &input[pos..], &mut ends, prev)
                     .map_err(|e| e.shifted(pos))?;
-                let bases = bases(prev, &ends);
+                let bases = bases(&ends);
                 let data = &input[pos..];
                 if data.len() < packed_len(width) {
                     return Err(short(pos, left));
