@@ -74,7 +74,7 @@ fn random_block<T: Word + Bytes>(rng: &mut Rng, width: usize) -> Vec<T> {
     let ones = T::random(rng, width) | T::random(rng, width);
     let at = rng.below(1000) as usize;
     for x in &mut v[at..at + 24] {
-        *x = if at % 2 == 0 { T::ZERO } else { ones };
+        *x = if at.is_multiple_of(2) { T::ZERO } else { ones };
     }
     v
 }

@@ -152,7 +152,7 @@ macro_rules! kernel {
                             if next < W {
                                 src = <$t as Sealed>::load(input, (<$t as Word>::LANES * next + lane) * <$t as Word>::SIZE);
                                 if spill != 0 {
-                                    v = v | (src & mask::<$t>(spill)) << here;
+                                    v |= (src & mask::<$t>(spill)) << here;
                                 }
                             }
                             v
