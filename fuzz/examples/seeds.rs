@@ -20,6 +20,7 @@ use vecpress::container::{Element, Header, Writer};
 use vecpress::group_varint::{g8iu, gb};
 use vecpress::lz4::{block, frame};
 use vecpress::stream_vbyte::{self as svb, u64 as sv64};
+use vecpress::bitpack::fastlanes;
 use vecpress::{byte_split, codec, vbyte};
 
 /// What the seeds are built from.
@@ -230,6 +231,15 @@ fn seeds(target: &str, src: &Sources) -> Vec<Vec<u8>> {
                 ));
             }
         }
+        "decode_fastlanes" => {
+            for v in &src.values {
+                let c = count(v.len());
+                let head = [c[0], c[1], 0, 0, 0, 0];
+                out.push(cat(&head, &fastlanes::encode_to_vec(v)));
+                out.push(cat(&head, &fastlanes::encode_for_to_vec(v)));
+                out.push(cat(&head, &fastlanes::encode_delta_to_vec(v, 0)));
+            }
+        }
         "decode_varint_gb" | "decode_varint_g8iu" => {
             let gb = target == "decode_varint_gb";
             for g in golden(if gb { "gb" } else { "g8iu" }) {
@@ -338,7 +348,8 @@ fn seeds(target: &str, src: &Sources) -> Vec<Vec<u8>> {
         "roundtrip_vbyte"
         | "roundtrip_group_varint"
         | "roundtrip_stream_vbyte"
-        | "roundtrip_bp128" => {
+        | "roundtrip_bp128"
+        | "roundtrip_fastlanes" => {
             for v in &src.values {
                 out.push(cat(&[0, 0, 0, 0, 0], &le32(v)));
             }

@@ -18,6 +18,7 @@
 #![forbid(unsafe_code)]
 
 use crate::bitpack::bp128;
+use crate::bitpack::fastlanes;
 #[cfg(feature = "g8iu")]
 use crate::group_varint::g8iu;
 use crate::group_varint::gb;
@@ -94,6 +95,50 @@ impl IntCodec for Int {
     }
     fn auto_kernel(&self) -> Isa {
         tune::isa(self.op)
+    }
+}
+
+/// An integer codec whose default dispatch takes the best level the CPU
+/// has ([`Isa::best`]), there being no tuned choice for it yet: one row of
+/// the table below, like [`Int`] without the [`Op`].
+struct IntBest {
+    id: u16,
+    name: &'static str,
+    delta: bool,
+    max_encoded_len: fn(usize) -> usize,
+    encode: fn(&[u32], &mut [u8]) -> usize,
+    decode: DecodeFn,
+    decode_auto: fn(&[u8], &mut [u32]) -> Result<usize, Error>,
+    kernels: fn() -> Vec<Isa>,
+}
+
+impl IntCodec for IntBest {
+    fn id(&self) -> u16 {
+        self.id
+    }
+    fn name(&self) -> &'static str {
+        self.name
+    }
+    fn is_delta(&self) -> bool {
+        self.delta
+    }
+    fn max_encoded_len(&self, n: usize) -> usize {
+        (self.max_encoded_len)(n)
+    }
+    fn encode(&self, values: &[u32], out: &mut [u8]) -> usize {
+        (self.encode)(values, out)
+    }
+    fn decode(&self, isa: Isa, input: &[u8], out: &mut [u32]) -> Result<usize, Error> {
+        (self.decode)(isa, input, out)
+    }
+    fn kernels(&self) -> Vec<Isa> {
+        (self.kernels)()
+    }
+    fn decode_auto(&self, input: &[u8], out: &mut [u32]) -> Result<usize, Error> {
+        (self.decode_auto)(input, out)
+    }
+    fn auto_kernel(&self) -> Isa {
+        Isa::best()
     }
 }
 
@@ -233,6 +278,36 @@ static CODECS: &[&dyn IntCodec] = &[
         decode_auto: |i, o| bp128::decode_delta(i, o, 0),
         op: Op::Bp128Delta,
         kernels: bp128::kernels,
+    },
+    &IntBest {
+        id: 20,
+        name: "fastlanes",
+        delta: false,
+        max_encoded_len: fastlanes::max_encoded_len,
+        encode: fastlanes::encode,
+        decode: fastlanes::decode_with,
+        decode_auto: fastlanes::decode,
+        kernels: fastlanes::kernels,
+    },
+    &IntBest {
+        id: 21,
+        name: "fastlanes-delta",
+        delta: true,
+        max_encoded_len: fastlanes::max_encoded_len,
+        encode: |v, out| fastlanes::encode_delta(v, 0, out),
+        decode: |isa, input, out| fastlanes::decode_delta_with(isa, input, out, 0),
+        decode_auto: |i, o| fastlanes::decode_delta(i, o, 0),
+        kernels: fastlanes::kernels,
+    },
+    &IntBest {
+        id: 22,
+        name: "fastlanes-for",
+        delta: false,
+        max_encoded_len: fastlanes::max_encoded_len,
+        encode: fastlanes::encode_for,
+        decode: fastlanes::decode_for_with,
+        decode_auto: fastlanes::decode_for,
+        kernels: fastlanes::kernels,
     },
 ];
 

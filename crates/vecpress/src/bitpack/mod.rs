@@ -6,8 +6,12 @@
 //!   u32 in the lane-interleaved layout of simdcomp, byte-compatible with the
 //!   `bitpacking` crate's `BitPacker4x` (and `BitPacker8x`), plain and sorted
 //!   (delta) forms.
+//! - [`fastlanes`]: FastLanes (Afroozeh and Boncz 2023), blocks of 1024 u8,
+//!   u16, u32 or u64 in the unified transposed layout, byte-compatible with
+//!   the `fastlanes` crate: plain, frame of reference and delta.
 //!
 //! A packed block carries no header: its width comes with it out of band (as
 //! in `bitpacking`), and a stream format built on blocks stores the widths.
 
 pub mod bp128;
+pub mod fastlanes;

@@ -10,6 +10,7 @@
 #![deny(unsafe_code)]
 
 mod c_blosc;
+mod fastlanes;
 mod integer_encoding;
 mod leb128;
 mod lz4_c;
@@ -151,6 +152,7 @@ pub fn all() -> Vec<Slot> {
         streamvbyte_c::peer(),
         stream_vbyte_rs::peer(),
         streamvbyte64::peer(),
+        fastlanes::peer(),
     ]
 }
 

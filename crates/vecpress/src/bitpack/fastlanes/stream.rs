@@ -1,0 +1,321 @@
+//! Streams of FastLanes blocks of u32: any number of values, the forms the
+//! registry's `fastlanes`, `fastlanes-delta` and `fastlanes-for` codecs
+//! store (ids 20, 21 and 22).
+//!
+//! ```text
+//! n values: n / 1024 whole blocks, then the last n % 1024 values as VByte
+//!           (LEB128; gaps in the delta form), as short a tail as the
+//!           bp128 streams keep, which no padding would make shorter
+//! plain:    [width: u8 (0..=32)][128 width bytes: `pack`]
+//! FoR:      [width: u8][reference: u32 LE, the block's minimum]
+//!           [128 width bytes: `for_pack`]
+//! delta:    [width: u8][bases: 32 VByte gaps][128 width bytes: `delta_pack`
+//!           of the transposed block]
+//!           Lane l of the transposed block holds the 32 consecutive values
+//!           from p = transposed_index(l) (a multiple of 32) on; its base is
+//!           value p - 1 of the block, or value 0 itself for p = 0 (whose
+//!           first difference is then 0). The 32 values 0, 31, 63, .., 991
+//!           of the block are stored as VByte gaps, the first from `prev`
+//!           (the last value of the block before, or the caller's for the
+//!           first block), so that a jump into the block (the first
+//!           value of a list, or of a block coded from 0) costs one VByte
+//!           value and not the width of the whole block
+//! ```
+//!
+//! The count is not stored: the caller knows it, as with every integer
+//! codec here. A width above 32 is `Corrupt`, a short block `Truncated`,
+//! both at the byte where they start.
+//!
+//! ```
+//! use vecpress::bitpack::fastlanes;
+//! let docs: Vec<u32> = (0..3000).map(|i| 40 * i + i % 7).collect();
+//! let bytes = fastlanes::encode_delta_to_vec(&docs, 0);
+//! assert!(bytes.len() < 3000 * 2);
+//! assert_eq!(fastlanes::decode_delta_to_vec(&bytes, docs.len(), 0)?, docs);
+//! # Ok::<(), vecpress::Error>(())
+//! ```
+#![forbid(unsafe_code)]
+
+use super::{packed_len, transposed_index, BLOCK};
+use crate::{vbyte, Error, Isa, Unit};
+
+/// Values per lane of a u32 block, and so between two stored bases.
+const RUN: usize = 32;
+/// Bases stored per delta block: one a lane.
+const BASES: usize = BLOCK / RUN;
+
+/// Which stream form.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Form {
+    Plain,
+    For,
+    Delta,
+}
+
+/// Worst-case encoded size of `n` values in any of the three forms: 4257
+/// bytes a whole block (a width byte, the bases' 160 VByte bytes at most,
+/// 4096 packed), and the tail's VByte worst case.
+///
+/// ```
+/// assert_eq!(vecpress::bitpack::fastlanes::max_encoded_len(1024), 4257);
+/// ```
+pub fn max_encoded_len(n: usize) -> usize {
+    n / BLOCK * (1 + vbyte::max_encoded_len(BASES) + packed_len(32))
+        + vbyte::max_encoded_len(n % BLOCK)
+}
+
+/// Encodes `values` into `out`; returns the bytes written. Panics if `out`
+/// holds fewer than [`max_encoded_len`]`(values.len())` bytes.
+///
+/// ```
+/// use vecpress::bitpack::fastlanes;
+/// let values: Vec<u32> = (0..2000).map(|i| i % 300).collect();
+/// let mut bytes = vec![0u8; fastlanes::max_encoded_len(values.len())];
+/// let len = fastlanes::encode(&values, &mut bytes);
+/// let mut out = vec![0u32; values.len()];
+/// assert_eq!(fastlanes::decode(&bytes[..len], &mut out), Ok(len));
+/// assert_eq!(out, values);
+/// ```
+pub fn encode(values: &[u32], out: &mut [u8]) -> usize {
+    encode_impl(Form::Plain, values, 0, out)
+}
+
+/// [`encode`] into a new vector.
+pub fn encode_to_vec(values: &[u32]) -> Vec<u8> {
+    to_vec(Form::Plain, values, 0)
+}
+
+/// Encodes `values` block by block minus each block's minimum; returns the
+/// bytes written. Panics if `out` is shorter than [`max_encoded_len`].
+pub fn encode_for(values: &[u32], out: &mut [u8]) -> usize {
+    encode_impl(Form::For, values, 0, out)
+}
+
+/// [`encode_for`] into a new vector.
+///
+/// ```
+/// use vecpress::bitpack::fastlanes;
+/// let values: Vec<u32> = (0..1500).map(|i| 1_000_000 + i % 16).collect();
+/// let bytes = fastlanes::encode_for_to_vec(&values);
+/// assert!(bytes.len() < 1024 / 2 + 600 * 3 + 10);
+/// assert_eq!(fastlanes::decode_for_to_vec(&bytes, values.len())?, values);
+/// # Ok::<(), vecpress::Error>(())
+/// ```
+pub fn encode_for_to_vec(values: &[u32]) -> Vec<u8> {
+    to_vec(Form::For, values, 0)
+}
+
+/// Encodes the gaps of sorted `values`, the first one's to `prev`; returns
+/// the bytes written. Panics if `out` is shorter than [`max_encoded_len`].
+pub fn encode_delta(values: &[u32], prev: u32, out: &mut [u8]) -> usize {
+    encode_impl(Form::Delta, values, prev, out)
+}
+
+/// [`encode_delta`] into a new vector.
+pub fn encode_delta_to_vec(values: &[u32], prev: u32) -> Vec<u8> {
+    to_vec(Form::Delta, values, prev)
+}
+
+/// Decodes `out.len()` values from the start of `input`; returns the bytes
+/// consumed.
+pub fn decode(input: &[u8], out: &mut [u32]) -> Result<usize, Error> {
+    decode_impl(Form::Plain, Isa::best(), input, out, 0)
+}
+
+/// [`decode`] with the kernel of `isa`; `Err(Unsupported)` if the CPU lacks it.
+pub fn decode_with(isa: Isa, input: &[u8], out: &mut [u32]) -> Result<usize, Error> {
+    decode_impl(Form::Plain, isa.check()?, input, out, 0)
+}
+
+/// Decodes `n` values into a new vector.
+pub fn decode_to_vec(input: &[u8], n: usize) -> Result<Vec<u32>, Error> {
+    from_vec(Form::Plain, input, n, 0)
+}
+
+/// Decodes `out.len()` values of a FoR stream; returns the bytes consumed.
+pub fn decode_for(input: &[u8], out: &mut [u32]) -> Result<usize, Error> {
+    decode_impl(Form::For, Isa::best(), input, out, 0)
+}
+
+/// [`decode_for`] with the kernel of `isa`; `Err(Unsupported)` if the CPU
+/// lacks it.
+pub fn decode_for_with(isa: Isa, input: &[u8], out: &mut [u32]) -> Result<usize, Error> {
+    decode_impl(Form::For, isa.check()?, input, out, 0)
+}
+
+/// Decodes `n` values of a FoR stream into a new vector.
+pub fn decode_for_to_vec(input: &[u8], n: usize) -> Result<Vec<u32>, Error> {
+    from_vec(Form::For, input, n, 0)
+}
+
+/// Decodes `out.len()` values of a delta stream, summing the gaps from
+/// `prev`; returns the bytes consumed.
+pub fn decode_delta(input: &[u8], out: &mut [u32], prev: u32) -> Result<usize, Error> {
+    decode_impl(Form::Delta, Isa::best(), input, out, prev)
+}
+
+/// [`decode_delta`] with the kernel of `isa`; `Err(Unsupported)` if the CPU
+/// lacks it.
+pub fn decode_delta_with(
+    isa: Isa,
+    input: &[u8],
+    out: &mut [u32],
+    prev: u32,
+) -> Result<usize, Error> {
+    decode_impl(Form::Delta, isa.check()?, input, out, prev)
+}
+
+/// Decodes `n` values of a delta stream into a new vector.
+pub fn decode_delta_to_vec(input: &[u8], n: usize, prev: u32) -> Result<Vec<u32>, Error> {
+    from_vec(Form::Delta, input, n, prev)
+}
+
+fn to_vec(form: Form, values: &[u32], prev: u32) -> Vec<u8> {
+    let mut out = vec![0u8; max_encoded_len(values.len())];
+    let n = encode_impl(form, values, prev, &mut out);
+    out.truncate(n);
+    out
+}
+
+fn from_vec(form: Form, input: &[u8], n: usize, prev: u32) -> Result<Vec<u32>, Error> {
+    // A block of 1024 values takes at least its width byte, a tail value
+    // a byte: no more values than that are allocated before decoding.
+    let mut out = vec![0u32; n.min(input.len().saturating_mul(BLOCK))];
+    if out.len() < n {
+        return Err(short(input.len(), n - out.len()));
+    }
+    decode_impl(form, Isa::best(), input, &mut out, prev)?;
+    Ok(out)
+}
+
+fn short(offset: usize, needed: usize) -> Error {
+    Error::Truncated {
+        offset,
+        needed,
+        unit: Unit::Values,
+    }
+}
+
+/// The values of a block stored as the bases of its lanes: value 0, then
+/// the last value of every run of 32 but the last.
+fn ends(block: &[u32]) -> [u32; BASES] {
+    core::array::from_fn(|k| if k == 0 { block[0] } else { block[RUN * k - 1] })
+}
+
+/// The base of each lane of a transposed block: `ends[k]` for the lane
+/// whose run starts at value `32 k` of the block.
+fn bases(ends: &[u32; BASES]) -> [u32; RUN] {
+    core::array::from_fn(|lane| ends[transposed_index(lane) / RUN])
+}
+
+fn encode_impl(form: Form, values: &[u32], mut prev: u32, out: &mut [u8]) -> usize {
+    let mut pos = 0;
+    let mut blocks = values.chunks_exact(BLOCK);
+    let mut lanes = [0u32; BLOCK];
+    for block in &mut blocks {
+        let packed = match form {
+            Form::Plain => {
+                let width = super::width(block).expect("a whole block");
+                out[pos] = width;
+                pos += 1;
+                super::pack(block, width, &mut out[pos..])
+            }
+            Form::For => {
+                let (reference, width) = super::for_reference(block).expect("a whole block");
+                out[pos] = width;
+                out[pos + 1..pos + 5].copy_from_slice(&reference.to_le_bytes());
+                pos += 5;
+                super::for_pack(block, reference, width, &mut out[pos..])
+            }
+            Form::Delta => {
+                let ends = ends(block);
+                let bases = bases(&ends);
+                super::transpose(block, &mut lanes).expect("a whole block");
+                let width = super::delta_width(&lanes, &bases).expect("a whole block");
+                out[pos] = width;
+                pos += 1;
+                pos += vbyte::encode_delta(&ends, prev, &mut out[pos..]);
+                super::delta_pack(&lanes, &bases, width, &mut out[pos..])
+            }
+        }
+        .expect("the block's own width, room for it");
+        pos += packed;
+        prev = block[BLOCK - 1];
+    }
+    let tail = blocks.remainder();
+    pos + if form == Form::Delta {
+        vbyte::encode_delta(tail, prev, &mut out[pos..])
+    } else {
+        vbyte::encode(tail, &mut out[pos..])
+    }
+}
+
+fn decode_impl(
+    form: Form,
+    isa: Isa,
+    input: &[u8],
+    out: &mut [u32],
+    mut prev: u32,
+) -> Result<usize, Error> {
+    let n = out.len();
+    let mut pos = 0;
+    let mut blocks = out.chunks_exact_mut(BLOCK);
+    let mut lanes = [0u32; BLOCK];
+    for (b, block) in (&mut blocks).enumerate() {
+        let left = n - b * BLOCK;
+        let Some(&width) = input.get(pos) else {
+            return Err(short(pos, left));
+        };
+        if width > 32 {
+            return Err(Error::Corrupt {
+                offset: pos,
+                what: "bit width above 32",
+            });
+        }
+        pos += 1;
+        let read = match form {
+            Form::Plain => {
+                let data = &input[pos..];
+                if data.len() < packed_len(width) {
+                    return Err(short(pos, left));
+                }
+                super::unpack_with(isa, data, width, block)?
+            }
+            Form::For => {
+                let Some(reference) = input.get(pos..pos + 4) else {
+                    return Err(short(pos, left));
+                };
+                let reference = u32::from_le_bytes(reference.try_into().expect("4 bytes"));
+                pos += 4;
+                let data = &input[pos..];
+                if data.len() < packed_len(width) {
+                    return Err(short(pos, left));
+                }
+                super::for_unpack_with(isa, data, reference, width, block)?
+            }
+            Form::Delta => {
+                let mut ends = [0u32; BASES];
+                pos += vbyte::decode_delta_with(isa, &input[pos..], &mut ends, prev)
+                    .map_err(|e| e.shifted(pos))?;
+                let bases = bases(&ends);
+                let data = &input[pos..];
+                if data.len() < packed_len(width) {
+                    return Err(short(pos, left));
+                }
+                let read = super::delta_unpack_with(isa, data, &bases, width, &mut lanes)?;
+                super::untranspose(&lanes, block)?;
+                read
+            }
+        };
+        pos += read;
+        prev = block[BLOCK - 1];
+    }
+    let tail = blocks.into_remainder();
+    let read = if form == Form::Delta {
+        vbyte::decode_delta_with(isa, &input[pos..], tail, prev)
+    } else {
+        vbyte::decode_with(isa, &input[pos..], tail)
+    }
+    .map_err(|e| e.shifted(pos))?;
+    Ok(pos + read)
+}
