@@ -76,6 +76,13 @@ create_exception!(
     "The CPU lacks the instruction set asked for: attribute `isa`."
 );
 
+create_exception!(
+    vecpress,
+    UnsupportedFormatError,
+    Error,
+    "A format or a part of one this library does not read (e.g. a Blosc frame of another compressor than LZ4): attributes `offset` (of the field that names it) and `what`."
+);
+
 /// Registers the exception classes on the module.
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     let py = m.py();
@@ -99,6 +106,10 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     )?;
     m.add("IoError", py.get_type::<IoError>())?;
     m.add("UnsupportedError", py.get_type::<UnsupportedError>())?;
+    m.add(
+        "UnsupportedFormatError",
+        py.get_type::<UnsupportedFormatError>(),
+    )?;
     Ok(())
 }
 
@@ -148,6 +159,10 @@ pub fn to_py(py: Python<'_>, err: vecpress::Error) -> PyErr {
             vec![("what", text(py, what)), ("value", int(py, value))],
         ),
         E::Unsupported { isa } => (UnsupportedError::new_err(msg), vec![("isa", text(py, isa))]),
+        E::UnsupportedFormat { offset, what } => (
+            UnsupportedFormatError::new_err(msg),
+            vec![("offset", int(py, offset)), ("what", text(py, what))],
+        ),
         E::DictionaryMismatch { needed, given } => (
             DictionaryMismatchError::new_err(msg),
             vec![

@@ -3,6 +3,7 @@
 //! vecpress library. The Python modules in `vecpress/` wrap them with
 //! keyword arguments and docstrings; no codec logic lives here.
 
+mod blosc;
 mod buffers;
 mod bytes;
 mod call;
@@ -74,6 +75,9 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(lz4::lz4_sized_len, m)?)?;
     m.add_function(wrap_pyfunction!(lz4::lz4_decompress_sized_into, m)?)?;
     m.add_function(wrap_pyfunction!(sized::sized_len, m)?)?;
+    m.add_function(wrap_pyfunction!(blosc::blosc_compress, m)?)?;
+    m.add_function(wrap_pyfunction!(blosc::blosc_nbytes, m)?)?;
+    m.add_function(wrap_pyfunction!(blosc::blosc_decompress_into, m)?)?;
     m.add_function(wrap_pyfunction!(lz4::lz4_compress_frame, m)?)?;
     m.add_function(wrap_pyfunction!(lz4::lz4_decompress_frame, m)?)?;
     m.add_function(wrap_pyfunction!(lz4::lz4_train_dictionary, m)?)?;

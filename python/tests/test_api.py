@@ -35,6 +35,7 @@ def test_error_hierarchy():
         vecpress.OutOfRangeError,
         vecpress.ChecksumMismatchError,
         vecpress.UnsupportedError,
+        vecpress.UnsupportedFormatError,
     ]:
         assert issubclass(cls, vecpress.Error)
     assert issubclass(vecpress.Error, ValueError)

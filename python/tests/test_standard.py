@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 from helpers import mixed
 
+import vecpress
 from vecpress import numcodecs as vnc
 
 zarr = pytest.importorskip("zarr")
@@ -114,3 +115,75 @@ def test_zarr_v2_written_by_vecpress_reads_with_numcodecs(tmp_path, standard):
     assert type(back.metadata.compressor) is numcodecs.LZ4
     np.testing.assert_array_equal(back[:], data)
     vnc.register_standard()
+
+
+BLOSC_CASES = [
+    (cname, clevel, shuffle, blocksize, dtype)
+    for cname in ("lz4", "lz4hc")
+    for clevel in (0, 1, 5, 9)
+    for shuffle in (0, 1, 2, -1)
+    for blocksize in (0, 256, 4096, 100_000)
+    for dtype in ("<u1", "<u2", "<f4", "<f8", "<i8")
+]
+
+
+def _blosc_data(dtype, n, seed):
+    rng = np.random.default_rng(seed)
+    if np.dtype(dtype).kind == "f":
+        return np.cumsum(rng.normal(size=n)).astype(dtype)
+    return (np.cumsum(rng.integers(0, 4, n)) % 200).astype(dtype)
+
+
+@pytest.mark.parametrize("cname,clevel,shuffle,blocksize,dtype", BLOSC_CASES)
+def test_blosc_frames_are_read_both_ways(cname, clevel, shuffle, blocksize, dtype):
+    ours = vnc.Blosc(cname, clevel, shuffle, blocksize)
+    theirs = numcodecs.Blosc(cname, clevel, shuffle, blocksize)
+    assert ours.get_config() == theirs.get_config()
+    for n in (0, 1, 37, 5000, 70_001):
+        a = _blosc_data(dtype, n, n + clevel)
+        mine, c_blosc = ours.encode(a), theirs.encode(a)
+        if n:  # numcodecs cannot decode an empty frame, its own either
+            assert bytes(theirs.decode(mine)) == a.tobytes(), n
+        assert bytes(ours.decode(c_blosc)) == a.tobytes(), n
+        assert bytes(ours.decode(mine)) == a.tobytes(), n
+        out = np.zeros(a.nbytes + 3, np.uint8)
+        assert ours.decode(c_blosc, out=out) is out
+        assert out[: a.nbytes].tobytes() == a.tobytes()
+
+
+def test_blosc_of_other_compressors_goes_to_numcodecs():
+    a = np.arange(10_000, dtype=np.int32)
+    for cname in ("zstd", "blosclz", "zlib"):
+        theirs = numcodecs.Blosc(cname=cname)
+        frame = theirs.encode(a)
+        # The native decoder names what it does not read ...
+        with pytest.raises(vecpress.UnsupportedFormatError, match=cname):
+            vecpress._native.blosc_decompress_into(frame, np.empty(a.nbytes, np.uint8))
+        # ... and the codec hands such frames to numcodecs.
+        ours = vnc.Blosc(cname=cname)
+        assert bytes(ours.decode(frame)) == a.tobytes()
+        assert bytes(theirs.decode(ours.encode(a))) == a.tobytes()
+
+
+def test_blosc_refuses_corrupt_frames_with_a_vecpress_error():
+    a = np.arange(20_000, dtype=np.float64)
+    frame = bytes(vnc.Blosc().encode(a))
+    for cut in (0, 5, 15, 16, 40, len(frame) - 1):
+        with pytest.raises(vecpress.Error):
+            vnc.Blosc().decode(frame[:cut])
+    big = bytearray(frame)
+    big[4:8] = (2**31 - 1).to_bytes(4, "little")  # nbytes beyond the limit
+    with pytest.raises(vecpress.Error):
+        vnc.Blosc().decode(bytes(big))
+
+
+def test_zarr_v2_default_blosc_reads_with_vecpress(tmp_path, standard):
+    data = _data()
+    vnc.unregister_standard()
+    z = zarr.create_array(str(tmp_path / "b.zarr"), shape=data.shape, chunks=(40, 300), dtype=data.dtype,
+                          zarr_format=2, compressors=numcodecs.Blosc())
+    z[:] = data
+    vnc.register_standard()
+    back = zarr.open_array(str(tmp_path / "b.zarr"), mode="r")
+    assert isinstance(back.metadata.compressor, vnc.Blosc)
+    np.testing.assert_array_equal(back[:], data)

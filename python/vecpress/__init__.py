@@ -38,6 +38,7 @@ from vecpress._native import (
     OutputTooSmallError,
     TruncatedError,
     UnsupportedError,
+    UnsupportedFormatError,
 )
 from vecpress._native import available_isas as _available_isas
 from vecpress._native import default_kernels as _default_kernels
@@ -56,6 +57,7 @@ __all__ = [
     "OutputTooSmallError",
     "TruncatedError",
     "UnsupportedError",
+    "UnsupportedFormatError",
     "available_isas",
     "default_kernels",
     "isa",

@@ -49,6 +49,10 @@ class IoError(Error):
 class UnsupportedError(Error):
     isa: str
 
+class UnsupportedFormatError(Error):
+    offset: int
+    what: str
+
 class DictionaryMismatchError(Error):
     needed: int
     given: int | None
@@ -109,3 +113,6 @@ def stream_vbyte_encode_wide(array: npt.NDArray[Any], delta: bool) -> bytes: ...
 def stream_vbyte_decode_wide(
     data: Any, count: int, dtype: str, delta: bool, out: npt.NDArray[Any] | None = None
 ) -> npt.NDArray[Any]: ...
+def blosc_compress(data: Any, cname: str, clevel: int, shuffle: int, typesize: int, blocksize: int) -> bytes: ...
+def blosc_nbytes(data: Any, limit: int) -> int: ...
+def blosc_decompress_into(data: Any, out: npt.NDArray[np.uint8]) -> int: ...

@@ -32,7 +32,7 @@ import numpy as np
 from numcodecs.abc import Codec
 from numcodecs.compat import ensure_contiguous_ndarray
 
-from vecpress import _native, bitpack, lz4, stream_vbyte, vbyte
+from vecpress import UnsupportedFormatError, _native, bitpack, lz4, stream_vbyte, vbyte
 
 __all__ = [
     "VByte",
@@ -43,6 +43,7 @@ __all__ = [
     "ByteSplitLZ4",
     "Shuffle",
     "StandardLZ4",
+    "Blosc",
     "register_standard",
     "unregister_standard",
 ]
@@ -371,17 +372,115 @@ class StandardLZ4(LZ4):
         return f"{type(self).__name__}(acceleration={self.acceleration})"
 
 
+class Blosc(Codec):
+    """numcodecs' ``blosc`` codec (version-1 Blosc frames) under its id,
+    constructor and configuration, byte-compatible with
+    :class:`numcodecs.Blosc`: frames with the ``lz4`` and ``lz4hc``
+    compressors (numcodecs' default is ``lz4``), any shuffle, type size and
+    block size, are written and read by vecpress's kernels with the GIL
+    released; frames of other compressors (``zstd``, ``blosclz``, ...) go to
+    numcodecs' own Blosc, so :func:`register_standard` changes no result.
+
+    >>> import numpy as np, numcodecs
+    >>> a = np.cumsum(np.random.default_rng(1).normal(size=10_000))
+    >>> ours, theirs = Blosc(), numcodecs.Blosc()
+    >>> np.array_equal(np.frombuffer(theirs.decode(ours.encode(a)), np.float64), a)
+    True
+    >>> np.array_equal(np.frombuffer(ours.decode(theirs.encode(a)), np.float64), a)
+    True
+    >>> ours.get_config() == theirs.get_config()
+    True
+    """
+
+    codec_id = "blosc"
+    NOSHUFFLE = 0
+    SHUFFLE = 1
+    BITSHUFFLE = 2
+    AUTOSHUFFLE = -1
+    AUTOBLOCKS = 0
+    # numcodecs' limit on a buffer (c-blosc's BLOSC_MAX_BUFFERSIZE).
+    max_buffer_size = 2**31 - 1 - 16
+
+    def __init__(
+        self,
+        cname: str = "lz4",
+        clevel: int = 5,
+        shuffle: int = SHUFFLE,
+        blocksize: int = AUTOBLOCKS,
+        typesize: int | None = None,
+    ):
+        if shuffle not in (-1, 0, 1, 2):
+            raise ValueError(f"shuffle must be -1, 0, 1 or 2, not {shuffle!r}")
+        if not 0 <= int(clevel) <= 9:
+            raise ValueError(f"clevel must be 0 to 9, not {clevel!r}")
+        if typesize is not None and typesize < 1:
+            raise ValueError(f"Cannot use typesize {typesize} less than 1.")
+        self.cname = cname
+        self.clevel = int(clevel)
+        self.shuffle = int(shuffle)
+        self.blocksize = int(blocksize)
+        self._typesize = typesize
+
+    def get_config(self) -> dict[str, Any]:
+        return {
+            "id": self.codec_id,
+            "cname": self.cname,
+            "clevel": self.clevel,
+            "shuffle": self.shuffle,
+            "blocksize": self.blocksize,
+        }
+
+    def _numcodecs(self) -> Codec:
+        """numcodecs' own Blosc with this configuration (other compressors)."""
+        from numcodecs.blosc import Blosc as Theirs
+
+        return Theirs(self.cname, self.clevel, self.shuffle, self.blocksize, self._typesize)
+
+    def encode(self, buf: Any) -> bytes:
+        """The chunk as one Blosc frame; the element size is ``typesize``
+        or the buffer's item size."""
+        if self.cname not in ("lz4", "lz4hc"):
+            return self._numcodecs().encode(buf)
+        arr = ensure_contiguous_ndarray(buf)
+        typesize = self._typesize or arr.dtype.itemsize
+        shuffle = self.shuffle
+        if shuffle == self.AUTOSHUFFLE:
+            shuffle = self.BITSHUFFLE if arr.dtype.itemsize == 1 else self.SHUFFLE
+        data = arr.reshape(-1).view(np.uint8)
+        if len(data) > self.max_buffer_size:
+            raise ValueError(f"Codec does not support buffers of > {self.max_buffer_size} bytes")
+        return _native.blosc_compress(data, self.cname, self.clevel, shuffle, typesize, self.blocksize)
+
+    def decode(self, buf: Any, out: Any = None) -> Any:
+        """The chunk's bytes (into ``out`` when given)."""
+        data = _flat_bytes(buf)
+        try:
+            size = _native.blosc_nbytes(data, self.max_buffer_size)
+            target = np.empty(size, np.uint8) if out is None else _out_view(out, size, np.uint8)
+            _native.blosc_decompress_into(data, target)
+        except UnsupportedFormatError:
+            return self._numcodecs().decode(buf, out)
+        return target if out is None else out
+
+    def __repr__(self) -> str:
+        names = {0: "NOSHUFFLE", 1: "SHUFFLE", 2: "BITSHUFFLE", -1: "AUTOSHUFFLE"}
+        return (
+            f"{type(self).__name__}(cname={self.cname!r}, clevel={self.clevel}, "
+            f"shuffle={names[self.shuffle]}, blocksize={self.blocksize})"
+        )
+
+
 # The standard ids served by vecpress's implementations, and what numcodecs
 # had registered for them before register_standard() (restored by
 # unregister_standard()).
-_STANDARD: tuple[type[Codec], ...] = (Shuffle, StandardLZ4)
+_STANDARD: tuple[type[Codec], ...] = (Shuffle, StandardLZ4, Blosc)
 _REPLACED: dict[str, Any] = {}
 
 
 def register_standard() -> None:
     """Makes :func:`numcodecs.get_codec`, and through it zarr format 2
     arrays, use vecpress's implementations for the standard ids
-    ``"shuffle"`` and ``"lz4"``. The bytes are the same both ways, so data
+    ``"shuffle"``, ``"lz4"`` and ``"blosc"``. The bytes are the same both ways, so data
     written either way reads either way; :func:`unregister_standard` puts
     numcodecs' own back.
 
