@@ -3,6 +3,7 @@
 //! vecpress library. The Python modules in `vecpress/` wrap them with
 //! keyword arguments and docstrings; no codec logic lives here.
 
+mod bit_split;
 mod blosc;
 mod buffers;
 mod bytes;
@@ -75,6 +76,14 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(lz4::lz4_sized_len, m)?)?;
     m.add_function(wrap_pyfunction!(lz4::lz4_decompress_sized_into, m)?)?;
     m.add_function(wrap_pyfunction!(sized::sized_len, m)?)?;
+    m.add_function(wrap_pyfunction!(bit_split::bit_split_encode, m)?)?;
+    m.add_function(wrap_pyfunction!(bit_split::bit_split_decode, m)?)?;
+    m.add_function(wrap_pyfunction!(bit_split::bit_split_compress_lz4, m)?)?;
+    m.add_function(wrap_pyfunction!(bit_split::bit_split_lz4_len, m)?)?;
+    m.add_function(wrap_pyfunction!(
+        bit_split::bit_split_decompress_lz4_into,
+        m
+    )?)?;
     m.add_function(wrap_pyfunction!(blosc::blosc_compress, m)?)?;
     m.add_function(wrap_pyfunction!(blosc::blosc_nbytes, m)?)?;
     m.add_function(wrap_pyfunction!(blosc::blosc_decompress_into, m)?)?;
