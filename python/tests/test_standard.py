@@ -187,3 +187,24 @@ def test_zarr_v2_default_blosc_reads_with_vecpress(tmp_path, standard):
     back = zarr.open_array(str(tmp_path / "b.zarr"), mode="r")
     assert isinstance(back.metadata.compressor, vnc.Blosc)
     np.testing.assert_array_equal(back[:], data)
+
+
+@pytest.mark.parametrize("shuffle", ["noshuffle", "shuffle", "bitshuffle"])
+def test_zarr_v3_blosc_both_ways(tmp_path, shuffle):
+    from vecpress import zarr3
+
+    data = _data()
+    codec = zarr.codecs.BloscCodec(cname="lz4", clevel=5, shuffle=shuffle)
+    plain = zarr.create_array(str(tmp_path / "plain.zarr"), shape=data.shape, chunks=(40, 300),
+                              dtype=data.dtype, compressors=[codec])
+    plain[:] = data
+    with zarr.config.set({"codecs.blosc": "vecpress.zarr3.Blosc"}):
+        back = zarr.open_array(str(tmp_path / "plain.zarr"), mode="r")
+        assert isinstance(back.metadata.codecs[-1], zarr3.Blosc)
+        np.testing.assert_array_equal(back[:], data)
+        ours = zarr.create_array(str(tmp_path / "ours.zarr"), shape=data.shape, chunks=(40, 300),
+                                 dtype=data.dtype, compressors=[zarr3.Blosc(cname="lz4", shuffle=shuffle)])
+        ours[:] = data
+    again = zarr.open_array(str(tmp_path / "ours.zarr"), mode="r")
+    assert type(again.metadata.codecs[-1]) is zarr.codecs.BloscCodec
+    np.testing.assert_array_equal(again[:], data)

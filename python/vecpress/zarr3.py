@@ -30,6 +30,7 @@ from warnings import warn
 
 from numcodecs.abc import Codec
 from zarr.abc.codec import BytesBytesCodec
+from zarr.codecs import BloscCodec
 from zarr.errors import ZarrUserWarning
 from zarr.registry import register_codec
 
@@ -41,7 +42,7 @@ if TYPE_CHECKING:
     from zarr.core.array_spec import ArraySpec
     from zarr.core.buffer import Buffer, BufferPrototype
 
-__all__ = ["VByte", "StreamVByte", "BP128", "ByteSplit", "LZ4", "ByteSplitLZ4"]
+__all__ = ["VByte", "StreamVByte", "BP128", "ByteSplit", "LZ4", "ByteSplitLZ4", "Blosc"]
 
 # The name prefix zarr gives numcodecs codecs in format 3 metadata; arrays
 # written with it open with these adapters.
@@ -137,3 +138,38 @@ class ByteSplitLZ4(_Adapter, codec=_numcodecs.ByteSplitLZ4):
 
 for _cls in (VByte, StreamVByte, BP128, ByteSplit, LZ4, ByteSplitLZ4):
     register_codec(_cls.codec_name, _cls)
+
+
+class Blosc(BloscCodec):
+    """zarr's own ``blosc`` codec (format 3 metadata, the same name and
+    configuration), its chunks compressed and decompressed by
+    :class:`vecpress.numcodecs.Blosc` (LZ4 frames by vecpress's kernels,
+    other compressors by numcodecs). Arrays stay readable by plain zarr.
+    Select it in place of zarr's with
+    ``zarr.config.set({"codecs.blosc": "vecpress.zarr3.Blosc"})``.
+
+    >>> import numpy as np, zarr
+    >>> store = zarr.storage.MemoryStore()
+    >>> z = zarr.create_array(store, shape=(10_000,), chunks=(1000,), dtype="float64",
+    ...                       compressors=[zarr.codecs.BloscCodec(cname="lz4")])
+    >>> z[:] = np.arange(10_000) / 7
+    >>> with zarr.config.set({"codecs.blosc": "vecpress.zarr3.Blosc"}):
+    ...     back = zarr.open_array(store, mode="r")
+    ...     assert (back[:] == np.arange(10_000) / 7).all()
+    ...     type(back.metadata.codecs[-1]).__module__
+    'vecpress.zarr3'
+    """
+
+    @cached_property
+    def _blosc_codec(self) -> Codec:
+        shuffle = {"noshuffle": 0, "shuffle": 1, "bitshuffle": 2}[getattr(self.shuffle, "value", self.shuffle)]
+        return _numcodecs.Blosc(
+            cname=getattr(self.cname, "value", self.cname),
+            clevel=self.clevel,
+            shuffle=shuffle,
+            blocksize=self.blocksize,
+            typesize=self.typesize,
+        )
+
+
+register_codec("blosc", Blosc)
