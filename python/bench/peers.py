@@ -246,6 +246,7 @@ def lz4_rows(x: np.ndarray, label: str, repeat: int):
     op = f"shuffle + LZ4 decode, {label}"
     row(op, "vecpress ByteSplitLZ4 (out=)", lambda: bs.decode(enc, out=dec_out), x.nbytes, repeat, len(enc))
     row(op, "numcodecs Blosc(lz4, shuffle) (out=)", lambda: blosc.decode(benc, out=dec_out), x.nbytes, repeat, len(benc))
+    blosc_frames(x, label, repeat, dec_out)
     try:
         import blosc2
 
@@ -254,6 +255,38 @@ def lz4_rows(x: np.ndarray, label: str, repeat: int):
         row(op, "blosc2 (lz4, shuffle)", lambda: blosc2.decompress(b2, dst=dec_out), x.nbytes, repeat, len(b2))
     except ImportError as e:
         row(op, "blosc2", None, 0, 0, why=str(e))
+
+
+def blosc_frames(x: np.ndarray, label: str, repeat: int, out: np.ndarray):
+    """Blosc frames (lz4, clevel 5: numcodecs' default, byte and bit
+    shuffle): vecpress's Blosc against numcodecs.Blosc (c-blosc, one
+    thread), each decoding the other's frames too; and the bitshuffle-LZ4
+    framing of HDF5 filter 32008 against hdf5plugin's."""
+    import numcodecs
+
+    from vecpress import bit_split
+    from vecpress.numcodecs import Blosc
+
+    for shuffle, name in ((Blosc.SHUFFLE, "shuffle"), (Blosc.BITSHUFFLE, "bitshuffle")):
+        ours, theirs = Blosc("lz4", 5, shuffle), numcodecs.Blosc("lz4", 5, shuffle)
+        mine, c_blosc = ours.encode(x), theirs.encode(x)
+        check("blosc", np.frombuffer(ours.decode(c_blosc), x.dtype), x)
+        op = f"Blosc(lz4, {name}) encode, {label}"
+        row(op, "vecpress Blosc", lambda: ours.encode(x), x.nbytes, repeat, len(mine))
+        row(op, "numcodecs Blosc", lambda: theirs.encode(x), x.nbytes, repeat, len(c_blosc))
+        op = f"Blosc(lz4, {name}) decode of c-blosc's frame, {label}"
+        row(op, "vecpress Blosc (out=)", lambda: ours.decode(c_blosc, out=out), x.nbytes, repeat, len(c_blosc))
+        row(op, "numcodecs Blosc (out=)", lambda: theirs.decode(c_blosc, out=out), x.nbytes, repeat, len(c_blosc))
+    frame = bit_split.compress_lz4(x)
+    check("bit_split lz4", bit_split.decompress_lz4(frame, dtype=x.dtype), x)
+    op = f"bitshuffle-LZ4 (HDF5 32008) decode, {label}"
+    row(op, "vecpress bit_split", lambda: bit_split.decompress_lz4(frame, dtype=x.dtype, out=out), x.nbytes, repeat, len(frame))
+    try:
+        import bitshuffle
+
+        row(op, "bitshuffle", lambda: bitshuffle.decompress_lz4(np.frombuffer(frame[12:], np.uint8), x.shape, x.dtype), x.nbytes, repeat, len(frame))
+    except ImportError as e:
+        row(op, "bitshuffle", None, 0, 0, why=str(e))
 
 
 def dump(folder: str, n: int):
