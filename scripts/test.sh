@@ -75,8 +75,8 @@ if [[ -n "${SKIP_FUZZ:-}" ]]; then
 elif rustup toolchain list 2>/dev/null | grep -q '^nightly'; then
     step "fuzz targets: cargo +nightly fmt --check"
     (cd fuzz && cargo +nightly fmt --check)
-    step "fuzz smoke run (every target, ${FUZZ_SECONDS:-20} s each, seeded when the corpus is empty)"
-    scripts/fuzz.sh all "${FUZZ_SECONDS:-20}"
+    step "fuzz smoke run (every target, ${FUZZ_SECONDS:-12} s each, seeded when the corpus is empty)"
+    scripts/fuzz.sh all "${FUZZ_SECONDS:-12}"
 else
     step "fuzz smoke run skipped: no nightly toolchain"
 fi
