@@ -16,12 +16,12 @@ use std::hash::{Hash, Hasher};
 use std::path::{Path, PathBuf};
 
 use vecpress::bitpack::bp128;
+use vecpress::bitpack::fastlanes;
 use vecpress::container::{Element, Header, Writer};
 use vecpress::group_varint::{g8iu, gb};
 use vecpress::lz4::{block, frame};
 use vecpress::stream_vbyte::{self as svb, u64 as sv64};
-use vecpress::bitpack::fastlanes;
-use vecpress::{byte_split, codec, vbyte};
+use vecpress::{bit_split, byte_split, codec, vbyte};
 
 /// What the seeds are built from.
 #[derive(Default)]
@@ -296,6 +296,33 @@ fn seeds(target: &str, src: &Sources) -> Vec<Vec<u8>> {
                         let c = (0x8000 | bytes.len().min(0x7fff) as u16).to_le_bytes();
                         out.push(cat(&[w as u8, c[0], c[1]], &enc));
                     }
+                }
+            }
+        }
+        "decode_bit_split" => {
+            for (width, bytes) in &src.bytes {
+                for w in [*width, 2, 3] {
+                    let bytes = &bytes[..bytes.len() / w * w];
+                    if let Ok(enc) = bit_split::encode_to_vec(bytes, w) {
+                        out.push(cat(&[w as u8, 0, 0], &enc));
+                    }
+                    if let Ok(enc) = bit_split::compress_lz4_to_vec(bytes, w, 0) {
+                        let c = (bytes.len().min(0x7fff) as u16).to_le_bytes();
+                        out.push(cat(&[w as u8, c[0], c[1]], &enc));
+                    }
+                }
+            }
+        }
+        "decode_blosc" => {
+            use vecpress::blosc::{Params, Shuffle};
+            for (i, (width, bytes)) in src.bytes.iter().enumerate() {
+                let shuffle = [Shuffle::None, Shuffle::Byte, Shuffle::Bit][i % 3];
+                let p = Params {
+                    blocksize: [0, 256, 1024][i % 3],
+                    ..Params::lz4(5, shuffle, *width)
+                };
+                if let Ok(frame) = vecpress::blosc::compress(bytes, &p) {
+                    out.push(frame);
                 }
             }
         }

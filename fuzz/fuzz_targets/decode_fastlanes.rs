@@ -27,8 +27,16 @@ type Decode = fn(Isa, &[u8], &mut [u32], u32) -> Result<usize, Error>;
 type ToVec = fn(&[u8], usize, u32) -> Result<Vec<u32>, Error>;
 
 const FORMS: [(&str, Decode, ToVec); 3] = [
-    ("plain", |isa, i, o, _| fl::decode_with(isa, i, o), |i, n, _| fl::decode_to_vec(i, n)),
-    ("for", |isa, i, o, _| fl::decode_for_with(isa, i, o), |i, n, _| fl::decode_for_to_vec(i, n)),
+    (
+        "plain",
+        |isa, i, o, _| fl::decode_with(isa, i, o),
+        |i, n, _| fl::decode_to_vec(i, n),
+    ),
+    (
+        "for",
+        |isa, i, o, _| fl::decode_for_with(isa, i, o),
+        |i, n, _| fl::decode_for_to_vec(i, n),
+    ),
     ("delta", fl::decode_delta_with, fl::decode_delta_to_vec),
 ];
 

@@ -56,9 +56,17 @@ fuzz_target!(|data: &[u8]| {
     let gaps = fl::encode_delta_to_vec(&values, prev);
     for &isa in Isa::available() {
         let mut out = vec![0u32; values.len()];
-        assert_eq!(fl::decode_with(isa, &plain, &mut out), Ok(plain.len()), "{isa}");
+        assert_eq!(
+            fl::decode_with(isa, &plain, &mut out),
+            Ok(plain.len()),
+            "{isa}"
+        );
         assert_eq!(out, values, "{isa}");
-        assert_eq!(fl::decode_for_with(isa, &ofr, &mut out), Ok(ofr.len()), "{isa} FoR");
+        assert_eq!(
+            fl::decode_for_with(isa, &ofr, &mut out),
+            Ok(ofr.len()),
+            "{isa} FoR"
+        );
         assert_eq!(out, values, "{isa} FoR");
         assert_eq!(
             fl::decode_delta_with(isa, &gaps, &mut out, prev),
