@@ -18,6 +18,7 @@
 #![forbid(unsafe_code)]
 
 use crate::bitpack::bp128;
+use crate::bitpack::pfor;
 #[cfg(feature = "g8iu")]
 use crate::group_varint::g8iu;
 use crate::group_varint::gb;
@@ -233,6 +234,30 @@ static CODECS: &[&dyn IntCodec] = &[
         decode_auto: |i, o| bp128::decode_delta(i, o, 0),
         op: Op::Bp128Delta,
         kernels: bp128::kernels,
+    },
+    // PFOR: its packed part runs the bp128 kernels, so it follows bp128's
+    // levels.
+    &Int {
+        id: 20,
+        name: "pfor",
+        delta: false,
+        max_encoded_len: pfor::max_encoded_len,
+        encode: pfor::encode,
+        decode: pfor::decode_with,
+        decode_auto: pfor::decode,
+        op: Op::Bp128,
+        kernels: pfor::kernels,
+    },
+    &Int {
+        id: 21,
+        name: "pfor-delta",
+        delta: true,
+        max_encoded_len: pfor::max_encoded_len,
+        encode: |v, out| pfor::encode_delta(v, 0, out),
+        decode: |isa, input, out| pfor::decode_delta_with(isa, input, out, 0),
+        decode_auto: |i, o| pfor::decode_delta(i, o, 0),
+        op: Op::Bp128Delta,
+        kernels: pfor::kernels,
     },
 ];
 

@@ -6,8 +6,12 @@
 //!   u32 in the lane-interleaved layout of simdcomp, byte-compatible with the
 //!   `bitpacking` crate's `BitPacker4x` (and `BitPacker8x`), plain and sorted
 //!   (delta) forms.
+//! - [`pfor`]: PFOR for posting lists, blocks of 128 u32 packed in the width
+//!   that makes each smallest, the larger values patched in as exceptions;
+//!   the packed part is a bp128 block.
 //!
 //! A packed block carries no header: its width comes with it out of band (as
 //! in `bitpacking`), and a stream format built on blocks stores the widths.
 
 pub mod bp128;
+pub mod pfor;
