@@ -15,6 +15,7 @@ use std::fs;
 use std::hash::{Hash, Hasher};
 use std::path::{Path, PathBuf};
 
+use vecpress::bitpack::pfor;
 use vecpress::container::{Element, Header, Writer};
 use vecpress::group_varint::{g8iu, gb};
 use vecpress::lz4::{block, frame};
@@ -322,6 +323,22 @@ fn seeds(target: &str, src: &Sources) -> Vec<Vec<u8>> {
             for (i, (width, bytes)) in src.bytes.iter().enumerate() {
                 let c = codec::byte_codecs()[i % codec::byte_codecs().len()];
                 out.push(byte_file(c, *width, bytes));
+            }
+        }
+        "decode_pfor" => {
+            for v in &src.values {
+                let c = count(v.len());
+                out.push(cat(&[c[0], c[1], 0, 0, 0, 0], &pfor::encode_to_vec(v)));
+                out.push(cat(
+                    &[c[0], c[1], 0, 0, 0, 0],
+                    &pfor::encode_delta_to_vec(v, 0),
+                ));
+            }
+        }
+        "roundtrip_pfor" => {
+            for v in &src.values {
+                out.push(cat(&[0, 0, 0, 0, 0], &le32(v)));
+                out.push(cat(&[3, 0, 0, 0, 0], &le32(v)));
             }
         }
         "roundtrip_vbyte" | "roundtrip_group_varint" | "roundtrip_stream_vbyte" => {

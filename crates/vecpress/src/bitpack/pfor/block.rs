@@ -237,33 +237,53 @@ pub(super) fn read<const DELTA: bool>(
 
 /// Adds the exceptions' high parts to the unpacked low parts in `out`,
 /// checking their positions and padding.
+///
+/// The loop has no branch on the data: a position out of order or past
+/// the block only sets a flag (and is written, masked into the block, to a
+/// value that the error then discards), and each high part is one
+/// unaligned eight-byte load from where it starts when the input holds
+/// eight bytes there (bytes past the block fall under the mask).
 fn patch(h: &Header, input: &[u8], out: &mut [u32; BLOCK_LEN]) -> Result<(), Error> {
     let positions = &input[h.positions_at..h.highs_at];
-    let highs = &input[h.highs_at..h.len];
-    let e = u32::from(h.high_width);
+    let e = usize::from(h.high_width);
     let mask = (1u64 << e) - 1;
-    let mut acc = 0u64;
-    let mut held = 0u32;
-    let mut bytes = highs.iter();
+    let highs_len = h.len - h.highs_at;
+    let mut bad = false;
     let mut next = 0usize;
-    for (k, &p) in positions.iter().enumerate() {
-        let p = usize::from(p);
-        if p < next || p >= BLOCK_LEN {
-            return Err(Error::Corrupt {
-                offset: h.positions_at + k,
-                what: "exception position out of order or past the block",
-            });
+    if h.highs_at + highs_len.max(1) + 7 <= input.len() {
+        let from_highs = &input[h.highs_at..];
+        let mut bit = 0usize;
+        for &p in positions {
+            let p = usize::from(p);
+            bad |= p < next;
+            next = p + 1;
+            let at = bit / 8;
+            let word = u64::from_le_bytes(from_highs[at..at + 8].try_into().expect("8 bytes"));
+            out[p % BLOCK_LEN] |= ((word >> (bit % 8) & mask) as u32) << h.width;
+            bit += e;
         }
-        next = p + 1;
-        while held < e {
-            acc |= u64::from(*bytes.next().unwrap_or(&0)) << held;
-            held += 8;
+    } else {
+        let highs = &input[h.highs_at..h.len];
+        for (k, &p) in positions.iter().enumerate() {
+            let p = usize::from(p);
+            bad |= p < next;
+            next = p + 1;
+            out[p % BLOCK_LEN] |= high_part(highs, k, h.high_width) << h.width;
         }
-        out[p] |= ((acc & mask) as u32) << h.width;
-        acc >>= e;
-        held -= e;
     }
-    if acc != 0 {
+    if bad || next > BLOCK_LEN {
+        let at = positions
+            .iter()
+            .enumerate()
+            .position(|(k, &p)| usize::from(p) >= BLOCK_LEN || k > 0 && p <= positions[k - 1])
+            .unwrap_or(0);
+        return Err(Error::Corrupt {
+            offset: h.positions_at + at,
+            what: "exception position out of order or past the block",
+        });
+    }
+    let used = positions.len() * e % 8;
+    if used != 0 && input[h.len - 1] >> used != 0 {
         return Err(Error::Corrupt {
             offset: h.len - 1,
             what: "padding bits of the exceptions set",
