@@ -17,6 +17,7 @@ use std::path::{Path, PathBuf};
 
 use vecpress::bitpack::bp128;
 use vecpress::bitpack::fastlanes;
+use vecpress::bitpack::pfor;
 use vecpress::container::{Element, Header, Writer};
 use vecpress::group_varint::{g8iu, gb};
 use vecpress::lz4::{block, frame};
@@ -370,6 +371,22 @@ fn seeds(target: &str, src: &Sources) -> Vec<Vec<u8>> {
                     &[c[0], c[1], 0, 0, 0, 0],
                     &bp128::encode_delta_to_vec(v, 0),
                 ));
+            }
+        }
+        "decode_pfor" => {
+            for v in &src.values {
+                let c = count(v.len());
+                out.push(cat(&[c[0], c[1], 0, 0, 0, 0], &pfor::encode_to_vec(v)));
+                out.push(cat(
+                    &[c[0], c[1], 0, 0, 0, 0],
+                    &pfor::encode_delta_to_vec(v, 0),
+                ));
+            }
+        }
+        "roundtrip_pfor" => {
+            for v in &src.values {
+                out.push(cat(&[0, 0, 0, 0, 0], &le32(v)));
+                out.push(cat(&[3, 0, 0, 0, 0], &le32(v)));
             }
         }
         "roundtrip_vbyte"

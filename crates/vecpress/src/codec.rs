@@ -19,6 +19,7 @@
 
 use crate::bitpack::bp128;
 use crate::bitpack::fastlanes;
+use crate::bitpack::pfor;
 #[cfg(feature = "g8iu")]
 use crate::group_varint::g8iu;
 use crate::group_varint::gb;
@@ -308,6 +309,30 @@ static CODECS: &[&dyn IntCodec] = &[
         decode: fastlanes::decode_for_with,
         decode_auto: fastlanes::decode_for,
         kernels: fastlanes::kernels,
+    },
+    // PFOR: its packed part runs the bp128 kernels, so it follows bp128's
+    // levels.
+    &Int {
+        id: 23,
+        name: "pfor",
+        delta: false,
+        max_encoded_len: pfor::max_encoded_len,
+        encode: pfor::encode,
+        decode: pfor::decode_with,
+        decode_auto: pfor::decode,
+        op: Op::Bp128,
+        kernels: pfor::kernels,
+    },
+    &Int {
+        id: 24,
+        name: "pfor-delta",
+        delta: true,
+        max_encoded_len: pfor::max_encoded_len,
+        encode: |v, out| pfor::encode_delta(v, 0, out),
+        decode: |isa, input, out| pfor::decode_delta_with(isa, input, out, 0),
+        decode_auto: |i, o| pfor::decode_delta(i, o, 0),
+        op: Op::Bp128Delta,
+        kernels: pfor::kernels,
     },
 ];
 

@@ -9,9 +9,13 @@
 //! - [`fastlanes`]: FastLanes (Afroozeh and Boncz 2023), blocks of 1024 u8,
 //!   u16, u32 or u64 in the unified transposed layout, byte-compatible with
 //!   the `fastlanes` crate: plain, frame of reference and delta.
+//! - [`pfor`]: PFOR for posting lists, blocks of 128 u32 packed in the width
+//!   that makes each smallest, the larger values patched in as exceptions;
+//!   the packed part is a bp128 block.
 //!
 //! A packed block carries no header: its width comes with it out of band (as
 //! in `bitpacking`), and a stream format built on blocks stores the widths.
 
 pub mod bp128;
 pub mod fastlanes;
+pub mod pfor;

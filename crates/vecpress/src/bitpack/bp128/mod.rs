@@ -41,11 +41,13 @@
 //! ```
 
 mod generic;
+mod select;
 mod stream;
 
+pub use select::{select, select_sorted};
 pub use stream::{
     decode, decode_delta, decode_delta_to_vec, decode_delta_with, decode_to_vec, decode_with,
-    encode, encode_delta, encode_delta_to_vec, encode_to_vec, max_encoded_len,
+    encode, encode_delta, encode_delta_to_vec, encode_to_vec, max_encoded_len, search_delta,
 };
 
 use crate::{Error, Isa};
@@ -219,6 +221,14 @@ pub fn unpack_sorted_with(
     out: &mut [u32],
 ) -> Result<usize, Error> {
     unpack_impl::<true>(isa.check()?, lanes, initial, input, width, out)
+}
+
+/// Replaces the gaps of the whole 4-lane block `out` (128 values) by their
+/// running sum from `initial`, with the kernel of `isa` (checked by the
+/// caller): the second pass of [`unpack_sorted`], for formats that change
+/// the gaps between unpacking and summing (PFOR patches its exceptions).
+pub(crate) fn running_sum_with(isa: Isa, out: &mut [u32; 128], initial: u32) {
+    kernels::running_sum(isa, out, initial);
 }
 
 /// The levels with a kernel of their own on this CPU, scalar first.

@@ -108,6 +108,67 @@ pub fn decode_delta_to_vec(input: &[u8], n: usize, prev: u32) -> Result<Vec<u32>
     crate::error::decode_to_vec(input, n, BLOCK, |out| decode_delta(input, out, prev))
 }
 
+/// The index and value of the first value `>= key` of a sorted delta
+/// stream of `n` values (encoded from `prev`), or `None` if every value is
+/// smaller.
+///
+/// The stream stores no skip list, so each block before the answer is
+/// unpacked, but not summed value by value: its last value is the value
+/// before it plus the sum of its gaps (a vectorised reduction). Only the
+/// block holding the answer gets its running sum and a binary search; the
+/// VByte tail is decoded only when every block is below `key`. Time
+/// O(n / 128) block unpacks before the answer, and O(log 128) in it. On a
+/// stream that is not sorted the answer is some index, never a panic.
+///
+/// ```
+/// use vecpress::bitpack::bp128;
+/// let docs: Vec<u32> = (0..1000).map(|i| 3 * i).collect();
+/// let bytes = bp128::encode_delta_to_vec(&docs, 0);
+/// assert_eq!(bp128::search_delta(&bytes, 1000, 301, 0), Ok(Some((101, 303))));
+/// assert_eq!(bp128::search_delta(&bytes, 1000, 3000, 0), Ok(None));
+/// ```
+pub fn search_delta(
+    input: &[u8],
+    n: usize,
+    key: u32,
+    prev: u32,
+) -> Result<Option<(usize, u32)>, Error> {
+    let isa = crate::tune::isa(crate::tune::Op::Bp128Delta);
+    let mut pos = 0;
+    let mut prev = prev;
+    let mut buf = [0u32; BLOCK];
+    for b in 0..n / BLOCK {
+        let Some(&width) = input.get(pos) else {
+            return Err(short(pos, n - b * BLOCK));
+        };
+        if width > MAX_WIDTH {
+            return Err(Error::Corrupt {
+                offset: pos,
+                what: "bit width above 32",
+            });
+        }
+        let data = &input[pos + 1..];
+        if data.len() < Lanes::X4.packed_len(width) {
+            return Err(short(pos + 1, n - b * BLOCK));
+        }
+        pos += 1 + super::unpack_with(isa, Lanes::X4, data, width, &mut buf)?;
+        let last = buf.iter().fold(prev, |a, &g| a.wrapping_add(g));
+        if last >= key {
+            super::running_sum_with(isa, &mut buf, prev);
+            let j = buf.partition_point(|&v| v < key);
+            return Ok(Some((b * BLOCK + j, buf[j])));
+        }
+        prev = last;
+    }
+    let done = n / BLOCK * BLOCK;
+    let tail = &mut buf[..n - done];
+    vbyte::decode_delta_with(isa, &input[pos..], tail, prev).map_err(|e| e.shifted(pos))?;
+    Ok(tail
+        .iter()
+        .position(|&v| v >= key)
+        .map(|j| (done + j, tail[j])))
+}
+
 fn short(offset: usize, needed: usize) -> Error {
     Error::Truncated {
         offset,

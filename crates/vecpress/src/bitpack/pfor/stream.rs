@@ -1,0 +1,290 @@
+//! Streams of PFOR blocks: any number of u32, the form the registry's
+//! `pfor` and `pfor-delta` codecs store.
+//!
+//! ```text
+//! n values: n / 128 whole blocks (see the module's format), then the last
+//!           n % 128 values as VByte (LEB128), as bp128's streams end
+//! delta:    every block codes its gaps, the first one's to the value before
+//!           it (`prev` for the first block); the VByte tail codes gaps too
+//! ```
+//!
+//! The count is not stored: the caller knows it.
+#![forbid(unsafe_code)]
+
+use super::{block, BLOCK_LEN, MAX_BLOCK_BYTES};
+use crate::{vbyte, Error, Isa, Unit};
+
+/// Worst-case encoded size of `n` values: 513 bytes a whole block (the
+/// size of the block with no exceptions, which the encoder never exceeds),
+/// and the tail's VByte worst case.
+///
+/// ```
+/// assert_eq!(vecpress::bitpack::pfor::max_encoded_len(256), 2 * 513);
+/// ```
+pub fn max_encoded_len(n: usize) -> usize {
+    n / BLOCK_LEN * MAX_BLOCK_BYTES + vbyte::max_encoded_len(n % BLOCK_LEN)
+}
+
+/// Encodes `values` into `out`; returns the bytes written. Panics if `out`
+/// holds fewer than [`max_encoded_len`]`(values.len())` bytes.
+///
+/// ```
+/// use vecpress::bitpack::pfor;
+/// let values: Vec<u32> = (0..300).map(|i| if i % 50 == 0 { 1 << 20 } else { i % 8 }).collect();
+/// let mut bytes = vec![0u8; pfor::max_encoded_len(values.len())];
+/// let len = pfor::encode(&values, &mut bytes);
+/// let mut out = vec![0u32; values.len()];
+/// assert_eq!(pfor::decode(&bytes[..len], &mut out), Ok(len));
+/// assert_eq!(out, values);
+/// ```
+pub fn encode(values: &[u32], out: &mut [u8]) -> usize {
+    encode_impl::<false>(values, 0, out)
+}
+
+/// [`encode`] into a new vector.
+///
+/// ```
+/// let bytes = vecpress::bitpack::pfor::encode_to_vec(&[1, 2, 3]);
+/// assert_eq!(bytes, [1, 2, 3]); // three values: the VByte tail alone
+/// ```
+pub fn encode_to_vec(values: &[u32]) -> Vec<u8> {
+    let mut out = vec![0u8; max_encoded_len(values.len())];
+    let n = encode(values, &mut out);
+    out.truncate(n);
+    out
+}
+
+/// Encodes the gaps of sorted `values`, the first one's to `prev`; returns
+/// the bytes written. Panics if `out` is shorter than [`max_encoded_len`].
+///
+/// ```
+/// use vecpress::bitpack::pfor;
+/// let docs: Vec<u32> = (0..200).map(|i| 10 * i + i % 3).collect();
+/// let mut bytes = vec![0u8; pfor::max_encoded_len(docs.len())];
+/// let len = pfor::encode_delta(&docs, 0, &mut bytes);
+/// assert_eq!(pfor::decode_delta_to_vec(&bytes[..len], docs.len(), 0)?, docs);
+/// # Ok::<(), vecpress::Error>(())
+/// ```
+pub fn encode_delta(values: &[u32], prev: u32, out: &mut [u8]) -> usize {
+    encode_impl::<true>(values, prev, out)
+}
+
+/// [`encode_delta`] into a new vector.
+///
+/// ```
+/// let bytes = vecpress::bitpack::pfor::encode_delta_to_vec(&[5, 7], 1);
+/// assert_eq!(bytes, [4, 2]);
+/// ```
+pub fn encode_delta_to_vec(values: &[u32], prev: u32) -> Vec<u8> {
+    let mut out = vec![0u8; max_encoded_len(values.len())];
+    let n = encode_delta(values, prev, &mut out);
+    out.truncate(n);
+    out
+}
+
+/// Decodes `out.len()` values from the start of `input`; returns the bytes
+/// consumed.
+///
+/// ```
+/// let mut out = [0u32; 2];
+/// assert_eq!(vecpress::bitpack::pfor::decode(&[9, 1], &mut out), Ok(2));
+/// assert_eq!(out, [9, 1]);
+/// ```
+pub fn decode(input: &[u8], out: &mut [u32]) -> Result<usize, Error> {
+    decode_impl::<false>(crate::tune::isa(crate::tune::Op::Bp128), input, out, 0)
+}
+
+/// [`decode`] with the kernel of `isa`; `Err(Unsupported)` if the CPU lacks it.
+///
+/// ```
+/// let mut out = [0u32; 1];
+/// for &isa in vecpress::Isa::available() {
+///     assert_eq!(vecpress::bitpack::pfor::decode_with(isa, &[7], &mut out), Ok(1));
+/// }
+/// ```
+pub fn decode_with(isa: Isa, input: &[u8], out: &mut [u32]) -> Result<usize, Error> {
+    decode_impl::<false>(isa.check()?, input, out, 0)
+}
+
+/// Decodes `n` values into a new vector.
+///
+/// ```
+/// assert_eq!(vecpress::bitpack::pfor::decode_to_vec(&[3, 4], 2), Ok(vec![3, 4]));
+/// ```
+pub fn decode_to_vec(input: &[u8], n: usize) -> Result<Vec<u32>, Error> {
+    let mut out = alloc_out(input, n)?;
+    decode(input, &mut out)?;
+    Ok(out)
+}
+
+/// Decodes `out.len()` values of a delta stream, summing the gaps from
+/// `prev`; returns the bytes consumed.
+///
+/// ```
+/// let mut out = [0u32; 2];
+/// assert_eq!(vecpress::bitpack::pfor::decode_delta(&[4, 2], &mut out, 1), Ok(2));
+/// assert_eq!(out, [5, 7]);
+/// ```
+pub fn decode_delta(input: &[u8], out: &mut [u32], prev: u32) -> Result<usize, Error> {
+    decode_impl::<true>(
+        crate::tune::isa(crate::tune::Op::Bp128Delta),
+        input,
+        out,
+        prev,
+    )
+}
+
+/// [`decode_delta`] with the kernel of `isa`; `Err(Unsupported)` if the
+/// CPU lacks it.
+///
+/// ```
+/// let mut out = [0u32; 1];
+/// for &isa in vecpress::Isa::available() {
+///     assert_eq!(vecpress::bitpack::pfor::decode_delta_with(isa, &[1], &mut out, 9), Ok(1));
+///     assert_eq!(out, [10]);
+/// }
+/// ```
+pub fn decode_delta_with(
+    isa: Isa,
+    input: &[u8],
+    out: &mut [u32],
+    prev: u32,
+) -> Result<usize, Error> {
+    decode_impl::<true>(isa.check()?, input, out, prev)
+}
+
+/// Decodes `n` values of a delta stream into a new vector.
+///
+/// ```
+/// assert_eq!(vecpress::bitpack::pfor::decode_delta_to_vec(&[4, 2], 2, 1), Ok(vec![5, 7]));
+/// ```
+pub fn decode_delta_to_vec(input: &[u8], n: usize, prev: u32) -> Result<Vec<u32>, Error> {
+    let mut out = alloc_out(input, n)?;
+    decode_delta(input, &mut out, prev)?;
+    Ok(out)
+}
+
+/// The index and value of the first value `>= key` of a sorted delta
+/// stream of `n` values (encoded from `prev`), or `None` if every value is
+/// smaller.
+///
+/// The stream stores no skip list, so each block before the answer is
+/// unpacked and patched, but not summed value by value: its last value is
+/// the value before it plus the sum of its gaps (a vectorised reduction).
+/// Only the block holding the answer gets its running sum and a binary
+/// search; the VByte tail is decoded only when every block is below `key`.
+/// Time O(n / 128) block unpacks before the answer, and O(log 128) in it.
+/// On a stream that is not sorted the answer is some index, never a panic.
+///
+/// ```
+/// use vecpress::bitpack::pfor;
+/// let docs: Vec<u32> = (0..1000).map(|i| 3 * i).collect();
+/// let bytes = pfor::encode_delta_to_vec(&docs, 0);
+/// assert_eq!(pfor::search_delta(&bytes, 1000, 301, 0), Ok(Some((101, 303))));
+/// assert_eq!(pfor::search_delta(&bytes, 1000, 3000, 0), Ok(None));
+/// ```
+pub fn search_delta(
+    input: &[u8],
+    n: usize,
+    key: u32,
+    prev: u32,
+) -> Result<Option<(usize, u32)>, Error> {
+    let isa = crate::tune::isa(crate::tune::Op::Bp128Delta);
+    let mut pos = 0;
+    let mut prev = prev;
+    let mut buf = [0u32; BLOCK_LEN];
+    for b in 0..n / BLOCK_LEN {
+        pos += block::read::<false>(isa, &input[pos..], 0, &mut buf)
+            .map_err(|e| in_stream(e, pos, n - b * BLOCK_LEN))?;
+        let last = buf.iter().fold(prev, |a, &g| a.wrapping_add(g));
+        if last >= key {
+            crate::bitpack::bp128::running_sum_with(isa, &mut buf, prev);
+            let j = buf.partition_point(|&v| v < key);
+            return Ok(Some((b * BLOCK_LEN + j, buf[j])));
+        }
+        prev = last;
+    }
+    let done = n / BLOCK_LEN * BLOCK_LEN;
+    let tail = &mut buf[..n - done];
+    vbyte::decode_delta_with(isa, &input[pos..], tail, prev).map_err(|e| e.shifted(pos))?;
+    Ok(tail
+        .iter()
+        .position(|&v| v >= key)
+        .map(|j| (done + j, tail[j])))
+}
+
+/// An output of `n` values, refused before allocating when `input` could
+/// not hold them (each block takes at least a byte, each VByte value one).
+fn alloc_out(input: &[u8], n: usize) -> Result<Vec<u32>, Error> {
+    let room = input.len().saturating_mul(BLOCK_LEN);
+    if room < n {
+        return Err(short(input.len(), n - room));
+    }
+    Ok(vec![0u32; n])
+}
+
+fn short(offset: usize, needed: usize) -> Error {
+    Error::Truncated {
+        offset,
+        needed,
+        unit: Unit::Values,
+    }
+}
+
+/// A block's error at `pos` in the stream, `left` values from the end: a
+/// short block counts the values still missing.
+fn in_stream(e: Error, pos: usize, left: usize) -> Error {
+    match e {
+        Error::Truncated { offset, .. } => short(pos + offset, left),
+        other => other.shifted(pos),
+    }
+}
+
+fn encode_impl<const DELTA: bool>(values: &[u32], mut prev: u32, out: &mut [u8]) -> usize {
+    let mut pos = 0;
+    let mut blocks = values.chunks_exact(BLOCK_LEN);
+    for chunk in &mut blocks {
+        let mut gaps: [u32; BLOCK_LEN] = chunk.try_into().expect("a whole block");
+        if DELTA {
+            for g in gaps.iter_mut() {
+                let v = *g;
+                *g = v.wrapping_sub(prev);
+                prev = v;
+            }
+        }
+        pos += block::write(&gaps, &mut out[pos..]);
+    }
+    let tail = blocks.remainder();
+    pos + if DELTA {
+        vbyte::encode_delta(tail, prev, &mut out[pos..])
+    } else {
+        vbyte::encode(tail, &mut out[pos..])
+    }
+}
+
+fn decode_impl<const DELTA: bool>(
+    isa: Isa,
+    input: &[u8],
+    out: &mut [u32],
+    mut prev: u32,
+) -> Result<usize, Error> {
+    let n = out.len();
+    let mut pos = 0;
+    let mut blocks = out.chunks_exact_mut(BLOCK_LEN);
+    for (b, chunk) in (&mut blocks).enumerate() {
+        let chunk: &mut [u32; BLOCK_LEN] = chunk.try_into().expect("a whole block");
+        pos += block::read::<DELTA>(isa, &input[pos..], prev, chunk)
+            .map_err(|e| in_stream(e, pos, n - b * BLOCK_LEN))?;
+        if DELTA {
+            prev = chunk[BLOCK_LEN - 1];
+        }
+    }
+    let tail = blocks.into_remainder();
+    let read = if DELTA {
+        vbyte::decode_delta_with(isa, &input[pos..], tail, prev)
+    } else {
+        vbyte::decode_with(isa, &input[pos..], tail)
+    }
+    .map_err(|e| e.shifted(pos))?;
+    Ok(pos + read)
+}
