@@ -89,6 +89,24 @@ fn codec(name: &str) -> PyResult<U32Codec> {
             decode_to_vec,
             decode_delta_to_vec
         ),
+        "pfor" => u32_codec!(
+            bitpack::pfor,
+            encode,
+            encode_delta,
+            decode,
+            decode_delta,
+            decode_to_vec,
+            decode_delta_to_vec
+        ),
+        "fastlanes" => u32_codec!(
+            bitpack::fastlanes,
+            encode,
+            encode_delta,
+            decode,
+            decode_delta,
+            decode_to_vec,
+            decode_delta_to_vec
+        ),
         _ => return Err(PyValueError::new_err(format!("unknown u32 codec {name}"))),
     })
 }

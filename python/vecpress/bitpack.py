@@ -4,7 +4,11 @@ as many bits as its largest value needs.
 ``"bp128"`` is SIMD-BP128 (Lemire and Boytsov 2015), blocks in the 4-lane
 interleaved layout of simdcomp and of the Rust ``bitpacking`` crate (one
 width byte, then ``16 * width`` bytes per block; the values after the last
-whole block as VByte). ``delta=True`` packs the gaps between successive
+whole block as VByte). ``"pfor"`` packs each block of 128 in the width that
+makes it smallest and patches the larger values in as exceptions (Lucene's
+and FastPFor's way, a format of vecpress's own). ``"fastlanes"`` is FastLanes
+(Afroozeh and Boncz 2023): blocks of 1024 in the transposed layout of the
+``fastlanes`` crate. ``delta=True`` packs the gaps between successive
 values, for sorted lists such as posting lists.
 
 The stream stores no count: pass it to :func:`decode`.
@@ -30,7 +34,7 @@ from vecpress import _u32
 __all__ = ["encode", "decode", "CODECS"]
 
 #: The bit packers by name.
-CODECS = ("bp128",)
+CODECS = ("bp128", "pfor", "fastlanes")
 
 
 def _name(codec: str) -> str:

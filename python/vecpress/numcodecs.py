@@ -38,6 +38,8 @@ __all__ = [
     "VByte",
     "StreamVByte",
     "BP128",
+    "PFOR",
+    "FastLanes",
     "ByteSplit",
     "LZ4",
     "ByteSplitLZ4",
@@ -191,6 +193,44 @@ class BP128(_IntegerCodec):
     _module = bitpack
     _dtypes = ("<u4",)
     _delta_dtypes = ("<u4",)
+
+    def _options(self) -> dict[str, Any]:
+        return {"codec": "bp128"}
+
+
+class PFOR(BP128):
+    """PFOR of ``"<u4"`` values (see :mod:`vecpress.bitpack`): blocks of 128
+    in the width that makes each smallest, larger values patched in;
+    ``delta=True`` for sorted columns and posting lists.
+
+    >>> import numpy as np
+    >>> codec = PFOR(delta=True)
+    >>> a = np.cumsum(np.random.default_rng(0).geometric(0.1, 5000), dtype=np.uint32)
+    >>> np.array_equal(codec.decode(codec.encode(a)).view(np.uint32), a)
+    True
+    """
+
+    codec_id = "vecpress_pfor"
+
+    def _options(self) -> dict[str, Any]:
+        return {"codec": "pfor"}
+
+
+class FastLanes(BP128):
+    """FastLanes bit packing of ``"<u4"`` values (see :mod:`vecpress.bitpack`):
+    blocks of 1024 in the transposed layout; ``delta=True`` for sorted data.
+
+    >>> import numpy as np
+    >>> codec = FastLanes()
+    >>> a = np.arange(5000, dtype=np.uint32) % 1000
+    >>> np.array_equal(codec.decode(codec.encode(a)).view(np.uint32), a)
+    True
+    """
+
+    codec_id = "vecpress_fastlanes"
+
+    def _options(self) -> dict[str, Any]:
+        return {"codec": "fastlanes"}
 
 
 class ByteSplit(Codec):

@@ -42,7 +42,7 @@ if TYPE_CHECKING:
     from zarr.core.array_spec import ArraySpec
     from zarr.core.buffer import Buffer, BufferPrototype
 
-__all__ = ["VByte", "StreamVByte", "BP128", "ByteSplit", "LZ4", "ByteSplitLZ4", "Blosc"]
+__all__ = ["VByte", "StreamVByte", "BP128", "PFOR", "FastLanes", "ByteSplit", "LZ4", "ByteSplitLZ4", "Blosc"]
 
 # The name prefix zarr gives numcodecs codecs in format 3 metadata; arrays
 # written with it open with these adapters.
@@ -124,6 +124,14 @@ class BP128(_Adapter, codec=_numcodecs.BP128):
     """:class:`vecpress.numcodecs.BP128` in a zarr format 3 array."""
 
 
+class PFOR(_Adapter, codec=_numcodecs.PFOR):
+    """:class:`vecpress.numcodecs.PFOR` in a zarr format 3 array."""
+
+
+class FastLanes(_Adapter, codec=_numcodecs.FastLanes):
+    """:class:`vecpress.numcodecs.FastLanes` in a zarr format 3 array."""
+
+
 class ByteSplit(_Adapter, codec=_numcodecs.ByteSplit):
     """:class:`vecpress.numcodecs.ByteSplit` in a zarr format 3 array."""
 
@@ -136,7 +144,7 @@ class ByteSplitLZ4(_Adapter, codec=_numcodecs.ByteSplitLZ4):
     """:class:`vecpress.numcodecs.ByteSplitLZ4` in a zarr format 3 array."""
 
 
-for _cls in (VByte, StreamVByte, BP128, ByteSplit, LZ4, ByteSplitLZ4):
+for _cls in (VByte, StreamVByte, BP128, PFOR, FastLanes, ByteSplit, LZ4, ByteSplitLZ4):
     register_codec(_cls.codec_name, _cls)
 
 
