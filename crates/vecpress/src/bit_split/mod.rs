@@ -28,7 +28,7 @@
 //! # Kernels
 //!
 //! The transposition is three passes, each a register at a time: a byte
-//! split of the values into `K` streams (the [`byte_split`](crate::byte_split)
+//! split of the values into `K` streams (the [byte split](crate::byte_split)
 //! kernels), an 8 x 8 bit transposition of every 8-byte word of the
 //! streams (64-bit shifts and masks with SSE4.1, AVX2 and Neon; one
 //! `gf2p8affineqb` per 64 bytes with AVX-512 and GFNI), then a byte split of
