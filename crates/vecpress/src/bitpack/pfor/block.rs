@@ -238,49 +238,34 @@ pub(super) fn read<const DELTA: bool>(
 /// Adds the exceptions' high parts to the unpacked low parts in `out`,
 /// checking their positions and padding.
 ///
-/// The loop has no branch on the data: a position out of order or past
-/// the block only sets a flag (and is written, masked into the block, to a
-/// value that the error then discards), and each high part is one
-/// unaligned eight-byte load from where it starts when the input holds
-/// eight bytes there (bytes past the block fall under the mask).
+/// Each high part is one unaligned eight-byte load from where it starts,
+/// when the input holds eight bytes there (bytes past the block fall under
+/// the mask); only the last few of a block at the input's very end take
+/// the byte-by-byte path.
 fn patch(h: &Header, input: &[u8], out: &mut [u32; BLOCK_LEN]) -> Result<(), Error> {
     let positions = &input[h.positions_at..h.highs_at];
+    let from_highs = &input[h.highs_at..];
     let e = usize::from(h.high_width);
     let mask = (1u64 << e) - 1;
-    let highs_len = h.len - h.highs_at;
-    let mut bad = false;
     let mut next = 0usize;
-    if h.highs_at + highs_len.max(1) + 7 <= input.len() {
-        let from_highs = &input[h.highs_at..];
-        let mut bit = 0usize;
-        for &p in positions {
-            let p = usize::from(p);
-            bad |= p < next;
-            next = p + 1;
-            let at = bit / 8;
-            let word = u64::from_le_bytes(from_highs[at..at + 8].try_into().expect("8 bytes"));
-            out[p % BLOCK_LEN] |= ((word >> (bit % 8) & mask) as u32) << h.width;
-            bit += e;
+    for (k, &p) in positions.iter().enumerate() {
+        let p = usize::from(p);
+        if p < next || p >= BLOCK_LEN {
+            return Err(Error::Corrupt {
+                offset: h.positions_at + k,
+                what: "exception position out of order or past the block",
+            });
         }
-    } else {
-        let highs = &input[h.highs_at..h.len];
-        for (k, &p) in positions.iter().enumerate() {
-            let p = usize::from(p);
-            bad |= p < next;
-            next = p + 1;
-            out[p % BLOCK_LEN] |= high_part(highs, k, h.high_width) << h.width;
-        }
-    }
-    if bad || next > BLOCK_LEN {
-        let at = positions
-            .iter()
-            .enumerate()
-            .position(|(k, &p)| usize::from(p) >= BLOCK_LEN || k > 0 && p <= positions[k - 1])
-            .unwrap_or(0);
-        return Err(Error::Corrupt {
-            offset: h.positions_at + at,
-            what: "exception position out of order or past the block",
-        });
+        next = p + 1;
+        let bit = k * e;
+        let word = match from_highs.get(bit / 8..bit / 8 + 8) {
+            Some(w) => u64::from_le_bytes(w.try_into().expect("eight bytes")),
+            None => {
+                let highs = &input[h.highs_at..h.len];
+                u64::from(high_part(highs, k, h.high_width)) << (bit % 8)
+            }
+        };
+        out[p] |= ((word >> (bit % 8) & mask) as u32) << h.width;
     }
     let used = positions.len() * e % 8;
     if used != 0 && input[h.len - 1] >> used != 0 {
