@@ -5,14 +5,14 @@
 
 use std::path::{Path, PathBuf};
 
-use anyhow::{bail, Context, Result};
-use vecpress::container::{Element, Header, Writer, MAX_BLOCK_BYTES};
+use anyhow::{Context, Result, bail};
+use vecpress::container::{Element, Header, MAX_BLOCK_BYTES, Writer};
 
 use crate::elements::{self, Block, BlockSource};
 use crate::engine::{Engine, Scratch};
 use crate::files::{self, Input, Output};
 use crate::tuning::{self, Dictionary, Tuned};
-use crate::{parallel, trial, Common, UsageError};
+use crate::{Common, UsageError, parallel, trial};
 
 /// Options of `vecpress compress`.
 #[derive(clap::Args, Debug)]

@@ -7,14 +7,14 @@
 use std::io::Read;
 use std::path::PathBuf;
 
-use anyhow::{anyhow, bail, Context, Result};
-use vecpress::container::{BlockInfo, Element, Reader, UnverifiedBlock, MAGIC};
+use anyhow::{Context, Result, anyhow, bail};
+use vecpress::container::{BlockInfo, Element, MAGIC, Reader, UnverifiedBlock};
 
 use crate::elements::{self, Restorer};
 use crate::engine::{self, Engine, Scratch};
 use crate::files::{self, Input, Output};
 use crate::tuning::{self, Dictionary, Tuned};
-use crate::{parallel, Common};
+use crate::{Common, parallel};
 
 /// Options of `vecpress decompress`.
 #[derive(clap::Args, Debug)]
@@ -144,9 +144,10 @@ pub fn run(opt: &DecompressOpt) -> Result<()> {
             reader.offset(),
             header.element.name(),
             engine.engine.name(),
-            engine
-                .dict
-                .map_or(String::new(), |d| format!(" with dictionary {:#010x}", d.id)),
+            engine.dict.map_or(String::new(), |d| format!(
+                " with dictionary {:#010x}",
+                d.id
+            )),
             reader.blocks()
         );
     }
@@ -199,7 +200,7 @@ fn lz4(
                         Some(inner) => lz4_error(name, inner, dict),
                         None => anyhow!("{name}: {e}"),
                     },
-                )
+                );
             }
         };
         std::io::Write::write_all(&mut output, block)

@@ -7,8 +7,8 @@
 use std::io::{self, BufRead, BufReader, Read};
 use std::path::Path;
 
-use anyhow::{bail, Context, Result};
-use vecpress::container::{gaps_to_postings, postings_to_gaps, Element, PostingsState};
+use anyhow::{Context, Result, bail};
+use vecpress::container::{Element, PostingsState, gaps_to_postings, postings_to_gaps};
 
 use crate::files::read_some;
 

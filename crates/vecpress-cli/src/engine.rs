@@ -6,10 +6,10 @@
 //! that need a width only fixed-width values).
 #![forbid(unsafe_code)]
 
-use anyhow::{bail, Result};
+use anyhow::{Result, bail};
+use vecpress::Error;
 use vecpress::codec::{self, ByteCodec, IntCodec};
 use vecpress::container::{Element, STORED_CODEC};
-use vecpress::Error;
 
 /// One way of encoding blocks.
 #[derive(Clone, Copy)]

@@ -9,12 +9,12 @@ use std::io::{self, BufWriter, IsTerminal, Read, Write};
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 
-use anyhow::{bail, Context, Result};
+use anyhow::{Context, Result, bail};
 use indicatif::{ProgressBar, ProgressStyle};
 use tempfile::NamedTempFile;
 
-use crate::pipe::PipeWriter;
 use crate::UsageError;
+use crate::pipe::PipeWriter;
 
 /// Inputs larger than this get a progress bar (on a terminal, without `-q`).
 const PROGRESS_ABOVE: u64 = 64 << 20;

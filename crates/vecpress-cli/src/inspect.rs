@@ -5,8 +5,8 @@
 
 use std::path::PathBuf;
 
-use anyhow::{anyhow, Context, Result};
-use vecpress::container::{Element, Reader, MAGIC};
+use anyhow::{Context, Result, anyhow};
+use vecpress::container::{Element, MAGIC, Reader};
 
 use crate::elements::{self, Block, BlockSource};
 use crate::engine::{self, Engine};
@@ -86,7 +86,9 @@ fn cpu() {
     );
     println!("levels:        {}", levels.join(" "));
     if profile.uarch == tune::SAFE.uarch {
-        println!("profile:       none recorded for this CPU: the choices safest across the recorded ones");
+        println!(
+            "profile:       none recorded for this CPU: the choices safest across the recorded ones"
+        );
     } else {
         println!("profile:       {} (from {})", profile.uarch, profile.record);
     }

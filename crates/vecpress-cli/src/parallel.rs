@@ -16,10 +16,10 @@
 #![forbid(unsafe_code)]
 
 use std::collections::BTreeMap;
-use std::sync::mpsc::{self, TryRecvError};
 use std::sync::Mutex;
+use std::sync::mpsc::{self, TryRecvError};
 
-use anyhow::{bail, Result};
+use anyhow::{Result, bail};
 
 /// The thread count `-T N` asks for: `N`, or one per core for 0.
 pub fn threads(n: usize) -> usize {

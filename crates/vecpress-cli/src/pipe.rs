@@ -11,7 +11,7 @@
 #![forbid(unsafe_code)]
 
 use std::io::{self, Write};
-use std::sync::mpsc::{sync_channel, Receiver, SyncSender};
+use std::sync::mpsc::{Receiver, SyncSender, sync_channel};
 use std::thread::JoinHandle;
 
 /// Bytes gathered before a chunk goes to the writer thread.

@@ -5,7 +5,7 @@
 
 use std::time::{Duration, Instant};
 
-use anyhow::{bail, Result};
+use anyhow::{Result, bail};
 use vecpress::container::Element;
 
 use crate::engine::{Engine, Scratch};

@@ -13,13 +13,13 @@
 use std::io::{Read, Seek, SeekFrom};
 use std::path::Path;
 
-use anyhow::{bail, Context, Result};
+use anyhow::{Context, Result, bail};
+use vecpress::Error;
 use vecpress::container::Element;
 use vecpress::lz4::{block, dict, hc};
-use vecpress::Error;
 
-use crate::engine::{Engine, Scratch};
 use crate::UsageError;
+use crate::engine::{Engine, Scratch};
 
 /// Name of the fast LZ4 codec in the registry.
 pub const LZ4: &str = "lz4";

@@ -215,9 +215,10 @@ fn peers_are_present_or_absent_with_a_reason() {
             .any(|l| l["codec"] == name && l["absent"].as_str().is_some_and(|s| !s.is_empty()));
         assert!(row != absent, "{name}: row {row}, absent {absent}");
     }
-    assert!(rows
-        .iter()
-        .any(|r| r["codec"] == "peer:leb128-scalar-delta"));
+    assert!(
+        rows.iter()
+            .any(|r| r["codec"] == "peer:leb128-scalar-delta")
+    );
 }
 
 #[test]
@@ -394,9 +395,11 @@ fn bench_fixed_width_values_generated_and_from_files() {
     )
     .unwrap();
     let lines = bench_json(&["--codecs", "byte-split", good.to_str().unwrap()]);
-    assert!(rows(&lines)
-        .iter()
-        .all(|r| r["type"] == "w5" && r["values"] == 1000));
+    assert!(
+        rows(&lines)
+            .iter()
+            .all(|r| r["type"] == "w5" && r["values"] == 1000)
+    );
     let bad = dir.join("vals.w7");
     std::fs::write(&bad, [0u8; 20]).unwrap();
     let (out, _) = run_json(&["--codecs", "byte-split", bad.to_str().unwrap()]);

@@ -8,7 +8,7 @@
 use std::hint::black_box;
 use std::time::Duration;
 
-use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
+use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
 use vecpress::byte_split;
 
 const WIDTHS: [usize; 7] = [2, 3, 4, 5, 8, 12, 16];

@@ -12,8 +12,8 @@ use std::hint::black_box;
 use std::time::{Duration, Instant};
 
 use fastlanes::BitPacking;
-use vecpress::bitpack::fastlanes::{self as fl, Word};
 use vecpress::Isa;
+use vecpress::bitpack::fastlanes::{self as fl, Word};
 
 /// Calls per timed sample: about a microsecond or more each.
 const CALLS: usize = 64;
@@ -103,7 +103,9 @@ fn gbs(bytes: usize, d: Duration) -> f64 {
 }
 
 fn table<T: Crate>(name: &str, rounds: usize, u32_speeds: &mut Vec<(f64, f64)>) {
-    println!("\n{name}: width, unpack theirs/ours, pack theirs/ours, ours GB/s unpack, pack (of unpacked bytes), vs u32 at this width");
+    println!(
+        "\n{name}: width, unpack theirs/ours, pack theirs/ours, ours GB/s unpack, pack (of unpacked bytes), vs u32 at this width"
+    );
     let mut seed = 0x9e37_79b9_7f4a_7c15u64;
     let (mut worst_unpack, mut worst_pack) = (f64::MAX, f64::MAX);
     for width in 1..=T::BITS {

@@ -17,11 +17,11 @@ mod data;
 use std::path::PathBuf;
 use std::time::Duration;
 
-use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
+use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
 #[cfg(feature = "g8iu")]
 use vecpress::group_varint::g8iu;
 use vecpress::group_varint::gb;
-use vecpress::{vbyte, Error, Isa};
+use vecpress::{Error, Isa, vbyte};
 
 const BLOCK: usize = 4096;
 

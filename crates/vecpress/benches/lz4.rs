@@ -10,7 +10,7 @@ mod data;
 use std::path::PathBuf;
 use std::time::Duration;
 
-use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
+use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
 use vecpress::lz4::block;
 
 const BLOCK: usize = 64 * 1024;

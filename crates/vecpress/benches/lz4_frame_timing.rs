@@ -61,7 +61,9 @@ fn main() {
             .map(|f| dir.join(f).to_string_lossy().into_owned())
             .collect()
     });
-    println!("file      blocks  liblz4 GB/s  decompress  into  reader  reader+ahead  lz4_flex  (÷ liblz4)");
+    println!(
+        "file      blocks  liblz4 GB/s  decompress  into  reader  reader+ahead  lz4_flex  (÷ liblz4)"
+    );
     for path in paths {
         let Ok(data) = std::fs::read(&path) else {
             eprintln!("{path}: cannot read; skipped");

@@ -8,8 +8,8 @@
 #[path = "../tests/common/data.rs"]
 mod data;
 
-use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
-use vecpress::{stream_vbyte as svb, vbyte, Isa};
+use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
+use vecpress::{Isa, stream_vbyte as svb, vbyte};
 
 const BLOCK: usize = 4096;
 

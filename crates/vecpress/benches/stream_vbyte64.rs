@@ -4,7 +4,7 @@
 //! `streamvbyte64` crate and a memcpy of the decoded bytes as baselines.
 //! `cargo bench -p vecpress --bench stream_vbyte64`.
 
-use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
+use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
 use streamvbyte64::{Coder, Coder1248};
 use vecpress::stream_vbyte::u64 as sv64;
 

@@ -5,7 +5,7 @@
 //! streams) and then indexing or searching it.
 //! `cargo bench -p vecpress --bench stream_vbyte_seek`.
 
-use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
+use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
 use std::hint::black_box;
 use vecpress::stream_vbyte as sv;
 

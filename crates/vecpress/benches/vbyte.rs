@@ -2,8 +2,8 @@
 //! 4096 values (an L1-resident output buffer, as the paper measures), for
 //! gaps of 1, 1-2 and 1-5 bytes. `cargo bench -p vecpress --bench vbyte`.
 
-use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
-use vecpress::{vbyte, Isa};
+use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
+use vecpress::{Isa, vbyte};
 
 const BLOCK: usize = 4096;
 

@@ -55,10 +55,12 @@ fn main() -> Result<(), vecpress::Error> {
         .map(|b| f64::from_le_bytes(b.try_into().expect("8 bytes")))
         .collect();
     // Bit for bit: the codecs are lossless, NaN payloads and -0.0 included.
-    assert!(decoded
-        .iter()
-        .zip(&column)
-        .all(|(a, b)| a.to_bits() == b.to_bits()));
+    assert!(
+        decoded
+            .iter()
+            .zip(&column)
+            .all(|(a, b)| a.to_bits() == b.to_bits())
+    );
     assert_eq!(decoded.len(), column.len());
 
     // A truncated or damaged column is an error, never a panic or garbage.

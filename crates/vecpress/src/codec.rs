@@ -26,7 +26,7 @@ use crate::group_varint::gb;
 use crate::lz4::block as lz4;
 use crate::lz4::hc;
 use crate::tune::{self, Op};
-use crate::{bit_split, blosc, byte_split, stream_vbyte as svb, vbyte, Error, Isa};
+use crate::{Error, Isa, bit_split, blosc, byte_split, stream_vbyte as svb, vbyte};
 
 /// A codec for slices of u32 whose count is kept by the caller.
 pub trait IntCodec: Send + Sync {

@@ -34,8 +34,8 @@
 
 use std::sync::OnceLock;
 
-use crate::lz4::block::Variant;
 use crate::Isa;
+use crate::lz4::block::Variant;
 
 /// A decoding operation whose kernel is chosen per CPU.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -111,7 +111,7 @@ pub struct Profile {
 }
 
 use Isa::{Avx2, Avx512, Sse41};
-use Variant::{Copy16, Copy32, Copy8, Shuffle16};
+use Variant::{Copy8, Copy16, Copy32, Shuffle16};
 
 /// The profiles, one per recorded microarchitecture. Columns in the order
 /// of [`Op::ALL`]: vbyte, vbyte-delta, gb, gb-delta, g8iu, g8iu-delta,

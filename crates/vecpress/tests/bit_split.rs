@@ -5,8 +5,8 @@
 
 mod common;
 
-use common::{at_offset, Rng};
-use vecpress::{bit_split, Error, Isa};
+use common::{Rng, at_offset};
+use vecpress::{Error, Isa, bit_split};
 
 /// The definition for one block of `n` values (`n` a multiple of 8): bit
 /// `b` of byte `j` of value `i` is bit `i % 8` of byte `i / 8` of row

@@ -254,7 +254,7 @@ fn parameters_are_checked() {
 #[cfg(target_arch = "x86_64")]
 mod c_blosc {
     use super::*;
-    use std::ffi::{c_int, c_void, CString};
+    use std::ffi::{CString, c_int, c_void};
     use std::sync::Mutex;
 
     /// c-blosc's split mode is a process global: tests that set it hold this.

@@ -4,9 +4,9 @@
 
 mod common;
 
-use common::{at_offset, Rng};
+use common::{Rng, at_offset};
 use proptest::prelude::*;
-use vecpress::{byte_split, Error, Isa};
+use vecpress::{Error, Isa, byte_split};
 
 /// The definition, one byte at a time: stream j holds byte j of every value.
 fn naive_encode(input: &[u8], width: usize) -> Vec<u8> {
@@ -216,20 +216,22 @@ fn typed_values_round_trip_in_little_endian_order() {
     assert_eq!(bytes, naive_encode(&le32, 4));
     let mut back = vec![0f32; f32s.len()];
     assert_eq!(byte_split::decode_f32(&bytes, &mut back), Ok(f32s.len()));
-    assert!(back
-        .iter()
-        .zip(&f32s)
-        .all(|(a, b)| a.to_bits() == b.to_bits()));
+    assert!(
+        back.iter()
+            .zip(&f32s)
+            .all(|(a, b)| a.to_bits() == b.to_bits())
+    );
 
     let mut bytes = vec![0u8; le64.len()];
     assert_eq!(byte_split::encode_f64(&f64s, &mut bytes), Ok(le64.len()));
     assert_eq!(bytes, naive_encode(&le64, 8));
     let mut back = vec![0f64; f64s.len()];
     assert_eq!(byte_split::decode_f64(&bytes, &mut back), Ok(f64s.len()));
-    assert!(back
-        .iter()
-        .zip(&f64s)
-        .all(|(a, b)| a.to_bits() == b.to_bits()));
+    assert!(
+        back.iter()
+            .zip(&f64s)
+            .all(|(a, b)| a.to_bits() == b.to_bits())
+    );
 
     let u16s: Vec<u16> = (0..777).map(|_| rng.next_u64() as u16).collect();
     let mut bytes = vec![0u8; 2 * u16s.len()];

@@ -18,7 +18,7 @@ use std::path::PathBuf;
 use parquet::basic::{Encoding, Type};
 use parquet::column::page::Page;
 use parquet::file::reader::{FileReader, SerializedFileReader};
-use vecpress::{byte_split, Isa};
+use vecpress::{Isa, byte_split};
 
 /// The data directory's `parquet/` folder, if present (a failure under CI).
 fn parquet_dir() -> Option<PathBuf> {

@@ -6,10 +6,10 @@ use std::io;
 
 use common::Rng;
 use vecpress::container::{
-    Element, Header, Limits, Reader, Writer, DICT_EXT_LEN, END_LEN, FLAG_DICTIONARY, HEADER_LEN,
-    STORED_BIT,
+    DICT_EXT_LEN, END_LEN, Element, FLAG_DICTIONARY, HEADER_LEN, Header, Limits, Reader,
+    STORED_BIT, Writer,
 };
-use vecpress::{vbyte, Error, Unit};
+use vecpress::{Error, Unit, vbyte};
 
 /// A file of `values` in blocks of `block_len`, each encoded by VByte (codec
 /// id 1) or stored raw when that is no shorter.

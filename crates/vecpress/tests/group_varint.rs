@@ -3,7 +3,7 @@
 
 mod common;
 
-use common::{at_offset, lengths, running_sum, Rng};
+use common::{Rng, at_offset, lengths, running_sum};
 use proptest::prelude::*;
 #[cfg(feature = "g8iu")]
 use vecpress::group_varint::g8iu;

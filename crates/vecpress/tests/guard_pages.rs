@@ -9,10 +9,10 @@ mod common;
 
 use std::ptr::{self, NonNull};
 
-use common::{random_bytes, repetitive, running_sum, text_like, Rng};
+use common::{Rng, random_bytes, repetitive, running_sum, text_like};
 use vecpress::lz4::block;
 use vecpress::stream_vbyte::{self as svb, u64 as sv64};
-use vecpress::{byte_split, group_varint::gb, vbyte, Error, Isa};
+use vecpress::{Error, Isa, byte_split, group_varint::gb, vbyte};
 
 /// Counts of values: empty, around the 4-value groups, 16- and 32-value
 /// blocks (Stream VByte's seek chunk is 32), and long runs.
@@ -229,7 +229,7 @@ fn codecs32() -> Vec<Codec32> {
 #[test]
 fn u32_decoders_stay_inside_their_slices() {
     for (codec, delta, encode, decode) in codecs32() {
-        for (gen, make) in generators() {
+        for (generator, make) in generators() {
             for n in LENGTHS {
                 let gaps = make(&mut Rng::new(n as u64 + 17), n);
                 let values = if delta {
@@ -241,7 +241,7 @@ fn u32_decoders_stay_inside_their_slices() {
                     decode,
                     &encode(&values),
                     &values,
-                    &format!("{codec}, {gen}"),
+                    &format!("{codec}, {generator}"),
                 );
             }
         }

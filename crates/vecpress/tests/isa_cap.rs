@@ -1,7 +1,7 @@
 //! The `VECPRESS_ISA` cap, as this process sees it: `scripts/test.sh` runs this
 //! file under each cap, and once with none.
 
-use vecpress::{vbyte, Isa};
+use vecpress::{Isa, vbyte};
 
 #[test]
 fn the_cap_bounds_available_levels_and_dispatch() {

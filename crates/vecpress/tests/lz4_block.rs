@@ -3,7 +3,7 @@
 
 mod common;
 
-use common::{at_offset, Rng};
+use common::{Rng, at_offset};
 use proptest::prelude::*;
 use vecpress::lz4::block::{self, Variant};
 use vecpress::{Error, Unit};

@@ -10,12 +10,12 @@ mod common;
 
 use std::io::{Read, Write};
 
-use common::{infos, random_bytes, repetitive, text_like, Rng};
+use common::{Rng, infos, random_bytes, repetitive, text_like};
+use vecpress::Error;
 #[cfg(target_arch = "x86_64")]
 use vecpress::lz4::block;
 use vecpress::lz4::dict;
 use vecpress::lz4::frame::{self, BlockSize, FrameDecoder, FrameEncoder, FrameInfo};
-use vecpress::Error;
 
 /// Content that borrows from `dict` (pieces of it, with fresh bytes
 /// between), `n` bytes.
@@ -219,14 +219,14 @@ mod liblz4 {
 
     use lz4::liblz4::{
         BlockChecksum, BlockMode, BlockSize as TheirSize, ContentChecksum, FrameType,
-        LZ4FDecompressionContext, LZ4FFrameInfo, LZ4FPreferences, LZ4F_createDecompressionContext,
-        LZ4F_freeDecompressionContext, LZ4F_isError, LZ4StreamEncode, LZ4_createStream,
-        LZ4_freeStream,
+        LZ4_createStream, LZ4_freeStream, LZ4F_createDecompressionContext,
+        LZ4F_freeDecompressionContext, LZ4F_isError, LZ4FDecompressionContext, LZ4FFrameInfo,
+        LZ4FPreferences, LZ4StreamEncode,
     };
 
     use super::*;
 
-    extern "C" {
+    unsafe extern "C" {
         fn LZ4_decompress_safe_usingDict(
             src: *const c_char,
             dst: *mut c_char,

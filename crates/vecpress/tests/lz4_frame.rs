@@ -10,8 +10,8 @@ use std::io::{self, BufRead, Read, Write};
 
 use common::{all_infos, infos, kinds, legacy_frame, random_bytes, repetitive, text_like};
 use proptest::prelude::*;
-use vecpress::lz4::frame::{self, BlockSize, FrameDecoder, FrameEncoder, FrameInfo};
 use vecpress::Error;
+use vecpress::lz4::frame::{self, BlockSize, FrameDecoder, FrameEncoder, FrameInfo};
 
 fn encode(data: &[u8], info: FrameInfo, chunk: usize) -> Vec<u8> {
     let info = match info.get_content_size() {

@@ -7,7 +7,7 @@ mod common;
 
 use std::io::{self, Read};
 
-use common::{infos, kinds, legacy_frame, text_like, Rng};
+use common::{Rng, infos, kinds, legacy_frame, text_like};
 use proptest::prelude::*;
 use vecpress::lz4::frame::{self, BlockSize, FrameDecoder, FrameInfo};
 use vecpress::{Error, Unit};

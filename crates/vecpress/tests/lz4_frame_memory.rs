@@ -8,8 +8,8 @@ use std::alloc::{GlobalAlloc, Layout, System};
 use std::io::{self, Read};
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-use vecpress::lz4::frame::{self, BlockSize, FrameDecoder, FrameInfo};
 use vecpress::Error;
+use vecpress::lz4::frame::{self, BlockSize, FrameDecoder, FrameInfo};
 
 struct Counting;
 

@@ -8,9 +8,9 @@ mod common;
 
 use std::io::{Read, Write};
 
-use common::{random_bytes, text_like, Rng};
-use vecpress::lz4::frame::{self, BlockSize, FrameDecoder, FrameEncoder, FrameInfo};
+use common::{Rng, random_bytes, text_like};
 use vecpress::Error;
+use vecpress::lz4::frame::{self, BlockSize, FrameDecoder, FrameEncoder, FrameInfo};
 
 /// What a decoder gives: the bytes it handed out, then its error, if any.
 type Outcome = (Vec<u8>, Option<Error>);

@@ -6,10 +6,10 @@ mod common;
 
 use common::Rng;
 use proptest::prelude::*;
+use vecpress::Error;
 use vecpress::lz4::block::{self, LASTLITERALS, MFLIMIT};
 use vecpress::lz4::frame::{self, BlockSize, FrameDecoder, FrameEncoder, FrameInfo};
 use vecpress::lz4::hc::{self, HcOptions};
-use vecpress::Error;
 
 /// Every level and `favor_decompression_speed` setting worth telling apart.
 fn all_options() -> Vec<HcOptions> {

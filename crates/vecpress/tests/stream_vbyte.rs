@@ -3,9 +3,9 @@
 
 mod common;
 
-use common::{at_offset, running_sum, Rng};
+use common::{Rng, at_offset, running_sum};
 use proptest::prelude::*;
-use vecpress::{stream_vbyte as svb, Error, Isa, Unit};
+use vecpress::{Error, Isa, Unit, stream_vbyte as svb};
 
 /// The four decoders: (name, format is 0124, delta).
 const VARIANTS: [(&str, bool, bool); 4] = [

@@ -3,7 +3,7 @@
 
 mod common;
 
-use common::{at_offset, Rng};
+use common::{Rng, at_offset};
 use proptest::prelude::*;
 use vecpress::stream_vbyte::u64 as sv64;
 use vecpress::{Error, Isa, Unit};

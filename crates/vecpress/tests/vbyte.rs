@@ -3,9 +3,9 @@
 
 mod common;
 
-use common::{at_offset, lengths, mixes, running_sum, Rng};
+use common::{Rng, at_offset, lengths, mixes, running_sum};
 use proptest::prelude::*;
-use vecpress::{vbyte, Error, Isa, Unit};
+use vecpress::{Error, Isa, Unit, vbyte};
 
 /// Decodes `n` values with every available kernel and checks each result
 /// (values and consumed bytes, or the error) against scalar's.

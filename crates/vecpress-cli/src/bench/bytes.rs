@@ -17,15 +17,15 @@ use std::ops::Range;
 use std::path::Path;
 use std::time::Duration;
 
-use anyhow::{bail, Context, Result};
+use anyhow::{Context, Result, bail};
+use vecpress::Isa;
 use vecpress::codec::ByteCodec;
 use vecpress::lz4::{self, adaptive::AdaptiveDecompressor, block::Variant};
-use vecpress::Isa;
 
 use super::elem::Elem;
 use super::generate_bytes::ByteGenerator;
 use super::peers::BytePeer;
-use super::race::{self, secs, Bench, Contestant, Encoded, Timed};
+use super::race::{self, Bench, Contestant, Encoded, Timed, secs};
 use super::report::{Failure, Line, Row};
 
 /// One byte input, cut into blocks.

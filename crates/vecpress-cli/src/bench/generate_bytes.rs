@@ -174,9 +174,10 @@ mod tests {
             assert_eq!(a, g.generate(1000), "{}", g.name());
         }
         let text = ByteGenerator::Text.generate(10_000);
-        assert!(text
-            .iter()
-            .all(|b| b.is_ascii_lowercase() || *b == b' ' || *b == b'\n'));
+        assert!(
+            text.iter()
+                .all(|b| b.is_ascii_lowercase() || *b == b' ' || *b == b'\n')
+        );
         let walk = ByteGenerator::F64Walk.generate(100);
         let first = f64::from_le_bytes(walk[..8].try_into().unwrap());
         assert!((19.0..=21.0).contains(&first));

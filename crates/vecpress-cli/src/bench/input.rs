@@ -11,7 +11,7 @@
 use std::ops::Range;
 use std::path::{Path, PathBuf};
 
-use anyhow::{bail, Context, Result};
+use anyhow::{Context, Result, bail};
 
 use super::elem::Elem;
 use super::generate::Generator;

@@ -8,12 +8,12 @@
 use std::hint::black_box;
 use std::time::Duration;
 
-use vecpress::codec::IntCodec;
 use vecpress::Isa;
+use vecpress::codec::IntCodec;
 
 use super::input::Input;
 use super::peers::{self, Peer};
-use super::race::{self, secs, Bench, Contestant, Encoded, Timed};
+use super::race::{self, Bench, Contestant, Encoded, Timed, secs};
 use super::report::{Failure, Line, Row};
 
 /// The `isa` column of the default dispatch's row.

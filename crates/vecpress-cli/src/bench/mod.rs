@@ -20,10 +20,10 @@ mod report;
 use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
 
-use anyhow::{bail, Result};
+use anyhow::{Result, bail};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
-use vecpress::codec::{self, ByteCodec, IntCodec};
 use vecpress::Isa;
+use vecpress::codec::{self, ByteCodec, IntCodec};
 
 use bytes::{ByteInput, ByteJob};
 use input::{Input, Kind, Source};
@@ -324,10 +324,10 @@ pub fn run(opt: &BenchOpt) -> Result<()> {
         // And what vecpress's own rows have to say (e.g. the loops LZ4's
         // adaptive decompressor chose).
         for line in &all_lines {
-            if let Line::Row(r) = line {
-                if let (false, Some(note)) = (r.codec.starts_with("peer:"), &r.note) {
-                    notes.push(format!("{} on {}: {note}", r.codec, r.input));
-                }
+            if let Line::Row(r) = line
+                && let (false, Some(note)) = (r.codec.starts_with("peer:"), &r.note)
+            {
+                notes.push(format!("{} on {}: {note}", r.codec, r.input));
             }
         }
         report::print_table(&mut stdout, &all_lines, &absent_lines, &notes)?;
@@ -345,7 +345,9 @@ pub fn run(opt: &BenchOpt) -> Result<()> {
         }
     }
     if failures > 0 {
-        bail!("{failures} decoder(s) did not round-trip; see the lines marked FAILED (\"error\" in JSON)");
+        bail!(
+            "{failures} decoder(s) did not round-trip; see the lines marked FAILED (\"error\" in JSON)"
+        );
     }
     Ok(())
 }

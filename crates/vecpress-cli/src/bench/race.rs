@@ -13,7 +13,7 @@ use std::hint::black_box;
 use std::ops::{Not, Range};
 use std::time::{Duration, Instant};
 
-use anyhow::{bail, Result};
+use anyhow::{Result, bail};
 
 /// The blocks of one input, encoded one after the other, then padded for peers.
 pub struct Encoded {
@@ -109,7 +109,7 @@ impl<T: Copy + PartialEq + Display + Not<Output = T>> Bench<'_, T> {
 
     /// The blocks as the pair decoder takes them: `(i, Some(i + 1))` for
     /// blocks 0 and 1, 2 and 3, ..., and `(last, None)` for an odd one out.
-    fn pairs(&self) -> impl Iterator<Item = (usize, Option<usize>)> {
+    fn pairs(&self) -> impl Iterator<Item = (usize, Option<usize>)> + use<T> {
         let n = self.blocks.len();
         (0..n)
             .step_by(2)

@@ -7,9 +7,5 @@ pub fn paths(default: impl FnOnce() -> Vec<String>) -> Vec<String> {
         .skip(1)
         .filter(|a| a != "--bench")
         .collect();
-    if paths.is_empty() {
-        default()
-    } else {
-        paths
-    }
+    if paths.is_empty() { default() } else { paths }
 }

@@ -58,11 +58,11 @@ mod neon;
 mod x86;
 
 pub use lz4::{
-    compress_lz4, compress_lz4_to_vec, decompress_lz4, decompress_lz4_with, decompressed_len_lz4,
-    max_compressed_len_lz4, max_compressed_len_lz4_default, HEADER_LEN,
+    HEADER_LEN, compress_lz4, compress_lz4_to_vec, decompress_lz4, decompress_lz4_with,
+    decompressed_len_lz4, max_compressed_len_lz4, max_compressed_len_lz4_default,
 };
 
-use crate::{byte_split, Error, Isa};
+use crate::{Error, Isa, byte_split};
 
 /// Block sizes (in values) must be a multiple of this
 /// (`BSHUF_BLOCKED_MULT`).

@@ -4,11 +4,11 @@
 #![forbid(unsafe_code)]
 
 use super::{
-    Header, DOBITSHUFFLE, DONT_SPLIT, DOSHUFFLE, HEADER_LEN, LZ4_VERSION_FORMAT, MAX_BLOCKSIZE,
+    DOBITSHUFFLE, DONT_SPLIT, DOSHUFFLE, HEADER_LEN, Header, LZ4_VERSION_FORMAT, MAX_BLOCKSIZE,
     MAX_SPLITS, MEMCPYED, MIN_BUFFERSIZE,
 };
 use crate::lz4::block;
-use crate::{bit_split, byte_split, Error, Isa, Unit};
+use crate::{Error, Isa, Unit, bit_split, byte_split};
 
 /// Decompresses `frame` into a new vector, refusing frames that state more
 /// than [`DEFAULT_MAX_OUTPUT`](crate::lz4::DEFAULT_MAX_OUTPUT) bytes.

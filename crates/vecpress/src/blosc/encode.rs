@@ -4,12 +4,12 @@
 #![forbid(unsafe_code)]
 
 use super::{
-    Compressor, Params, Shuffle, SplitMode, DOBITSHUFFLE, DONT_SPLIT, DOSHUFFLE, HEADER_LEN,
-    LZ4_VERSION_FORMAT, MAX_BLOCKSIZE, MAX_BUFFERSIZE, MAX_OVERHEAD, MAX_SPLITS, MEMCPYED,
-    MIN_BUFFERSIZE, VERSION_FORMAT,
+    Compressor, DOBITSHUFFLE, DONT_SPLIT, DOSHUFFLE, HEADER_LEN, LZ4_VERSION_FORMAT, MAX_BLOCKSIZE,
+    MAX_BUFFERSIZE, MAX_OVERHEAD, MAX_SPLITS, MEMCPYED, MIN_BUFFERSIZE, Params, Shuffle, SplitMode,
+    VERSION_FORMAT,
 };
 use crate::lz4::{block, hc};
-use crate::{bit_split, byte_split, Error, Isa};
+use crate::{Error, Isa, bit_split, byte_split};
 
 /// c-blosc's L1 guess, the base of its automatic block sizes.
 const L1: usize = 32 * 1024;

@@ -34,11 +34,11 @@
 
 use core::arch::x86_64::*;
 
-use super::tables::{log2, MERGE, QMERGE, QUNMERGE, UNMERGE};
+use super::tables::{MERGE, QMERGE, QUNMERGE, UNMERGE, log2};
 // The register arrays are written out by `generic.rs`'s macro: a loop
 // over an array of registers may keep the array on the stack.
 use super::generic::{array, build};
-use super::skew::{crowded, SKEW};
+use super::skew::{SKEW, crowded};
 use super::{Sink, Source};
 
 /// Values per step: a register of each stream.

@@ -7,8 +7,8 @@
 //! `avx512::decode_skewed` for AVX-512). x86 only: the sets counted are
 //! those of its L1.
 
-use super::generic::{array, build, each, tile_fits, transpose};
 use super::Source;
+use super::generic::{array, build, each, tile_fits, transpose};
 use crate::simd::Lanes;
 
 /// Steps by which the streams past the eighth are read ahead of the others

@@ -4,8 +4,8 @@
 use xxhash_rust::xxh32::xxh32;
 
 use super::{
-    le32, DICT_EXT_LEN, FLAG_DICTIONARY, HEADER_LEN, KNOWN_FLAGS, MAGIC, SEED, UNKNOWN_TOTAL,
-    VERSION,
+    DICT_EXT_LEN, FLAG_DICTIONARY, HEADER_LEN, KNOWN_FLAGS, MAGIC, SEED, UNKNOWN_TOTAL, VERSION,
+    le32,
 };
 use crate::{Error, Unit};
 

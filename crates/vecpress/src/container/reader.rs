@@ -5,8 +5,8 @@ use std::io::{self, Read};
 use xxhash_rust::xxh64::Xxh64;
 
 use super::{
-    block_checksum, le32, Header, BLOCK_HEADER_LEN, DICT_EXT_LEN, END_LEN, FLAG_DICTIONARY,
-    HEADER_LEN, MAX_BLOCK_BYTES, SEED, STORED_BIT,
+    BLOCK_HEADER_LEN, DICT_EXT_LEN, END_LEN, FLAG_DICTIONARY, HEADER_LEN, Header, MAX_BLOCK_BYTES,
+    SEED, STORED_BIT, block_checksum, le32,
 };
 use crate::{Error, Unit};
 

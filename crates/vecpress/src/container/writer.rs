@@ -4,7 +4,7 @@ use std::io::{self, Write};
 
 use xxhash_rust::xxh64::Xxh64;
 
-use super::{block_checksum, Header, BLOCK_HEADER_LEN, END_LEN, MAX_BLOCK_BYTES, SEED, STORED_BIT};
+use super::{BLOCK_HEADER_LEN, END_LEN, Header, MAX_BLOCK_BYTES, SEED, STORED_BIT, block_checksum};
 
 /// Writes a vecpress file: the header at once, then blocks, then the end record.
 ///

@@ -382,12 +382,12 @@ impl AdaptiveDecompressor {
 
     /// The test hook's extra time (see [`set_penalty`](Self::set_penalty)).
     fn spin_penalty(&self, variant: Variant, start: Instant) {
-        if let Some((slow, extra)) = self.penalty {
-            if slow == variant {
-                let until = start.elapsed() + extra;
-                while start.elapsed() < until {
-                    std::hint::spin_loop();
-                }
+        if let Some((slow, extra)) = self.penalty
+            && slow == variant
+        {
+            let until = start.elapsed() + extra;
+            while start.elapsed() < until {
+                std::hint::spin_loop();
             }
         }
     }
@@ -486,10 +486,10 @@ impl AdaptiveDecompressor {
 fn follow_leader(arms: &[Arm], leader: &mut usize) -> (usize, Variant) {
     let mut best: Option<(f64, usize)> = None;
     for (i, arm) in arms.iter().enumerate() {
-        if let Some(m) = arm.mean() {
-            if best.is_none_or(|(b, _)| m < b) {
-                best = Some((m, i));
-            }
+        if let Some(m) = arm.mean()
+            && best.is_none_or(|(b, _)| m < b)
+        {
+            best = Some((m, i));
         }
     }
     if let Some((m, i)) = best {

@@ -13,8 +13,8 @@ use core::ops::ControlFlow;
 use super::chunked::{encode_by, encoded_len_by, scan};
 use super::zigzag::checked_vec;
 use super::{control_len, data_len};
-use crate::stream_vbyte::tables::Codes1234;
 use crate::Error;
+use crate::stream_vbyte::tables::Codes1234;
 
 /// Encodes u16 values (widened to u32); returns the bytes written.
 ///

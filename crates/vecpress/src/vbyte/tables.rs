@@ -215,11 +215,7 @@ mod tests {
         let mut expected = Vec::new();
         // Byte `j` of the varint at `start` with length `len`, or a zero byte.
         let byte = |start: usize, len: usize, j: usize| {
-            if j < len {
-                (start + j) as u8
-            } else {
-                0xff
-            }
+            if j < len { (start + j) as u8 } else { 0xff }
         };
         for (count, max) in [(6, 2), (4, 3), (2, 5)] {
             for lens in tuples(count, max) {

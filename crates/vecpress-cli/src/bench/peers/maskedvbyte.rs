@@ -38,7 +38,7 @@ pub fn peer() -> Slot {
 
 #[cfg(all(feature = "peers", vecpress_maskedvbyte_c))]
 mod ffi {
-    extern "C" {
+    unsafe extern "C" {
         /// Decodes `length` u32 varints from `input` into `out`; returns the bytes read.
         pub fn masked_vbyte_decode(input: *const u8, out: *mut u32, length: u64) -> usize;
         /// Same, writing the running sum of the gaps from `prev`.

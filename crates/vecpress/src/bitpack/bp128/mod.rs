@@ -335,7 +335,7 @@ fn unpack_impl<const SORTED: bool>(
 /// features is the 4-lane kernel at every level, and the 8-lane one below
 /// AVX2. AVX2 and AVX-512 run eight lanes in one 256-bit register.
 mod kernels {
-    use super::{generic, Lanes};
+    use super::{Lanes, generic};
     use crate::Isa;
 
     type PackFn = unsafe fn(&[u32], u32, &mut [u8]);

@@ -10,7 +10,7 @@
 //! ```
 #![forbid(unsafe_code)]
 
-use super::{check_width, Lanes};
+use super::{Lanes, check_width};
 use crate::{Error, Unit};
 
 /// Value `i` of the block of `width`-bit values packed at the start of

@@ -25,7 +25,7 @@
 #![forbid(unsafe_code)]
 
 use super::{Lanes, MAX_WIDTH};
-use crate::{vbyte, Error, Isa, Unit};
+use crate::{Error, Isa, Unit, vbyte};
 
 /// Values in a block of the stream.
 const BLOCK: usize = 128;

@@ -19,7 +19,7 @@
 //! ```
 #![forbid(unsafe_code)]
 
-use super::word::{sealed::Sealed, Word};
+use super::word::{Word, sealed::Sealed};
 
 /// Plain packing.
 pub(super) const PLAIN: u8 = 0;

@@ -36,8 +36,8 @@
 //! ```
 #![forbid(unsafe_code)]
 
-use super::{packed_len, transposed_index, BLOCK};
-use crate::{vbyte, Error, Isa, Unit};
+use super::{BLOCK, packed_len, transposed_index};
+use crate::{Error, Isa, Unit, vbyte};
 
 /// Values per lane of a u32 block, and so between two stored bases.
 const RUN: usize = 32;

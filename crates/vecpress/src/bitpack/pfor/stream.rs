@@ -11,8 +11,8 @@
 //! The count is not stored: the caller knows it.
 #![forbid(unsafe_code)]
 
-use super::{block, BLOCK_LEN, MAX_BLOCK_BYTES};
-use crate::{vbyte, Error, Isa, Unit};
+use super::{BLOCK_LEN, MAX_BLOCK_BYTES, block};
+use crate::{Error, Isa, Unit, vbyte};
 
 /// Worst-case encoded size of `n` values: 513 bytes a whole block (the
 /// size of the block with no exceptions, which the encoder never exceeds),

@@ -1,7 +1,7 @@
 //! The bandit's arms: what is known of each variant, and the draws from its
 //! posterior (see the [module above](super)).
 
-use super::{VariantStats, COLD_CALLS, PRIOR_WEIGHT};
+use super::{COLD_CALLS, PRIOR_WEIGHT, VariantStats};
 use crate::lz4::block::Variant;
 
 /// One arm of the bandit.

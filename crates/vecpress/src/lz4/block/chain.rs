@@ -13,8 +13,8 @@
 //! match is longer (lazy matching). The output is an ordinary LZ4 block.
 #![forbid(unsafe_code)]
 
-use super::compress::{count, read_u32, Out};
-use super::{max_compressed_len, LASTLITERALS, MAX_DISTANCE, MFLIMIT, MINMATCH};
+use super::compress::{Out, count, read_u32};
+use super::{LASTLITERALS, MAX_DISTANCE, MFLIMIT, MINMATCH, max_compressed_len};
 use crate::Error;
 
 /// Candidates examined per position.
@@ -119,10 +119,10 @@ pub(super) fn compress(data: &[u8], start: usize, dst: &mut [u8]) -> Result<usiz
         // Lazy: a longer match one byte on is worth a literal.
         if ip + 1 < mflimit_plus_one {
             chains.insert_to(data, ip + 1);
-            if let Some((o, l)) = chains.best(data, ip + 1, match_limit) {
-                if l > mlen + 1 {
-                    (ip, offset, mlen) = (ip + 1, o, l);
-                }
+            if let Some((o, l)) = chains.best(data, ip + 1, match_limit)
+                && l > mlen + 1
+            {
+                (ip, offset, mlen) = (ip + 1, o, l);
             }
         }
         // Extend backwards over pending literals (into the dictionary too).

@@ -18,7 +18,7 @@
 //! inside the input, and a bounds check per read costs a tenth of the
 //! compressor's speed. Everything else is checked.
 
-use super::{max_compressed_len, LASTLITERALS, MAX_DISTANCE, MFLIMIT, MINMATCH};
+use super::{LASTLITERALS, MAX_DISTANCE, MFLIMIT, MINMATCH, max_compressed_len};
 use crate::Error;
 
 /// log2 of the number of u32 entries of the hash table (`LZ4_HASHLOG`).
@@ -289,11 +289,7 @@ pub(super) fn count(data: &[u8], p: usize, m: usize, limit: usize) -> usize {
 /// Bytes of the extension of a nibble-coded length `n`.
 #[inline(always)]
 fn extension_len(n: usize) -> usize {
-    if n >= 15 {
-        (n - 15) / 255 + 1
-    } else {
-        0
-    }
+    if n >= 15 { (n - 15) / 255 + 1 } else { 0 }
 }
 
 /// The output, every write checked against its length first.
@@ -403,13 +399,13 @@ impl Out<'_> {
     /// takes one checked 3-byte window.
     #[inline(always)]
     fn match_only(&mut self, offset: usize, len: usize) -> Result<(), Error> {
-        if len < 15 {
-            if let Some(dst) = self.dst.get_mut(self.pos..self.pos + 3) {
-                dst[0] = len as u8;
-                dst[1..].copy_from_slice(&(offset as u16).to_le_bytes());
-                self.pos += 3;
-                return Ok(());
-            }
+        if len < 15
+            && let Some(dst) = self.dst.get_mut(self.pos..self.pos + 3)
+        {
+            dst[0] = len as u8;
+            dst[1..].copy_from_slice(&(offset as u16).to_le_bytes());
+            self.pos += 3;
+            return Ok(());
         }
         self.room(1)?;
         let token_at = self.pos;

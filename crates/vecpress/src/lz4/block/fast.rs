@@ -38,8 +38,8 @@
 use core::mem::MaybeUninit;
 use core::ptr;
 
-use super::tables::{DISTANCE_16, DISTANCE_4, DISTANCE_8};
 use super::MINMATCH;
+use super::tables::{DISTANCE_4, DISTANCE_8, DISTANCE_16};
 
 /// How a variant copies.
 ///

@@ -51,7 +51,7 @@ pub use size_prepended::{
     compress_size_prepended, decompress_size_prepended, decompress_size_prepended_with_dict,
     decompress_size_prepended_with_limit,
 };
-pub use variant::{variants, Variant};
+pub use variant::{Variant, variants};
 
 use crate::{Error, Isa};
 use checked::Step;

@@ -3,7 +3,7 @@
 //! `store_size=True`).
 #![forbid(unsafe_code)]
 
-use super::{compress_into, decompress_into, max_compressed_len, MAX_INPUT_SIZE};
+use super::{MAX_INPUT_SIZE, compress_into, decompress_into, max_compressed_len};
 use crate::{Error, Unit};
 
 /// Bytes of output one byte of block can produce at most: a length extension

@@ -3,7 +3,7 @@
 
 use core::arch::x86_64::{__m128i, __m256i, _mm256_loadu_si256, _mm256_storeu_si256};
 
-use super::fast::{fast_loop, fast_loop_pair, Copier};
+use super::fast::{Copier, fast_loop, fast_loop_pair};
 use super::shuffle::{copy16, pattern16};
 use super::tables::{DISTANCE_16, DISTANCE_32};
 

@@ -1,8 +1,8 @@
 //! Decoding one stored block of a frame to where it goes.
 #![forbid(unsafe_code)]
 
-use crate::lz4::block;
 use crate::Error;
+use crate::lz4::block;
 
 /// Where a decoded block goes.
 pub(crate) enum Target<'a> {

@@ -8,8 +8,8 @@ use std::sync::Arc;
 use xxhash_rust::xxh32::xxh32;
 
 use super::header::{FrameInfo, MAX_DESCRIPTOR_LEN, UNCOMPRESSED_BIT, WINDOW_SIZE};
-use crate::lz4::{block, hc};
 use crate::Error;
+use crate::lz4::{block, hc};
 
 /// Compresses the blocks of a frame of independent blocks one by one,
 /// `&self` only, so that several threads can share it; the bytes are those

@@ -7,10 +7,10 @@ use std::io::{self, BufRead, Read};
 use xxhash_rust::xxh32::Xxh32;
 
 pub(super) use super::decode::Target;
-use super::decode::{decode_stored, max_output, Block};
+use super::decode::{Block, decode_stored, max_output};
 use super::header::{
-    descriptor_len, is_skippable, parse_descriptor, FrameInfo, LEGACY_BLOCK_SIZE, LEGACY_MAGIC,
-    MAGIC, MAX_DESCRIPTOR_LEN, UNCOMPRESSED_BIT, WINDOW_SIZE,
+    FrameInfo, LEGACY_BLOCK_SIZE, LEGACY_MAGIC, MAGIC, MAX_DESCRIPTOR_LEN, UNCOMPRESSED_BIT,
+    WINDOW_SIZE, descriptor_len, is_skippable, parse_descriptor,
 };
 use crate::lz4::block;
 use crate::{Error, Unit};
@@ -368,13 +368,13 @@ impl<R: Read> FrameDecoder<R> {
                 return Err(truncated(start, len - 2 - got));
             }
             let info = parse_descriptor(&desc[..len], start + 4)?;
-            if let Some(needed) = info.get_dict_id() {
-                if self.dict_id != Some(needed) {
-                    return Err(Error::DictionaryMismatch {
-                        needed,
-                        given: self.dict_id,
-                    });
-                }
+            if let Some(needed) = info.get_dict_id()
+                && self.dict_id != Some(needed)
+            {
+                return Err(Error::DictionaryMismatch {
+                    needed,
+                    given: self.dict_id,
+                });
             }
             if let Some(size) = info.get_content_size() {
                 self.check_limit(size)?;

@@ -4,7 +4,7 @@
 
 use std::io::Write;
 
-use super::header::{descriptor_len, parse_descriptor, FrameInfo, MAGIC, MAX_DESCRIPTOR_LEN};
+use super::header::{FrameInfo, MAGIC, MAX_DESCRIPTOR_LEN, descriptor_len, parse_descriptor};
 use super::read::Target;
 use super::{BlockSize, FrameDecoder, FrameEncoder};
 use crate::Error;
@@ -265,7 +265,7 @@ pub fn decompress_into(src: &[u8], dst: &mut [u8]) -> Result<usize, Error> {
                 return Err(Error::OutputTooSmall {
                     needed: requested,
                     actual: dst.len(),
-                })
+                });
             }
             Err(e) => return Err(e),
         }

@@ -4,7 +4,7 @@
 
 use std::io::{self, Write};
 
-use xxhash_rust::xxh32::{xxh32, Xxh32};
+use xxhash_rust::xxh32::{Xxh32, xxh32};
 
 use super::header::{FrameInfo, MAX_DESCRIPTOR_LEN, UNCOMPRESSED_BIT, WINDOW_SIZE};
 use crate::lz4::{block, hc};
@@ -247,10 +247,10 @@ impl<W: Write> FrameEncoder<W> {
     /// ```
     pub fn finish(mut self) -> io::Result<W> {
         self.write_block()?;
-        if let Some(size) = self.info.get_content_size() {
-            if size != self.content_len {
-                return Err(content_size_error(size, self.content_len));
-            }
+        if let Some(size) = self.info.get_content_size()
+            && size != self.content_len
+        {
+            return Err(content_size_error(size, self.content_len));
         }
         self.write_header()?;
         self.writer.write_all(&0u32.to_le_bytes())?;
@@ -329,11 +329,11 @@ fn content_size_error(declared: u64, written: u64) -> io::Error {
 
 impl<W: Write> Write for FrameEncoder<W> {
     fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
-        if let Some(size) = self.info.get_content_size() {
-            if self.content_len.saturating_add(buf.len() as u64) > size {
-                let written = self.content_len.saturating_add(buf.len() as u64);
-                return Err(content_size_error(size, written));
-            }
+        if let Some(size) = self.info.get_content_size()
+            && self.content_len.saturating_add(buf.len() as u64) > size
+        {
+            let written = self.content_len.saturating_add(buf.len() as u64);
+            return Err(content_size_error(size, written));
         }
         let block_size = self.info.get_block_size().bytes();
         if self.src.capacity() == 0 {

@@ -21,7 +21,7 @@
 #![forbid(unsafe_code)]
 
 use super::search::{MatchFinder, Search};
-use super::{Match, Out, LASTLITERALS, MFLIMIT, MINMATCH};
+use super::{LASTLITERALS, MFLIMIT, MINMATCH, Match, Out};
 use crate::Error;
 
 /// The longest match that still fits the token's nibble (`OPTIMAL_ML`,

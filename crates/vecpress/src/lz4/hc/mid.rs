@@ -12,7 +12,7 @@
 #![forbid(unsafe_code)]
 
 use super::search::count;
-use super::{Match, Out, LASTLITERALS, MAX_DISTANCE, MFLIMIT, MINMATCH};
+use super::{LASTLITERALS, MAX_DISTANCE, MFLIMIT, MINMATCH, Match, Out};
 use crate::Error;
 
 /// log2 of the entries of each table (`LZ4MID_HASHLOG`).

@@ -59,7 +59,7 @@ mod mid;
 mod opt;
 mod search;
 
-use super::block::{self, max_compressed_len, MAX_DISTANCE, MAX_INPUT_SIZE, MINMATCH};
+use super::block::{self, MAX_DISTANCE, MAX_INPUT_SIZE, MINMATCH, max_compressed_len};
 pub use super::block::{LASTLITERALS, MFLIMIT};
 use crate::Error;
 
@@ -351,11 +351,7 @@ struct Match {
 /// Bytes of the extension of a nibble-coded length `n`.
 #[inline(always)]
 fn extension_len(n: usize) -> usize {
-    if n >= 15 {
-        (n - 15) / 255 + 1
-    } else {
-        0
-    }
+    if n >= 15 { (n - 15) / 255 + 1 } else { 0 }
 }
 
 /// The output, every write checked against its length first.

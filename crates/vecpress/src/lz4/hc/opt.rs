@@ -19,7 +19,7 @@
 #![forbid(unsafe_code)]
 
 use super::search::{MatchFinder, Search};
-use super::{Match, Out, LASTLITERALS, MFLIMIT, MINMATCH};
+use super::{LASTLITERALS, MFLIMIT, MINMATCH, Match, Out};
 use crate::Error;
 
 /// Positions priced at most per window (`LZ4_OPT_NUM`).

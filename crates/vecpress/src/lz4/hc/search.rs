@@ -24,7 +24,7 @@
 //!   where the whole run of the source fits).
 #![forbid(unsafe_code)]
 
-use super::{Match, MAX_DISTANCE, MINMATCH};
+use super::{MAX_DISTANCE, MINMATCH, Match};
 
 /// log2 of the number of hash-table entries (`LZ4HC_HASH_LOG`).
 const HASH_LOG: u32 = 15;

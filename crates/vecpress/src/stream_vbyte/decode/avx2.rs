@@ -14,7 +14,7 @@
 
 use core::arch::x86_64::*;
 
-use super::generic::{block_word, decode_groups, OneByteRuns};
+use super::generic::{OneByteRuns, block_word, decode_groups};
 use super::sums16::Sums16;
 use crate::simd::x86::{broadcast_u32_from, widen_u8x8_from};
 use crate::stream_vbyte::tables::Variant;

@@ -13,11 +13,11 @@
 
 use core::arch::x86_64::*;
 
-use super::generic::{decode_groups, OneByteRuns};
+use super::generic::{OneByteRuns, decode_groups};
 use super::sums16::Sums16;
 use crate::simd::tiny_gaps::TinyGaps;
-use crate::simd::x86::{expand_bytes, Prefix16};
-use crate::stream_vbyte::tables::{expand_mask, Variant};
+use crate::simd::x86::{Prefix16, expand_bytes};
+use crate::stream_vbyte::tables::{Variant, expand_mask};
 
 /// Decodes the whole groups of `control` (4 values a byte into `out`) that
 /// the data allows; returns (control bytes, data bytes) consumed.

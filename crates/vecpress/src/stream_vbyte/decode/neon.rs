@@ -3,7 +3,7 @@
 
 use core::arch::aarch64::uint8x16_t;
 
-use super::generic::{decode_groups, NoRuns};
+use super::generic::{NoRuns, decode_groups};
 use crate::stream_vbyte::tables::Variant;
 
 /// Decodes the whole groups of `control` (4 values a byte into `out`) that

@@ -14,7 +14,7 @@
 
 use core::arch::x86_64::*;
 
-use crate::stream_vbyte::tables::{Variant, SPREAD};
+use crate::stream_vbyte::tables::{SPREAD, Variant};
 
 /// Encodes whole groups of `values` while 16 bytes of `data` remain; returns
 /// (control bytes, data bytes) written. With `DELTA`, stores the gaps from

@@ -273,41 +273,41 @@ unsafe fn find_groups_with<W: Vector>(control: &[u8], data: &[u8], acc: u32, tar
     // SAFETY: the CPU supports W.
     let (mut sum, goal) = unsafe { (W::splat_u32(acc), W::splat_u32(target)) };
     while g < control.len() && data.len() - pos >= 16 {
-        if g >= one_by_one {
-            if let Some(&k) = control[g..].first_chunk::<4>() {
-                // Four groups skipped whole by the sum of their gaps when
-                // the running sum stays below the target without wrapping:
-                // 16 one-byte gaps by their byte sum, or groups with no
-                // 4-byte gap (16 gaps below 2^24, whose sum cannot wrap)
-                // by the sum of their shuffles.
-                let w = u32::from_le_bytes(k);
-                if w == 0 {
-                    // SAFETY: the CPU supports W; 16 bytes remain at `pos`.
-                    let (total, last) =
-                        unsafe { (W::load(data.as_ptr().add(pos)).sum_u8(), sum.last_u32()) };
-                    if u64::from(last) + u64::from(total) < u64::from(target) {
-                        // SAFETY: the CPU supports W.
-                        sum = unsafe { W::splat_u32(last + total) };
-                        pos += 16;
-                        g += 4;
-                        continue;
-                    }
-                    one_by_one = g + 4;
-                } else if w & w >> 1 & 0x5555_5555 == 0 && data.len() - pos >= 64 {
-                    // SAFETY: the CPU supports W; 64 bytes remain at `pos`.
-                    let ((sums, end), last) =
-                        unsafe { (four_groups::<W>(data, k, pos), sum.last_u32()) };
+        if g >= one_by_one
+            && let Some(&k) = control[g..].first_chunk::<4>()
+        {
+            // Four groups skipped whole by the sum of their gaps when
+            // the running sum stays below the target without wrapping:
+            // 16 one-byte gaps by their byte sum, or groups with no
+            // 4-byte gap (16 gaps below 2^24, whose sum cannot wrap)
+            // by the sum of their shuffles.
+            let w = u32::from_le_bytes(k);
+            if w == 0 {
+                // SAFETY: the CPU supports W; 16 bytes remain at `pos`.
+                let (total, last) =
+                    unsafe { (W::load(data.as_ptr().add(pos)).sum_u8(), sum.last_u32()) };
+                if u64::from(last) + u64::from(total) < u64::from(target) {
                     // SAFETY: the CPU supports W.
-                    let total = unsafe { sums.sum_u32() };
-                    if u64::from(last) + u64::from(total) < u64::from(target) {
-                        // SAFETY: the CPU supports W.
-                        sum = unsafe { W::splat_u32(last + total) };
-                        pos = end;
-                        g += 4;
-                        continue;
-                    }
-                    one_by_one = g + 4;
+                    sum = unsafe { W::splat_u32(last + total) };
+                    pos += 16;
+                    g += 4;
+                    continue;
                 }
+                one_by_one = g + 4;
+            } else if w & w >> 1 & 0x5555_5555 == 0 && data.len() - pos >= 64 {
+                // SAFETY: the CPU supports W; 64 bytes remain at `pos`.
+                let ((sums, end), last) =
+                    unsafe { (four_groups::<W>(data, k, pos), sum.last_u32()) };
+                // SAFETY: the CPU supports W.
+                let total = unsafe { sums.sum_u32() };
+                if u64::from(last) + u64::from(total) < u64::from(target) {
+                    // SAFETY: the CPU supports W.
+                    sum = unsafe { W::splat_u32(last + total) };
+                    pos = end;
+                    g += 4;
+                    continue;
+                }
+                one_by_one = g + 4;
             }
         }
         let c = control[g];

@@ -13,7 +13,7 @@
 use core::arch::x86_64::*;
 
 use crate::simd::x86::expand_bytes;
-use crate::stream_vbyte::tables::{expand_mask, EXPAND};
+use crate::stream_vbyte::tables::{EXPAND, expand_mask};
 
 /// The summing of [`sum_values_with`](super::sum_values_with) on SSE4.1.
 ///

@@ -3,7 +3,7 @@
 //! It is the only place that builds decoding errors.
 #![forbid(unsafe_code)]
 
-use super::tables::{code_of, CODE_LEN};
+use super::tables::{CODE_LEN, code_of};
 use crate::{Error, Unit};
 
 /// Control bytes of a stream of `n` values.

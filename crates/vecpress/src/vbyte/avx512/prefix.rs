@@ -3,8 +3,8 @@
 
 use core::arch::x86_64::*;
 
-use super::consts::Consts;
 use super::LANES;
+use super::consts::Consts;
 
 /// Prefix sum of the 16 lanes of `x`.
 ///

@@ -1,8 +1,8 @@
 //! Unit tests of the Masked VByte kernel and its private tables.
-use super::{decode_bulk, decode_delta_bulk, REJECT, SHUFFLES_X, STEPS};
+use super::{REJECT, SHUFFLES_X, STEPS, decode_bulk, decode_delta_bulk};
+use crate::Isa;
 use crate::vbyte::tables::{DECODE, SHUFFLE, SIX_END};
 use crate::vbyte::{decode_delta_with, decode_with, encode_to_vec};
-use crate::Isa;
 
 /// xorshift64: a tiny deterministic generator.
 struct Rng(u64);

@@ -9,14 +9,14 @@
 use std::io::Read;
 use std::sync::Arc;
 
-use xxhash_rust::xxh32::{xxh32, Xxh32};
+use xxhash_rust::xxh32::{Xxh32, xxh32};
 
 use super::{
-    decode_stored, is_skippable, max_output, truncated, Block, Frame, FrameDecoder, FrameInfo,
-    LEGACY_BLOCK_SIZE, LEGACY_MAGIC, MAGIC, UNCOMPRESSED_BIT, WINDOW_SIZE,
+    Block, Frame, FrameDecoder, FrameInfo, LEGACY_BLOCK_SIZE, LEGACY_MAGIC, MAGIC,
+    UNCOMPRESSED_BIT, WINDOW_SIZE, decode_stored, is_skippable, max_output, truncated,
 };
-use crate::lz4::block;
 use crate::Error;
+use crate::lz4::block;
 
 /// Reads LZ4 frames (and legacy and skippable ones, as [`FrameDecoder`]
 /// does) block by block without decoding them, so that the blocks of a frame
@@ -145,13 +145,13 @@ impl FrameBlock {
         else {
             return Ok(());
         };
-        if let Some((sum, at)) = checksum {
-            if xxh32(&self.stored, 0) != sum {
-                return Err(Error::ChecksumMismatch {
-                    what: "block",
-                    offset: at,
-                });
-            }
+        if let Some((sum, at)) = checksum
+            && xxh32(&self.stored, 0) != sum
+        {
+            return Err(Error::ChecksumMismatch {
+                what: "block",
+                offset: at,
+            });
         }
         if linked || self.decoded_yet {
             return Ok(());
@@ -428,13 +428,13 @@ impl<R: Read> BlockReader<R> {
                 let hash = std::mem::replace(&mut self.hash, Xxh32::new(0));
                 let produced = std::mem::take(&mut self.produced);
                 self.window.clear();
-                if let Some((sum, at)) = checksum {
-                    if sum != hash.digest() {
-                        return Err(Error::ChecksumMismatch {
-                            what: "content",
-                            offset: at,
-                        });
-                    }
+                if let Some((sum, at)) = checksum
+                    && sum != hash.digest()
+                {
+                    return Err(Error::ChecksumMismatch {
+                        what: "content",
+                        offset: at,
+                    });
                 }
                 if content_size.is_some_and(|size| size != produced) {
                     return Err(Error::Corrupt {

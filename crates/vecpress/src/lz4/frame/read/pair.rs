@@ -7,10 +7,10 @@
 
 use std::io::Read;
 
-use super::{max_output, Frame, FrameDecoder, Piece, Target, UNCOMPRESSED_BIT};
+use super::{Frame, FrameDecoder, Piece, Target, UNCOMPRESSED_BIT, max_output};
+use crate::Error;
 use crate::lz4::block;
 use crate::lz4::frame::FrameInfo;
-use crate::Error;
 
 /// The largest blocks decoded in pairs into the decoder's own buffer.
 const OWN_PAIR_MAX: usize = 1 << 20;

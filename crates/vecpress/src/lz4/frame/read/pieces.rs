@@ -32,10 +32,10 @@ impl<R: Read> FrameDecoder<R> {
             Piece::Block { field, start } => (field, start),
             Piece::End { start } => return self.end_frame(start).map(|()| None),
         };
-        if self.pairs_with_next(info, field) {
-            if let Some(n) = self.decode_pair(target, info, start)? {
-                return Ok(Some(n));
-            }
+        if self.pairs_with_next(info, field)
+            && let Some(n) = self.decode_pair(target, info, start)?
+        {
+            return Ok(Some(n));
         }
         self.decode_piece(target, info, field, start).map(Some)
     }
