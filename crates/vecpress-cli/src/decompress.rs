@@ -37,7 +37,8 @@ pub struct DecompressOpt {
     #[arg(short = 'c', long)]
     pub stdout: bool,
 
-    /// Threads decoding blocks (0: one per core): of vecpress files, and
+    /// Threads in all, decoding blocks (0: one per core; the one that reads
+    /// and writes decodes too): of vecpress files, and
     /// of LZ4 frames of independent blocks (as vecpress and lz4 write them
     /// by default). Frames of linked blocks decode on one thread (-v says
     /// so). The output and the errors are the same at every count.
@@ -220,7 +221,7 @@ fn lz4(
 
 /// Decompresses LZ4 frames on `threads` threads: this one reads the blocks
 /// as stored and writes them in order, checking the content checksum over
-/// the whole content; the workers check block checksums and decode. Blocks
+/// the whole content; all check block checksums and decode. Blocks
 /// of linked frames need the content before them: they decode here, in
 /// order (-v says so).
 fn lz4_parallel(

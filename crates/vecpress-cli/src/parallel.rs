@@ -5,9 +5,15 @@
 //! This thread reads the blocks (the input is one stream), hands each to a
 //! pool of workers, and writes the results in the order read as soon as the
 //! next one is done. No batch waits for its slowest block, and the reading
-//! and writing overlap the work. At most `threads + 1` blocks are in flight
-//! (one more than the workers, so that one is read or written while every
-//! worker works), their buffers reused: memory grows by a block a thread.
+//! and writing overlap the work. `-T N` means N threads in all: N - 1
+//! workers and this one, which works on a waiting block itself whenever it
+//! has nothing to read or write. With a worker per core and this thread on
+//! top, the three would share two cores and this one, which every block
+//! passes through twice, would wait its turn behind the workers.
+//!
+//! At most `threads + 1` blocks are in flight (one more than the threads, so
+//! that one is read or written while every thread works), their buffers
+//! reused: memory grows by a block a thread.
 //!
 //! Errors come out as one thread would give them: the work's error of block
 //! `i` is returned only after the blocks before `i` were written, and an
@@ -30,9 +36,10 @@ pub fn threads(n: usize) -> usize {
 }
 
 /// Reads jobs with `read` (into a reused job; `false` at the end), works on
-/// them with `work` on `threads` threads (each with its scratch `S`), and
-/// gives them to `write` in the order read. `read` and `write` run on this
-/// thread and share `ctx`. With one thread, all of it runs here.
+/// them with `work` on `threads` threads, this one included (each with its
+/// scratch `S`), and gives them to `write` in the order read. `read` and
+/// `write` run on this thread and share `ctx`. With one thread, all of it
+/// runs here.
 pub fn ordered<C, J, S, R, F, W>(
     threads: usize,
     ctx: &mut C,
@@ -59,8 +66,10 @@ where
     let (job_tx, job_rx) = mpsc::sync_channel::<(u64, J)>(threads + 1);
     let job_rx = Mutex::new(job_rx);
     let (done_tx, done_rx) = mpsc::channel::<(u64, J, Result<()>)>();
+    // This thread's scratch, for the jobs it takes itself.
+    let mut scratch = S::default();
     std::thread::scope(|scope| -> Result<()> {
-        for _ in 0..threads {
+        for _ in 1..threads {
             let (job_rx, done_tx, work) = (&job_rx, done_tx.clone(), &work);
             scope.spawn(move || {
                 let mut scratch = S::default();
@@ -106,18 +115,22 @@ where
             if ended && written == sent {
                 return read_error.map_or(Ok(()), Err);
             }
-            // Wait for a result only when no more can be read now.
-            let next = if !ended && sent - written < in_flight {
-                match done_rx.try_recv() {
-                    Ok(d) => Some(d),
-                    Err(TryRecvError::Empty) => None,
-                    Err(TryRecvError::Disconnected) => bail!("a worker thread stopped"),
-                }
-            } else {
-                match done_rx.recv() {
-                    Ok(d) => Some(d),
-                    Err(_) => bail!("a worker thread stopped"),
-                }
+            // A finished job if there is one; else, when no more can be read
+            // now, a job no worker has taken yet, worked on here; else wait.
+            let next = match done_rx.try_recv() {
+                Ok(d) => Some(d),
+                Err(TryRecvError::Disconnected) => bail!("a worker thread stopped"),
+                Err(TryRecvError::Empty) if !ended && sent - written < in_flight => None,
+                Err(TryRecvError::Empty) => match take_waiting(&job_rx) {
+                    Some((i, mut job)) => {
+                        let r = work(&mut scratch, &mut job);
+                        Some((i, job, r))
+                    }
+                    None => match done_rx.recv() {
+                        Ok(d) => Some(d),
+                        Err(_) => bail!("a worker thread stopped"),
+                    },
+                },
             };
             if let Some((i, job, r)) = next {
                 done.insert(i, (job, r));
@@ -130,6 +143,13 @@ where
             }
         }
     })
+}
+
+/// A job sent to the workers that none has taken yet. A worker holds the
+/// lock only while it waits for a job, that is while none is waiting: then
+/// this gives up rather than wait for the lock.
+fn take_waiting<J>(job_rx: &Mutex<mpsc::Receiver<(u64, J)>>) -> Option<(u64, J)> {
+    job_rx.try_lock().ok()?.try_recv().ok()
 }
 
 #[cfg(test)]
@@ -186,6 +206,65 @@ mod tests {
                 let upto = fail.min(bad_read);
                 assert_eq!(out, (0..upto).map(|i| i * i).collect::<Vec<_>>());
             }
+        }
+    }
+
+    /// `threads` counts this thread: the first `threads` jobs run all at
+    /// once (each waits for the others to start), one of them here, and no
+    /// more threads than that ever work.
+    #[test]
+    fn this_thread_is_one_of_the_threads() {
+        use std::collections::HashSet;
+        use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+        use std::time::{Duration, Instant};
+
+        for threads in [2, 3, 4] {
+            let started = AtomicUsize::new(0);
+            let all_at_once = AtomicBool::new(true);
+            let ids = Mutex::new(HashSet::new());
+            let mut next = 0u64;
+            let mut written = Vec::new();
+            ordered(
+                threads,
+                &mut (),
+                |_, job: &mut u64| {
+                    *job = next;
+                    next += 1;
+                    Ok(next <= 50)
+                },
+                |_: &mut (), job: &mut u64| {
+                    ids.lock().unwrap().insert(std::thread::current().id());
+                    if *job < threads as u64 {
+                        started.fetch_add(1, Ordering::SeqCst);
+                        let deadline = Instant::now() + Duration::from_secs(20);
+                        while started.load(Ordering::SeqCst) < threads {
+                            if Instant::now() > deadline {
+                                all_at_once.store(false, Ordering::SeqCst);
+                                break;
+                            }
+                            std::thread::sleep(Duration::from_millis(1));
+                        }
+                    }
+                    Ok(())
+                },
+                |_, job: &mut u64| {
+                    written.push(*job);
+                    Ok(())
+                },
+            )
+            .unwrap();
+            assert_eq!(written, (0..50).collect::<Vec<_>>());
+            assert!(all_at_once.load(Ordering::SeqCst), "{threads} threads");
+            let ids = ids.into_inner().unwrap();
+            assert!(
+                ids.contains(&std::thread::current().id()),
+                "{threads} threads"
+            );
+            assert!(
+                ids.len() <= threads,
+                "{} threads worked for -T {threads}",
+                ids.len()
+            );
         }
     }
 }
