@@ -400,13 +400,16 @@ def integer_codecs(records, out):
 
 def byte_split(records, out):
     types = {t for rec in records for (_, t) in rec.groups() if t not in ("u32", "bytes")}
-    codecs = [c for c in ("byte-split", "byte-split-lz4") if groups_with(records, c, types)]
+    codecs = [c for c in ("byte-split", "byte-split-lz4", "bit-split", "bit-split-lz4", "blosc-lz4")
+              if groups_with(records, c, types)]
     if not codecs:
         return
-    out.append("## Byte split on floats")
+    out.append("## Byte split, bit split and Blosc on floats")
     out.append("")
     out.append("Float files in blocks of up to 64 KiB: the default dispatch over the best kernel, the best "
-               "kernel over a memcpy of the same bytes, and over the peers run beside it.")
+               "kernel over a memcpy of the same bytes, and over the peers run beside it "
+               "(`peer:c-blosc`: c-blosc 1.x, byte shuffle and LZ4 at clevel 5, the frames "
+               "`blosc-lz4` decodes).")
     out.append("")
     for codec in codecs:
         out.append(f"### {codec}")
@@ -606,13 +609,23 @@ def targets(records, perf_dir, out):
             total_speed([default_row(run, g, "lz4")[0] for g in silesia]),
             total_speed([run.row(g, "peer:lz4-c") for g in silesia])))
 
-    def worst(rec, groups, codec, peer):
-        pairs = [(default_ratio(rec, g, codec, peer), g[0]) for g in groups]
+    def worst(rec, groups, codec, peer, with_type=False):
+        pairs = [(default_ratio(rec, g, codec, peer), group_name(g, with_type)) for g in groups]
         pairs = [p for p in pairs if p[0] is not None]
         return min(pairs) if pairs else None
 
     def lists(codec):
         return [g for g in groups_with(records, codec, {"u32"}) if g[0] in long_lists]
+
+    def floats(codec):
+        return groups_with(records, codec, {"f32", "f64"})
+
+    def worst_over_memcpy(rec, codec):
+        pairs = [(rec.med(lambda run, g=g: default_row(run, g, codec)[0].get("memcpy_ratio")
+                          if default_row(run, g, codec)[0] else None), group_name(g, True))
+                 for g in floats(codec)]
+        pairs = [p for p in pairs if p[0] is not None]
+        return min(pairs) if pairs else None
 
     goals = [
         ("LZ4 decode one block at a time ÷ liblz4, all Silesia files", 1.2,
@@ -624,6 +637,10 @@ def targets(records, perf_dir, out):
                            "peer:streamvbyte-c-delta")),
         ("Stream VByte ÷ the C library, worst long posting list", 1.2,
          lambda rec: worst(rec, lists("stream-vbyte"), "stream-vbyte", "peer:streamvbyte-c")),
+        ("Blosc frames (shuffle, LZ4) ÷ c-blosc, worst float file", 1.2,
+         lambda rec: worst(rec, floats("blosc-lz4"), "blosc-lz4", "peer:c-blosc", True)),
+        ("Bit split ÷ memcpy of the same bytes, worst float file", 0.8,
+         lambda rec: worst_over_memcpy(rec, "bit-split")),
     ]
     out += ["## Targets", "",
             "The speed the project aims at on every CPU, the default dispatch's ratio in each "

@@ -213,6 +213,8 @@ for (( run = 1; run <= runs; run++ )); do
         "$(inputs "$data/silesia")" --codecs lz4-hc --level 9 --reps "$(reps 5)"
     suite "floats: byte-split, byte-split-lz4, lz4" "" \
         "$(inputs "$data/floats")" --codecs byte-split,byte-split-lz4,lz4 --isa all --reps "$(reps 7)"
+    suite "floats: bit-split, bit-split-lz4, blosc-lz4" "" \
+        "$(inputs "$data/floats")" --codecs bit-split,bit-split-lz4,blosc-lz4 --isa all --reps "$(reps 7)"
 done
 
 mv "$tmp" "$out"
