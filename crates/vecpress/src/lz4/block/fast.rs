@@ -39,7 +39,7 @@ use core::mem::MaybeUninit;
 use core::ptr;
 
 use super::MINMATCH;
-use super::tables::{DISTANCE_4, DISTANCE_8, DISTANCE_16};
+use super::tables::{DISTANCE_4, DISTANCE_8, DISTANCE_16, steps_of};
 
 /// How a variant copies.
 ///
@@ -155,18 +155,29 @@ unsafe fn wild<C: Copier>(dst: *mut u8, src: *const u8, len: usize) {
 unsafe fn copy_match<C: Copier>(out: *mut u8, op: usize, offset: usize, len: usize) {
     // SAFETY: all writes end before `op + len + W`; reads start at or after
     // `op - offset >= 0`, and each chunk reads from at least `W` bytes back
-    // (offset >= W, or the copier's distance >= W), so source and
+    // (offset >= W) or from a copy off the output, so source and
     // destination never overlap within a chunk.
     unsafe {
         let dst = out.add(op);
         if offset >= C::W {
             wild::<C>(dst, dst.sub(offset), len);
         } else {
-            let d = C::overlap(dst, offset);
-            let mut k = C::W;
-            while k < len {
-                C::chunk(dst.add(k), dst.add(k).sub(d));
-                k += C::W;
+            C::overlap(dst, offset);
+            if len > C::W {
+                // The match repeats every `offset` bytes, so its first W
+                // bytes, stored every `step` bytes (a multiple of the offset,
+                // at most W), write the rest. Stored from a copy of them,
+                // each chunk waits for no store before it, where a copy from
+                // the output just written would wait for the last one: long
+                // runs (zeros, repeated values) go at the speed of stores.
+                let step = usize::from(steps_of(C::W)[offset]);
+                let mut first = [0u8; 32];
+                ptr::copy_nonoverlapping(dst, first.as_mut_ptr(), C::W);
+                let mut k = step;
+                while k < len {
+                    C::chunk(dst.add(k), first.as_ptr());
+                    k += step;
+                }
             }
         }
     }

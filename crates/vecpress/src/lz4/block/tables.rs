@@ -31,6 +31,35 @@ pub(super) static DISTANCE_16: [u8; 32] = distances(16);
 #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
 pub(super) static DISTANCE_32: [u8; 32] = distances(32);
 
+/// The largest multiple of `n` that is at most `k`, for `n` in `1..k`
+/// (entry 0 and entries from `k` on unused): the first `k` bytes of a match
+/// of offset `n`, stored again every that many bytes, write the rest of it.
+const fn steps(k: usize) -> [u8; 32] {
+    let mut t = [0u8; 32];
+    let mut n = 1;
+    while n < k {
+        t[n] = (k - k % n) as u8;
+        n += 1;
+    }
+    t
+}
+
+/// [`steps`] of 8 bytes.
+pub(super) static STEP_8: [u8; 32] = steps(8);
+/// [`steps`] of 16 bytes.
+pub(super) static STEP_16: [u8; 32] = steps(16);
+/// [`steps`] of 32 bytes (the AVX2 loop's).
+pub(super) static STEP_32: [u8; 32] = steps(32);
+
+/// The [`steps`] table of `k`-byte copies (8, 16 or 32).
+pub(super) fn steps_of(k: usize) -> &'static [u8; 32] {
+    match k {
+        8 => &STEP_8,
+        16 => &STEP_16,
+        _ => &STEP_32,
+    }
+}
+
 /// For each offset `n` in `1..16`, the shuffle (pshufb, Neon `tbl`) that
 /// fills 16 bytes with the pattern of `n` bytes: byte `i` takes byte `i % n`
 /// (row 0 unused).
@@ -65,6 +94,16 @@ mod tests {
             for (n, &d) in table.iter().enumerate().skip(1) {
                 let want = (1..).map(|m| m * n).find(|&d| d >= k).unwrap();
                 assert_eq!(usize::from(d), want, "k {k} n {n}");
+            }
+        }
+    }
+
+    #[test]
+    fn steps_are_the_greatest_multiples_not_above_k() {
+        for k in [8, 16, 32] {
+            for (n, &step) in steps_of(k).iter().enumerate().take(k).skip(1) {
+                let want = (1..).map(|m| m * n).take_while(|&d| d <= k).last().unwrap();
+                assert_eq!(usize::from(step), want, "k {k} n {n}");
             }
         }
     }
