@@ -57,6 +57,7 @@ mod error;
 pub mod group_varint;
 mod isa;
 pub mod lz4;
+mod scratch;
 mod simd;
 pub mod stream_vbyte;
 pub mod tune;

@@ -16,7 +16,7 @@
 
 use super::{block_values, count, decode_block, encode_block};
 use crate::lz4::block;
-use crate::{Error, Isa};
+use crate::{Error, Isa, scratch};
 
 /// Length of the header: the total size and the block size.
 pub const HEADER_LEN: usize = 12;
@@ -105,24 +105,28 @@ pub fn compress_lz4(
     let isa = Isa::best();
     out[..8].copy_from_slice(&(input.len() as u64).to_be_bytes());
     out[8..12].copy_from_slice(&(block_bytes as u32).to_be_bytes());
-    let mut pos = HEADER_LEN;
     let (whole, _, last) = blocks(n, bs);
-    let mut shuffled = vec![0u8; bs.min(n) * width];
-    let mut scratch = vec![0u8; shuffled.len()];
-    let mut i = 0;
-    for m in core::iter::repeat_n(bs, whole).chain((last > 0).then_some(last)) {
-        let len = m * width;
-        let src = &input[i..i + len];
-        encode_block(isa, src, width, &mut shuffled[..len], &mut scratch[..len]);
-        if out.len() < pos + 4 {
-            return Err(too_small(max_compressed_len_lz4(input.len(), width, bs)));
+    // A block shuffled and the scratch of its shuffling, in one buffer of
+    // this thread's: each is written before it is read.
+    let block_len = bs.min(n) * width;
+    let (pos, i) = scratch::with(2 * block_len, |buf| -> Result<_, Error> {
+        let (shuffled, scratch) = buf.split_at_mut(block_len);
+        let (mut pos, mut i) = (HEADER_LEN, 0);
+        for m in core::iter::repeat_n(bs, whole).chain((last > 0).then_some(last)) {
+            let len = m * width;
+            let src = &input[i..i + len];
+            encode_block(isa, src, width, &mut shuffled[..len], &mut scratch[..len]);
+            if out.len() < pos + 4 {
+                return Err(too_small(max_compressed_len_lz4(input.len(), width, bs)));
+            }
+            let c = block::compress_into(&shuffled[..len], &mut out[pos + 4..])
+                .map_err(|_| too_small(max_compressed_len_lz4(input.len(), width, bs)))?;
+            out[pos..pos + 4].copy_from_slice(&(c as u32).to_be_bytes());
+            pos += 4 + c;
+            i += len;
         }
-        let c = block::compress_into(&shuffled[..len], &mut out[pos + 4..])
-            .map_err(|_| too_small(max_compressed_len_lz4(input.len(), width, bs)))?;
-        out[pos..pos + 4].copy_from_slice(&(c as u32).to_be_bytes());
-        pos += 4 + c;
-        i += len;
-    }
+        Ok((pos, i))
+    })?;
     let rest = &input[i..];
     let end = pos + rest.len();
     if out.len() < end {
@@ -240,44 +244,49 @@ pub fn decompress_lz4_with(
     }
     let n = total / width;
     let (whole, _, last) = blocks(n, bs);
-    let mut shuffled = vec![0u8; bs.min(n) * width];
-    let mut scratch = vec![0u8; shuffled.len()];
-    let mut pos = HEADER_LEN;
-    let mut o = 0;
-    for m in core::iter::repeat_n(bs, whole).chain((last > 0).then_some(last)) {
-        let len = m * width;
-        let size = input.get(pos..pos + 4).ok_or_else(|| Error::Truncated {
-            offset: pos,
-            needed: pos + 4 - input.len(),
-            unit: crate::Unit::Bytes,
-        })?;
-        let c = u32::from_be_bytes(size.try_into().unwrap_or([0; 4])) as usize;
-        let start = pos + 4;
-        if c > input.len() - start {
-            return Err(Error::Truncated {
+    // A block as LZ4 leaves it and the scratch of its unshuffling, in one
+    // buffer of this thread's: each is written before it is read.
+    let block_len = bs.min(n) * width;
+    let (pos, o) = scratch::with(2 * block_len, |buf| -> Result<_, Error> {
+        let (shuffled, scratch) = buf.split_at_mut(block_len);
+        let mut pos = HEADER_LEN;
+        let mut o = 0;
+        for m in core::iter::repeat_n(bs, whole).chain((last > 0).then_some(last)) {
+            let len = m * width;
+            let size = input.get(pos..pos + 4).ok_or_else(|| Error::Truncated {
                 offset: pos,
-                needed: c - (input.len() - start),
+                needed: pos + 4 - input.len(),
                 unit: crate::Unit::Bytes,
-            });
+            })?;
+            let c = u32::from_be_bytes(size.try_into().unwrap_or([0; 4])) as usize;
+            let start = pos + 4;
+            if c > input.len() - start {
+                return Err(Error::Truncated {
+                    offset: pos,
+                    needed: c - (input.len() - start),
+                    unit: crate::Unit::Bytes,
+                });
+            }
+            let got = block::decompress_with(isa, &input[start..start + c], &mut shuffled[..len])
+                .map_err(|e| e.shifted(start))?;
+            if got != len {
+                return Err(Error::Corrupt {
+                    offset: start + c,
+                    what: "lz4 block shorter than its bit-shuffle block",
+                });
+            }
+            decode_block(
+                isa,
+                &shuffled[..len],
+                width,
+                &mut out[o..o + len],
+                &mut scratch[..len],
+            );
+            pos = start + c;
+            o += len;
         }
-        let got = block::decompress_with(isa, &input[start..start + c], &mut shuffled[..len])
-            .map_err(|e| e.shifted(start))?;
-        if got != len {
-            return Err(Error::Corrupt {
-                offset: start + c,
-                what: "lz4 block shorter than its bit-shuffle block",
-            });
-        }
-        decode_block(
-            isa,
-            &shuffled[..len],
-            width,
-            &mut out[o..o + len],
-            &mut scratch[..len],
-        );
-        pos = start + c;
-        o += len;
-    }
+        Ok((pos, o))
+    })?;
     let rest = total - o;
     if input.len() - pos < rest {
         return Err(Error::Truncated {

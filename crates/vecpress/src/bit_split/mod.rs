@@ -62,7 +62,7 @@ pub use lz4::{
     decompressed_len_lz4, max_compressed_len_lz4, max_compressed_len_lz4_default,
 };
 
-use crate::{Error, Isa, byte_split};
+use crate::{Error, Isa, byte_split, scratch};
 
 /// Block sizes (in values) must be a multiple of this
 /// (`BSHUF_BLOCKED_MULT`).
@@ -282,23 +282,26 @@ fn blocked(
             actual: out.len(),
         });
     }
-    let mut scratch = vec![0u8; bs.min(n) * width];
-    let mut i = 0;
-    while i < n {
-        let m = if n - i >= bs { bs } else { (n - i) / 8 * 8 };
-        if m == 0 {
-            break;
+    // The block functions write their scratch before they read it.
+    let i = scratch::with(bs.min(n) * width, |scratch| {
+        let mut i = 0;
+        while i < n {
+            let m = if n - i >= bs { bs } else { (n - i) / 8 * 8 };
+            if m == 0 {
+                break;
+            }
+            let bytes = i * width..(i + m) * width;
+            f(
+                isa,
+                &input[bytes.clone()],
+                width,
+                &mut out[bytes],
+                &mut scratch[..m * width],
+            );
+            i += m;
         }
-        let bytes = i * width..(i + m) * width;
-        f(
-            isa,
-            &input[bytes.clone()],
-            width,
-            &mut out[bytes],
-            &mut scratch[..m * width],
-        );
-        i += m;
-    }
+        i
+    });
     out[i * width..input.len()].copy_from_slice(&input[i * width..]);
     Ok(input.len())
 }

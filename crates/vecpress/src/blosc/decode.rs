@@ -7,20 +7,8 @@ use super::{
     DOBITSHUFFLE, DONT_SPLIT, DOSHUFFLE, HEADER_LEN, Header, LZ4_VERSION_FORMAT, MAX_BLOCKSIZE,
     MAX_SPLITS, MEMCPYED, MIN_BUFFERSIZE,
 };
-use std::cell::Cell;
-
 use crate::lz4::block;
-use crate::{Error, Isa, Unit, bit_split, byte_split};
-
-thread_local! {
-    /// Each thread's block buffer and bit-shuffle scratch, kept from one
-    /// frame to the next: allocating and zeroing them for every frame
-    /// costs as much as a pass over the frame's data.
-    static BUFFERS: Cell<(Vec<u8>, Vec<u8>)> = const { Cell::new((Vec::new(), Vec::new())) };
-}
-
-/// Buffers larger than this are freed after their frame rather than kept.
-const KEEP: usize = 4 << 20;
+use crate::{Error, Isa, Unit, bit_split, byte_split, scratch};
 
 /// Decompresses `frame` into a new vector, refusing frames that state more
 /// than [`DEFAULT_MAX_OUTPUT`](crate::lz4::DEFAULT_MAX_OUTPUT) bytes.
@@ -137,23 +125,19 @@ pub fn decompress_with(isa: Isa, frame: &[u8], out: &mut [u8]) -> Result<usize, 
     if nblocks > (h.cbytes.saturating_sub(HEADER_LEN)) / 4 {
         return Err(corrupt(12, "frame too short for its block offsets"));
     }
-    // Every byte of a buffer is written before it is read (`block_d`), so
-    // what a kept one holds from the last frame never shows.
-    let (mut tmp, mut scratch) = BUFFERS.take();
-    tmp.resize(h.blocksize.min(h.nbytes), 0);
-    let done = out
-        .chunks_mut(h.blocksize)
-        .enumerate()
-        .try_for_each(|(j, dst)| {
+    // A block's split parts and its bit-shuffle scratch, in one buffer of
+    // this thread's: `block_d` writes every byte before it reads it.
+    let block_len = h.blocksize.min(h.nbytes);
+    scratch::with(2 * block_len, |buf| {
+        let (tmp, scratch) = buf.split_at_mut(block_len);
+        for (j, dst) in out.chunks_mut(h.blocksize).enumerate() {
             let at = HEADER_LEN + 4 * j;
             let start = read_i32(frame, at).ok_or(corrupt(at, "block offset outside the frame"))?;
             let leftover = dst.len() < h.blocksize;
-            block_d(isa, &h, frame, start, leftover, dst, &mut tmp, &mut scratch)
-        });
-    if tmp.capacity() <= KEEP && scratch.capacity() <= KEEP {
-        BUFFERS.set((tmp, scratch));
-    }
-    done.map(|()| h.nbytes)
+            block_d(isa, &h, frame, start, leftover, dst, tmp, scratch)?;
+        }
+        Ok(h.nbytes)
+    })
 }
 
 fn corrupt(offset: usize, what: &'static str) -> Error {
@@ -189,7 +173,7 @@ fn block_d(
     leftover: bool,
     dst: &mut [u8],
     tmp: &mut [u8],
-    scratch: &mut Vec<u8>,
+    scratch: &mut [u8],
 ) -> Result<(), Error> {
     let bsize = dst.len();
     let ts = h.typesize;
@@ -235,7 +219,7 @@ fn block_d(
         let n = bsize / ts;
         if n.is_multiple_of(8) {
             let whole = n * ts;
-            scratch.resize(whole, 0);
+            let scratch = &mut scratch[..whole];
             bit_split::decode_block(isa, &tmp[..whole], ts, &mut dst[..whole], scratch);
             dst[whole..].copy_from_slice(&tmp[whole..bsize]);
         } else {
