@@ -260,7 +260,6 @@ fn decode_impl(
     let n = out.len();
     let mut pos = 0;
     let mut blocks = out.chunks_exact_mut(BLOCK);
-    let mut lanes = [0u32; BLOCK];
     for (b, block) in (&mut blocks).enumerate() {
         let left = n - b * BLOCK;
         let Some(&width) = input.get(pos) else {
@@ -302,9 +301,7 @@ fn decode_impl(
                 if data.len() < packed_len(width) {
                     return Err(short(pos, left));
                 }
-                let read = super::delta_unpack_with(isa, data, &bases, width, &mut lanes)?;
-                super::untranspose(&lanes, block)?;
-                read
+                super::delta_unpack_natural_with(isa, data, &bases, width, block)?
             }
         };
         pos += read;
