@@ -32,6 +32,7 @@ const LANES: usize = 32;
 
 /// The natural index of row 0 of lane `lane`: lanes 0..16 start the even
 /// runs of 32 values, lanes 16..32 the odd ones.
+#[cfg(target_arch = "x86_64")]
 const fn run_start(lane: usize) -> usize {
     64 * (lane % 16) + 32 * (lane / 16)
 }
@@ -129,38 +130,41 @@ unsafe fn row<R: Reg, const W: usize, const ROW: usize>(
     tile: &mut R::Tile,
     out: *mut u32,
 ) {
-    // SAFETY (every block below): word `k` of lanes `l0 .. l0 + N` is the
-    // `4 N` bytes at `4 (32 k + l0)`, inside the `128 W` bytes of `input`
-    // for `k < W`; the tile's stores are inside `out` (see `fused`).
-    let v = if W == 0 {
-        unsafe { R::zero() }
-    } else if W == 32 {
-        unsafe { R::load(input.add(4 * (LANES * ROW + l0))) }
-    } else {
-        let (word, next) = (ROW * W / 32, (ROW + 1) * W / 32);
-        let shift = (ROW * W % 32) as u32;
-        if next > word {
-            let spill = (ROW + 1) * W % 32;
-            let here = W - spill;
-            let mut v = unsafe { src.shr(shift) };
-            if next < W {
-                *src = unsafe { R::load(input.add(4 * (LANES * next + l0))) };
-                if spill != 0 {
-                    v = unsafe { v.or(src.and(mask(spill)).shl(here as u32)) };
-                }
-            }
-            v
-        } else if shift == 0 {
-            unsafe { src.and(mask(W)) }
+    // SAFETY: word `k` of lanes `l0 .. l0 + N` is the `4 N` bytes at
+    // `4 (32 k + l0)`, inside the `128 W` bytes of `input` for `k < W`
+    // (only words below `W` are read); the tile's store is inside `out`
+    // (see `fused`); the features are the caller's.
+    unsafe {
+        let v = if W == 0 {
+            R::zero()
+        } else if W == 32 {
+            R::load(input.add(4 * (LANES * ROW + l0)))
         } else {
-            unsafe { src.shr(shift).and(mask(W)) }
+            let (word, next) = (ROW * W / 32, (ROW + 1) * W / 32);
+            let shift = (ROW * W % 32) as u32;
+            if next > word {
+                let spill = (ROW + 1) * W % 32;
+                let here = W - spill;
+                let mut v = src.shr(shift);
+                if next < W {
+                    *src = R::load(input.add(4 * (LANES * next + l0)));
+                    if spill != 0 {
+                        v = v.or(src.and(mask(spill)).shl(here as u32));
+                    }
+                }
+                v
+            } else if shift == 0 {
+                src.and(mask(W))
+            } else {
+                src.shr(shift).and(mask(W))
+            }
+        };
+        *prev = prev.add(v);
+        tile[ROW % R::N] = *prev;
+        if (ROW + 1).is_multiple_of(R::N) {
+            let first = ROW + 1 - R::N;
+            R::store_transposed(tile, out.add(run_start(l0) + first), 64);
         }
-    };
-    *prev = unsafe { prev.add(v) };
-    tile[ROW % R::N] = *prev;
-    if (ROW + 1) % R::N == 0 {
-        let first = ROW + 1 - R::N;
-        unsafe { R::store_transposed(tile, out.add(run_start(l0) + first), 64) };
     }
 }
 

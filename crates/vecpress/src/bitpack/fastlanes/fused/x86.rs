@@ -231,6 +231,7 @@ impl Reg for __m512i {
                 ];
             }
             // For each k, the 4 x 4 transpose of 128-bit chunks of q[0..4][k].
+            #[allow(clippy::needless_range_loop)] // k indexes four rows of q
             for k in 0..4 {
                 let s0 = _mm512_shuffle_i32x4::<0b01_00_01_00>(q[0][k], q[1][k]);
                 let s1 = _mm512_shuffle_i32x4::<0b11_10_11_10>(q[0][k], q[1][k]);
