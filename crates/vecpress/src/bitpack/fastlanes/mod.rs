@@ -47,6 +47,7 @@
 //! # Ok::<(), vecpress::Error>(())
 //! ```
 
+mod fused;
 mod generic;
 mod kernels;
 mod stream;
@@ -286,6 +287,68 @@ pub fn delta_unpack_with<T: Word>(
     out: &mut [T],
 ) -> Result<usize, Error> {
     unpack_impl::<T, DELTA>(isa.check()?, input, T::ZERO, bases, width, out)
+}
+
+/// Decodes a delta block of u32 into natural order: [`delta_unpack`] then
+/// [`untranspose`] in one pass, as the `fastlanes-delta` stream decodes
+/// (at the SIMD levels the lanes' running sums are transposed in registers
+/// and stored as runs of consecutive values, with no buffer between);
+/// returns the bytes read.
+///
+/// ```
+/// use vecpress::bitpack::fastlanes;
+/// let sorted: Vec<u32> = (0..1024).map(|i| 7 + 3 * i + i % 5).collect();
+/// let mut transposed = [0u32; 1024];
+/// fastlanes::transpose(&sorted, &mut transposed)?;
+/// let bases = [7u32; 32];
+/// let width = fastlanes::delta_width(&transposed, &bases)?;
+/// let mut packed = vec![0u8; fastlanes::packed_len(width)];
+/// fastlanes::delta_pack(&transposed, &bases, width, &mut packed)?;
+/// let mut out = [0u32; 1024];
+/// fastlanes::delta_unpack_natural(&packed, &bases, width, &mut out)?;
+/// assert_eq!(out[..], sorted[..]);
+/// # Ok::<(), vecpress::Error>(())
+/// ```
+pub fn delta_unpack_natural(
+    input: &[u8],
+    bases: &[u32],
+    width: u8,
+    out: &mut [u32],
+) -> Result<usize, Error> {
+    delta_unpack_natural_impl(Isa::best(), input, bases, width, out)
+}
+
+/// [`delta_unpack_natural`] with the kernel of `isa`; `Err(Unsupported)`
+/// if the CPU lacks it.
+pub fn delta_unpack_natural_with(
+    isa: Isa,
+    input: &[u8],
+    bases: &[u32],
+    width: u8,
+    out: &mut [u32],
+) -> Result<usize, Error> {
+    delta_unpack_natural_impl(isa.check()?, input, bases, width, out)
+}
+
+fn delta_unpack_natural_impl(
+    isa: Isa,
+    input: &[u8],
+    bases: &[u32],
+    width: u8,
+    out: &mut [u32],
+) -> Result<usize, Error> {
+    let bases: &[u32; 32] = lane_bases(bases)?.try_into().expect("32 bases");
+    let w = check_width::<u32>(width)?;
+    let len = packed_len(width);
+    if input.len() < len {
+        return Err(Error::Truncated {
+            offset: input.len(),
+            needed: len - input.len(),
+            unit: crate::Unit::Bytes,
+        });
+    }
+    fused::delta_unpack_natural(isa, input, bases, w, out_block(out)?);
+    Ok(len)
 }
 
 /// The natural index of transposed index `i`: a transposed block holds

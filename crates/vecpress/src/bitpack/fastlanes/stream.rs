@@ -205,8 +205,19 @@ fn ends(block: &[u32]) -> [u32; BASES] {
 /// The base of each lane of a transposed block: `ends[k]` for the lane
 /// whose run starts at value `32 k` of the block.
 fn bases(ends: &[u32; BASES]) -> [u32; RUN] {
-    core::array::from_fn(|lane| ends[transposed_index(lane) / RUN])
+    core::array::from_fn(|lane| ends[RUN_OF_LANE[lane]])
 }
+
+/// The run of 32 values lane `l` holds: `transposed_index(l) / 32`.
+const RUN_OF_LANE: [usize; RUN] = {
+    let mut runs = [0; RUN];
+    let mut lane = 0;
+    while lane < RUN {
+        runs[lane] = transposed_index(lane) / RUN;
+        lane += 1;
+    }
+    runs
+};
 
 fn encode_impl(form: Form, values: &[u32], mut prev: u32, out: &mut [u8]) -> usize {
     let mut pos = 0;
@@ -260,7 +271,6 @@ fn decode_impl(
     let n = out.len();
     let mut pos = 0;
     let mut blocks = out.chunks_exact_mut(BLOCK);
-    let mut lanes = [0u32; BLOCK];
     for (b, block) in (&mut blocks).enumerate() {
         let left = n - b * BLOCK;
         let Some(&width) = input.get(pos) else {
@@ -302,9 +312,7 @@ fn decode_impl(
                 if data.len() < packed_len(width) {
                     return Err(short(pos, left));
                 }
-                let read = super::delta_unpack_with(isa, data, &bases, width, &mut lanes)?;
-                super::untranspose(&lanes, block)?;
-                read
+                super::delta_unpack_natural_with(isa, data, &bases, width, block)?
             }
         };
         pos += read;
