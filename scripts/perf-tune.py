@@ -28,6 +28,7 @@ OPS = [
     "vbyte", "vbyte-delta", "varint-gb", "varint-gb-delta", "varint-g8iu",
     "varint-g8iu-delta", "stream-vbyte", "stream-vbyte-delta", "stream-vbyte-0124",
     "stream-vbyte-0124-delta", "byte-split", "byte-split-lz4", "bp128", "bp128-delta",
+    "fastlanes", "fastlanes-delta", "fastlanes-for",
 ]
 RUST = {"scalar": "Sc", "sse41": "Sse41", "avx2": "Avx2", "avx512": "Avx512"}
 LOOPS = ["copy8", "copy16", "shuffle16", "copy32"]

@@ -99,50 +99,6 @@ impl IntCodec for Int {
     }
 }
 
-/// An integer codec whose default dispatch takes the best level the CPU
-/// has ([`Isa::best`]), there being no tuned choice for it yet: one row of
-/// the table below, like [`Int`] without the [`Op`].
-struct IntBest {
-    id: u16,
-    name: &'static str,
-    delta: bool,
-    max_encoded_len: fn(usize) -> usize,
-    encode: fn(&[u32], &mut [u8]) -> usize,
-    decode: DecodeFn,
-    decode_auto: fn(&[u8], &mut [u32]) -> Result<usize, Error>,
-    kernels: fn() -> Vec<Isa>,
-}
-
-impl IntCodec for IntBest {
-    fn id(&self) -> u16 {
-        self.id
-    }
-    fn name(&self) -> &'static str {
-        self.name
-    }
-    fn is_delta(&self) -> bool {
-        self.delta
-    }
-    fn max_encoded_len(&self, n: usize) -> usize {
-        (self.max_encoded_len)(n)
-    }
-    fn encode(&self, values: &[u32], out: &mut [u8]) -> usize {
-        (self.encode)(values, out)
-    }
-    fn decode(&self, isa: Isa, input: &[u8], out: &mut [u32]) -> Result<usize, Error> {
-        (self.decode)(isa, input, out)
-    }
-    fn kernels(&self) -> Vec<Isa> {
-        (self.kernels)()
-    }
-    fn decode_auto(&self, input: &[u8], out: &mut [u32]) -> Result<usize, Error> {
-        (self.decode_auto)(input, out)
-    }
-    fn auto_kernel(&self) -> Isa {
-        Isa::best()
-    }
-}
-
 /// Every integer codec, in id order. Delta codecs code the gaps from 0, with
 /// the prefix sum fused into decoding.
 static CODECS: &[&dyn IntCodec] = &[
@@ -280,7 +236,7 @@ static CODECS: &[&dyn IntCodec] = &[
         op: Op::Bp128Delta,
         kernels: bp128::kernels,
     },
-    &IntBest {
+    &Int {
         id: 20,
         name: "fastlanes",
         delta: false,
@@ -288,9 +244,10 @@ static CODECS: &[&dyn IntCodec] = &[
         encode: fastlanes::encode,
         decode: fastlanes::decode_with,
         decode_auto: fastlanes::decode,
+        op: Op::FastLanes,
         kernels: fastlanes::kernels,
     },
-    &IntBest {
+    &Int {
         id: 21,
         name: "fastlanes-delta",
         delta: true,
@@ -298,9 +255,10 @@ static CODECS: &[&dyn IntCodec] = &[
         encode: |v, out| fastlanes::encode_delta(v, 0, out),
         decode: |isa, input, out| fastlanes::decode_delta_with(isa, input, out, 0),
         decode_auto: |i, o| fastlanes::decode_delta(i, o, 0),
+        op: Op::FastLanesDelta,
         kernels: fastlanes::kernels,
     },
-    &IntBest {
+    &Int {
         id: 22,
         name: "fastlanes-for",
         delta: false,
@@ -308,6 +266,7 @@ static CODECS: &[&dyn IntCodec] = &[
         encode: fastlanes::encode_for,
         decode: fastlanes::decode_for_with,
         decode_auto: fastlanes::decode_for,
+        op: Op::FastLanesFor,
         kernels: fastlanes::kernels,
     },
     // PFOR: its packed part runs the bp128 kernels, so it follows bp128's

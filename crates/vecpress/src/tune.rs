@@ -69,6 +69,12 @@ pub enum Op {
     Bp128,
     /// [`bitpack::bp128::decode_delta`](crate::bitpack::bp128::decode_delta).
     Bp128Delta,
+    /// [`bitpack::fastlanes::decode`](crate::bitpack::fastlanes::decode).
+    FastLanes,
+    /// [`bitpack::fastlanes::decode_delta`](crate::bitpack::fastlanes::decode_delta).
+    FastLanesDelta,
+    /// [`bitpack::fastlanes::decode_for`](crate::bitpack::fastlanes::decode_for).
+    FastLanesFor,
 }
 
 impl Op {
@@ -88,11 +94,14 @@ impl Op {
         Op::ByteSplitLz4,
         Op::Bp128,
         Op::Bp128Delta,
+        Op::FastLanes,
+        Op::FastLanesDelta,
+        Op::FastLanesFor,
     ];
 }
 
 /// The preferred x86 level of every [`Op`], in the order of [`Op::ALL`].
-pub type Choices = [Isa; 14];
+pub type Choices = [Isa; 17];
 
 /// The choices for one microarchitecture.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -116,9 +125,13 @@ use Variant::{Copy8, Copy16, Copy32, Shuffle16};
 /// The profiles, one per recorded microarchitecture. Columns in the order
 /// of [`Op::ALL`]: vbyte, vbyte-delta, gb, gb-delta, g8iu, g8iu-delta,
 /// svb, svb-delta, svb-0124, svb-0124-delta, byte-split, byte-split-lz4,
-/// bp128, bp128-delta. SIMD-BP128's 4-lane kernel is the same code above
-/// the baseline (one 128-bit register), so its level is that of the VByte
-/// tail of its streams, which short lists are all of: vbyte's.
+/// bp128, bp128-delta, fastlanes, fastlanes-delta, fastlanes-for.
+/// SIMD-BP128's 4-lane kernel is the same code above the baseline (one
+/// 128-bit register), so its level is that of the VByte tail of its
+/// streams, which short lists are all of: vbyte's. FastLanes runs at the
+/// highest level everywhere, as before it had a column: its kernels widen
+/// with the registers, and only Intel's record has measured them (AVX-512
+/// the fastest on every posting list there).
 pub const PROFILES: &[Profile] = &[
     // AMD Zen 4 (perf/amd-25-17.jsonl): the AVX2 Stream VByte delta kernels
     // beat the AVX-512 ones (its 512-bit steps run as two halves). Plain
@@ -131,7 +144,7 @@ pub const PROFILES: &[Profile] = &[
         record: "amd-25-17",
         choices: [
             Avx512, Avx512, Sse41, Sse41, Avx2, Avx2, Avx512, Avx2, Avx512, Avx2, Avx512, Avx512,
-            Avx512, Avx512,
+            Avx512, Avx512, Avx512, Avx512, Avx512,
         ],
         lz4: &[Copy32, Shuffle16, Copy8, Copy16],
     },
@@ -141,7 +154,7 @@ pub const PROFILES: &[Profile] = &[
         record: "amd-26",
         choices: [
             Avx512, Avx512, Sse41, Sse41, Avx2, Avx2, Avx512, Avx512, Avx512, Avx512, Avx512,
-            Avx512, Avx512, Avx512,
+            Avx512, Avx512, Avx512, Avx512, Avx512, Avx512,
         ],
         lz4: &[Copy32, Shuffle16, Copy16, Copy8],
     },
@@ -151,7 +164,7 @@ pub const PROFILES: &[Profile] = &[
         record: "intel-6-207",
         choices: [
             Avx512, Avx512, Sse41, Sse41, Avx2, Avx2, Avx512, Avx512, Avx512, Avx512, Avx512,
-            Avx512, Avx512, Avx512,
+            Avx512, Avx512, Avx512, Avx512, Avx512, Avx512,
         ],
         lz4: &[Copy32, Shuffle16, Copy16, Copy8],
     },
@@ -166,7 +179,7 @@ pub const SAFE: Profile = Profile {
     record: "every record",
     choices: [
         Avx512, Avx512, Sse41, Sse41, Avx2, Avx2, Avx512, Avx512, Avx512, Avx512, Avx512, Avx512,
-        Avx512, Avx512,
+        Avx512, Avx512, Avx512, Avx512, Avx512,
     ],
     lz4: &[Copy32, Shuffle16, Copy16, Copy8],
 };

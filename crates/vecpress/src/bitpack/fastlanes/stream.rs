@@ -119,7 +119,13 @@ pub fn encode_delta_to_vec(values: &[u32], prev: u32) -> Vec<u8> {
 /// Decodes `out.len()` values from the start of `input`; returns the bytes
 /// consumed.
 pub fn decode(input: &[u8], out: &mut [u32]) -> Result<usize, Error> {
-    decode_impl(Form::Plain, Isa::best(), input, out, 0)
+    decode_impl(
+        Form::Plain,
+        crate::tune::isa(crate::tune::Op::FastLanes),
+        input,
+        out,
+        0,
+    )
 }
 
 /// [`decode`] with the kernel of `isa`; `Err(Unsupported)` if the CPU lacks it.
@@ -134,7 +140,13 @@ pub fn decode_to_vec(input: &[u8], n: usize) -> Result<Vec<u32>, Error> {
 
 /// Decodes `out.len()` values of a FoR stream; returns the bytes consumed.
 pub fn decode_for(input: &[u8], out: &mut [u32]) -> Result<usize, Error> {
-    decode_impl(Form::For, Isa::best(), input, out, 0)
+    decode_impl(
+        Form::For,
+        crate::tune::isa(crate::tune::Op::FastLanesFor),
+        input,
+        out,
+        0,
+    )
 }
 
 /// [`decode_for`] with the kernel of `isa`; `Err(Unsupported)` if the CPU
@@ -151,7 +163,13 @@ pub fn decode_for_to_vec(input: &[u8], n: usize) -> Result<Vec<u32>, Error> {
 /// Decodes `out.len()` values of a delta stream, summing the gaps from
 /// `prev`; returns the bytes consumed.
 pub fn decode_delta(input: &[u8], out: &mut [u32], prev: u32) -> Result<usize, Error> {
-    decode_impl(Form::Delta, Isa::best(), input, out, prev)
+    decode_impl(
+        Form::Delta,
+        crate::tune::isa(crate::tune::Op::FastLanesDelta),
+        input,
+        out,
+        prev,
+    )
 }
 
 /// [`decode_delta`] with the kernel of `isa`; `Err(Unsupported)` if the CPU
