@@ -10,18 +10,12 @@
 //! of the delta form, then the stream as it is.
 #![no_main]
 
+mod common;
+
+use common::{agree, same_to_vec, Input};
 use libfuzzer_sys::fuzz_target;
 use vecpress::bitpack::fastlanes as fl;
 use vecpress::{Error, Isa};
-
-fn count(c: [u8; 2], len: usize) -> usize {
-    let c = u16::from_le_bytes(c);
-    if c & 0x8000 != 0 {
-        usize::from(c & 0x7fff)
-    } else {
-        usize::from(c) % (len * 1024 + 1)
-    }
-}
 
 type Decode = fn(Isa, &[u8], &mut [u32], u32) -> Result<usize, Error>;
 type ToVec = fn(&[u8], usize, u32) -> Result<Vec<u32>, Error>;
@@ -41,25 +35,13 @@ const FORMS: [(&str, Decode, ToVec); 3] = [
 ];
 
 fuzz_target!(|data: &[u8]| {
-    let Some((head, bytes)) = data.split_first_chunk::<6>() else {
+    let Some(input) = Input::<4>::parse(data, 1024) else {
         return;
     };
-    let n = count([head[0], head[1]], bytes.len());
-    let prev = u32::from_le_bytes([head[2], head[3], head[4], head[5]]);
+    let (n, bytes) = (input.n, input.bytes);
+    let prev = u32::from_le_bytes(input.prev);
     for (name, decode, to_vec) in FORMS {
-        let mut want = vec![0u32; n];
-        let want_res = decode(Isa::Scalar, bytes, &mut want, prev);
-        for &isa in Isa::available() {
-            let mut got = vec![0u32; n];
-            let res = decode(isa, bytes, &mut got, prev);
-            assert_eq!(res, want_res, "{name} {isa}");
-            if res.is_ok() {
-                assert_eq!(got, want, "{name} {isa}");
-            }
-        }
-        match to_vec(bytes, n, prev) {
-            Ok(v) => assert_eq!(v, want, "{name}"),
-            Err(_) => assert!(want_res.is_err(), "{name}"),
-        }
+        let (want, want_res) = agree(n, name, |isa, out| decode(isa, bytes, out, prev));
+        same_to_vec(to_vec(bytes, n, prev), &want, &want_res, name);
     }
 });

@@ -9,68 +9,41 @@
 //! four for the previous value of the delta forms, then the stream as it is.
 #![no_main]
 
+mod common;
+
+use common::{agree, same_to_vec, Input};
 use libfuzzer_sys::fuzz_target;
 use vecpress::bitpack::pfor;
-use vecpress::Isa;
-
-fn count(c: [u8; 2], len: usize) -> usize {
-    let c = u16::from_le_bytes(c);
-    if c & 0x8000 != 0 {
-        usize::from(c & 0x7fff)
-    } else {
-        usize::from(c) % (128 * len + 1)
-    }
-}
 
 fuzz_target!(|data: &[u8]| {
-    let Some((head, bytes)) = data.split_first_chunk::<6>() else {
+    let Some(input) = Input::<4>::parse(data, 128) else {
         return;
     };
-    let n = count([head[0], head[1]], bytes.len());
-    let prev = u32::from_le_bytes([head[2], head[3], head[4], head[5]]);
+    let (n, bytes) = (input.n, input.bytes);
+    let prev = u32::from_le_bytes(input.prev);
 
-    let mut want = vec![0u32; n];
-    let want_res = pfor::decode_with(Isa::Scalar, bytes, &mut want);
-    let mut want_d = vec![0u32; n];
-    let want_d_res = pfor::decode_delta_with(Isa::Scalar, bytes, &mut want_d, prev);
+    let (want, want_res) = agree(n, "", |isa, out| pfor::decode_with(isa, bytes, out));
+    let (want_d, want_d_res) = agree(n, "delta", |isa, out| {
+        pfor::decode_delta_with(isa, bytes, out, prev)
+    });
     assert_eq!(want_res, want_d_res, "plain and delta consume alike");
-    for &isa in Isa::available() {
-        let mut got = vec![0u32; n];
-        let res = pfor::decode_with(isa, bytes, &mut got);
-        assert_eq!(res, want_res, "{isa}");
-        if res.is_ok() {
-            assert_eq!(got, want, "{isa}");
-        }
-        let res = pfor::decode_delta_with(isa, bytes, &mut got, prev);
-        assert_eq!(res, want_d_res, "{isa} delta");
-        if res.is_ok() {
-            assert_eq!(got, want_d, "{isa} delta");
-        }
-    }
-    match pfor::decode_to_vec(bytes, n) {
-        Ok(v) => assert_eq!(v, &want[..]),
-        Err(_) => assert!(want_res.is_err()),
-    }
+    same_to_vec(pfor::decode_to_vec(bytes, n), &want, &want_res, "to_vec");
 
     // The first block alone, and its values read in place.
-    let mut block = [0u32; 128];
-    let block_res = pfor::decode_block_with(Isa::Scalar, bytes, &mut block);
-    for &isa in Isa::available() {
-        let mut got = [0u32; 128];
-        assert_eq!(pfor::decode_block_with(isa, bytes, &mut got), block_res);
-        if block_res.is_ok() {
-            assert_eq!(got, block);
-        }
-    }
+    let (block, block_res) = agree(128, "block", |isa, out| {
+        pfor::decode_block_with(isa, bytes, out)
+    });
     if block_res.is_ok() {
-        let i = usize::from(head[2]) % 128;
+        let i = usize::from(input.prev[0]) % 128;
         assert_eq!(pfor::select_block(bytes, i), Ok(block[i]));
         let sum = block[..=i].iter().fold(prev, |a, &g| a.wrapping_add(g));
         assert_eq!(pfor::select_block_delta(prev, bytes, i), Ok(sum));
     }
 
     // Search agrees with a scan where the stream decodes to sorted values.
-    let key = prev.wrapping_add(u32::from_le_bytes([head[3], head[4], head[5], head[0]]) >> 8);
+    let key = prev.wrapping_add(
+        u32::from_le_bytes([input.prev[1], input.prev[2], input.prev[3], input.head[0]]) >> 8,
+    );
     let found = pfor::search_delta(bytes, n, key, prev);
     if want_d_res.is_ok() && want_d.windows(2).all(|w| w[0] <= w[1]) {
         let expected = want_d

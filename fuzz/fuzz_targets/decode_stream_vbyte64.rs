@@ -9,53 +9,30 @@
 //! previous value of the delta form, then the stream as it is.
 #![no_main]
 
-use libfuzzer_sys::fuzz_target;
-use vecpress::{stream_vbyte::u64 as sv64, Isa};
+mod common;
 
-fn count(c: [u8; 2], len: usize) -> usize {
-    let c = u16::from_le_bytes(c);
-    if c & 0x8000 != 0 {
-        usize::from(c & 0x7fff)
-    } else {
-        usize::from(c) % (len + 1)
-    }
-}
+use common::{agree, same_to_vec, Input};
+use libfuzzer_sys::fuzz_target;
+use vecpress::stream_vbyte::u64 as sv64;
 
 fuzz_target!(|data: &[u8]| {
-    let Some((head, bytes)) = data.split_first_chunk::<10>() else {
+    let Some(input) = Input::<8>::parse(data, 1) else {
         return;
     };
-    let n = count([head[0], head[1]], bytes.len());
-    let mut p = [0u8; 8];
-    p.copy_from_slice(&head[2..]);
-    let prev = u64::from_le_bytes(p);
+    let (n, bytes) = (input.n, input.bytes);
+    let prev = u64::from_le_bytes(input.prev);
 
-    let mut want = vec![0u64; n];
-    let want_res = sv64::decode_with(Isa::Scalar, bytes, &mut want);
-    let mut want_d = vec![0u64; n];
-    let want_d_res = sv64::decode_delta_with(Isa::Scalar, bytes, &mut want_d, prev);
-    for &isa in Isa::available() {
-        let mut got = vec![0u64; n];
-        let res = sv64::decode_with(isa, bytes, &mut got);
-        assert_eq!(res, want_res, "{isa}");
-        if res.is_ok() {
-            assert_eq!(got, want, "{isa}");
-        }
-        let mut got = vec![0u64; n];
-        let res = sv64::decode_delta_with(isa, bytes, &mut got, prev);
-        assert_eq!(res, want_d_res, "{isa} delta");
-        if res.is_ok() {
-            assert_eq!(got, want_d, "{isa} delta");
-        }
-    }
-    match sv64::decode_to_vec(bytes, n) {
-        Ok(v) => assert_eq!(v, want),
-        Err(_) => assert!(want_res.is_err()),
-    }
-    match sv64::decode_delta_to_vec(bytes, n, prev) {
-        Ok(v) => assert_eq!(v, want_d),
-        Err(_) => assert!(want_d_res.is_err()),
-    }
+    let (want, want_res) = agree(n, "", |isa, out| sv64::decode_with(isa, bytes, out));
+    let (want_d, want_d_res) = agree(n, "delta", |isa, out| {
+        sv64::decode_delta_with(isa, bytes, out, prev)
+    });
+    same_to_vec(sv64::decode_to_vec(bytes, n), &want, &want_res, "to_vec");
+    same_to_vec(
+        sv64::decode_delta_to_vec(bytes, n, prev),
+        &want_d,
+        &want_d_res,
+        "delta to_vec",
+    );
     let _ = sv64::decode_i64_to_vec(bytes, n);
     let _ = sv64::decode_zigzag_delta_to_vec(bytes, n, prev as i64);
 });

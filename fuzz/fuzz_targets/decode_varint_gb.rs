@@ -8,51 +8,29 @@
 //! previous value of the delta form, then the stream as it is.
 #![no_main]
 
+mod common;
+
+use common::{agree, same_to_vec, Input};
 use libfuzzer_sys::fuzz_target;
 use vecpress::group_varint::gb;
-use vecpress::Isa;
-
-fn count(c: [u8; 2], len: usize) -> usize {
-    let c = u16::from_le_bytes(c);
-    if c & 0x8000 != 0 {
-        usize::from(c & 0x7fff)
-    } else {
-        usize::from(c) % (len + 1)
-    }
-}
 
 fuzz_target!(|data: &[u8]| {
-    let Some((head, bytes)) = data.split_first_chunk::<6>() else {
+    let Some(input) = Input::<4>::parse(data, 1) else {
         return;
     };
-    let n = count([head[0], head[1]], bytes.len());
-    let prev = u32::from_le_bytes([head[2], head[3], head[4], head[5]]);
+    let (n, bytes) = (input.n, input.bytes);
+    let prev = u32::from_le_bytes(input.prev);
 
-    let mut want = vec![0u32; n];
-    let want_res = gb::decode_with(Isa::Scalar, bytes, &mut want);
-    let mut want_d = vec![0u32; n];
-    let want_d_res = gb::decode_delta_with(Isa::Scalar, bytes, &mut want_d, prev);
+    let (want, want_res) = agree(n, "", |isa, out| gb::decode_with(isa, bytes, out));
+    let (want_d, want_d_res) = agree(n, "delta", |isa, out| {
+        gb::decode_delta_with(isa, bytes, out, prev)
+    });
     assert_eq!(want_res, want_d_res, "plain and delta consume alike");
-    for &isa in Isa::available() {
-        let mut got = vec![0u32; n];
-        let res = gb::decode_with(isa, bytes, &mut got);
-        assert_eq!(res, want_res, "{isa}");
-        if res.is_ok() {
-            assert_eq!(got, want, "{isa}");
-        }
-        let mut got = vec![0u32; n];
-        let res = gb::decode_delta_with(isa, bytes, &mut got, prev);
-        assert_eq!(res, want_d_res, "{isa} delta");
-        if res.is_ok() {
-            assert_eq!(got, want_d, "{isa} delta");
-        }
-    }
-    match gb::decode_to_vec(bytes, n) {
-        Ok(v) => assert_eq!(v, &want[..]),
-        Err(_) => assert!(want_res.is_err()),
-    }
-    match gb::decode_delta_to_vec(bytes, n, prev) {
-        Ok(v) => assert_eq!(v, &want_d[..]),
-        Err(_) => assert!(want_d_res.is_err()),
-    }
+    same_to_vec(gb::decode_to_vec(bytes, n), &want, &want_res, "to_vec");
+    same_to_vec(
+        gb::decode_delta_to_vec(bytes, n, prev),
+        &want_d,
+        &want_d_res,
+        "delta to_vec",
+    );
 });

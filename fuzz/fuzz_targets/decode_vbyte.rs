@@ -9,52 +9,31 @@
 //! previous value of the delta forms, then the stream as it is.
 #![no_main]
 
-use libfuzzer_sys::fuzz_target;
-use vecpress::{vbyte, Isa};
+mod common;
 
-fn count(c: [u8; 2], len: usize) -> usize {
-    let c = u16::from_le_bytes(c);
-    if c & 0x8000 != 0 {
-        usize::from(c & 0x7fff)
-    } else {
-        usize::from(c) % (len + 1)
-    }
-}
+use common::{agree, same_to_vec, Input};
+use libfuzzer_sys::fuzz_target;
+use vecpress::vbyte;
 
 fuzz_target!(|data: &[u8]| {
-    let Some((head, bytes)) = data.split_first_chunk::<6>() else {
+    let Some(input) = Input::<4>::parse(data, 1) else {
         return;
     };
-    let n = count([head[0], head[1]], bytes.len());
-    let prev = u32::from_le_bytes([head[2], head[3], head[4], head[5]]);
+    let (n, bytes) = (input.n, input.bytes);
+    let prev = u32::from_le_bytes(input.prev);
 
-    let mut want = vec![0u32; n];
-    let want_res = vbyte::decode_with(Isa::Scalar, bytes, &mut want);
-    let mut want_d = vec![0u32; n];
-    let want_d_res = vbyte::decode_delta_with(Isa::Scalar, bytes, &mut want_d, prev);
+    let (want, want_res) = agree(n, "", |isa, out| vbyte::decode_with(isa, bytes, out));
+    let (want_d, want_d_res) = agree(n, "delta", |isa, out| {
+        vbyte::decode_delta_with(isa, bytes, out, prev)
+    });
     assert_eq!(want_res, want_d_res, "plain and delta consume alike");
-    for &isa in Isa::available() {
-        let mut got = vec![0u32; n];
-        let res = vbyte::decode_with(isa, bytes, &mut got);
-        assert_eq!(res, want_res, "{isa}");
-        if res.is_ok() {
-            assert_eq!(got, want, "{isa}");
-        }
-        let mut got = vec![0u32; n];
-        let res = vbyte::decode_delta_with(isa, bytes, &mut got, prev);
-        assert_eq!(res, want_d_res, "{isa} delta");
-        if res.is_ok() {
-            assert_eq!(got, want_d, "{isa} delta");
-        }
-    }
-    match vbyte::decode_to_vec(bytes, n) {
-        Ok(v) => assert_eq!(v, &want[..]),
-        Err(_) => assert!(want_res.is_err()),
-    }
-    match vbyte::decode_delta_to_vec(bytes, n, prev) {
-        Ok(v) => assert_eq!(v, &want_d[..]),
-        Err(_) => assert!(want_d_res.is_err()),
-    }
+    same_to_vec(vbyte::decode_to_vec(bytes, n), &want, &want_res, "to_vec");
+    same_to_vec(
+        vbyte::decode_delta_to_vec(bytes, n, prev),
+        &want_d,
+        &want_d_res,
+        "delta to_vec",
+    );
     let mut out64 = vec![0u64; n];
     let res64 = vbyte::decode_u64(bytes, &mut out64);
     if let Ok(used) = want_res {
@@ -64,11 +43,11 @@ fuzz_target!(|data: &[u8]| {
     }
     let _ = vbyte::decode_u64_to_vec(bytes, n);
     if n > 0 {
-        let i = usize::from(head[2]) % n;
+        let i = usize::from(input.prev[0]) % n;
         let sel = vbyte::select_delta(bytes, n, i, prev);
         if want_d_res.is_ok() {
             assert_eq!(sel, Ok(want_d[i]));
         }
     }
-    let _ = vbyte::search_delta(bytes, n, prev.wrapping_add(u32::from(head[3])), prev);
+    let _ = vbyte::search_delta(bytes, n, prev.wrapping_add(u32::from(input.prev[1])), prev);
 });

@@ -8,20 +8,12 @@
 //! each value `v` becomes `v >> (v & 31)`, for a mix of widths).
 #![no_main]
 
+mod common;
+
+use common::values;
 use libfuzzer_sys::fuzz_target;
 use vecpress::bitpack::fastlanes::{self as fl, Word};
 use vecpress::Isa;
-
-fn values(opts: u8, bytes: &[u8]) -> Vec<u32> {
-    let raw = bytes
-        .chunks_exact(4)
-        .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]));
-    if opts & 1 != 0 {
-        raw.map(|v| v >> (v & 31)).collect()
-    } else {
-        raw.collect()
-    }
-}
 
 /// One block of `T` through every level, plain and FoR.
 fn block<T: Word>(values: &[T]) {

@@ -6,20 +6,12 @@
 //! each value `v` becomes `v >> (v & 31)`, for a mix of lengths).
 #![no_main]
 
+mod common;
+
+use common::values;
 use libfuzzer_sys::fuzz_target;
 use vecpress::group_varint::{g8iu, gb};
 use vecpress::Isa;
-
-fn values(opts: u8, bytes: &[u8]) -> Vec<u32> {
-    let raw = bytes
-        .chunks_exact(4)
-        .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]));
-    if opts & 1 != 0 {
-        raw.map(|v| v >> (v & 31)).collect()
-    } else {
-        raw.collect()
-    }
-}
 
 fuzz_target!(|data: &[u8]| {
     let Some((head, rest)) = data.split_first_chunk::<5>() else {

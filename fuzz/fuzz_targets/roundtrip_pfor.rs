@@ -8,30 +8,21 @@
 //! exceptions; with bit 1 set, the values are sorted).
 #![no_main]
 
+mod common;
+
+use common::values;
 use libfuzzer_sys::fuzz_target;
 use vecpress::bitpack::{bp128, pfor};
 use vecpress::Isa;
-
-fn values(opts: u8, bytes: &[u8]) -> Vec<u32> {
-    let raw = bytes
-        .chunks_exact(4)
-        .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]));
-    let mut v: Vec<u32> = if opts & 1 != 0 {
-        raw.map(|v| v >> (v & 31)).collect()
-    } else {
-        raw.collect()
-    };
-    if opts & 2 != 0 {
-        v.sort_unstable();
-    }
-    v
-}
 
 fuzz_target!(|data: &[u8]| {
     let Some((head, rest)) = data.split_first_chunk::<5>() else {
         return;
     };
-    let values = values(head[0], rest);
+    let mut values = values(head[0], rest);
+    if head[0] & 2 != 0 {
+        values.sort_unstable();
+    }
     let prev = u32::from_le_bytes([head[1], head[2], head[3], head[4]]);
     let bytes = pfor::encode_to_vec(&values);
     let gaps = pfor::encode_delta_to_vec(&values, prev);

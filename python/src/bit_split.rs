@@ -6,8 +6,8 @@ use pyo3::prelude::*;
 use pyo3::types::PyBytes;
 use vecpress::bit_split;
 
-use crate::buffers::{output, Bytes};
-use crate::call::{exact, variable};
+use crate::buffers::Bytes;
+use crate::call::{into, same_len, same_len_into, variable};
 use crate::errors::to_py;
 
 /// Bit-shuffles `data` (values of `width` bytes).
@@ -18,11 +18,9 @@ pub fn bit_split_encode(
     width: usize,
 ) -> PyResult<Py<PyBytes>> {
     crate::errors::guarded(|| {
-        let input = Bytes::get(data)?;
-        let input = input.as_slice();
         // SAFETY: bit shuffle's encoders (scalar and every kernel) only
         // store into `out`; they load from `input` alone.
-        unsafe { exact(py, input.len(), |out| bit_split::encode(input, width, out)) }
+        unsafe { same_len(py, data, |input, out| bit_split::encode(input, width, out)) }
     })
 }
 
@@ -36,14 +34,9 @@ pub fn bit_split_decode(
     out: &Bound<'_, PyAny>,
 ) -> PyResult<usize> {
     crate::errors::guarded(|| {
-        let input = Bytes::get(data)?;
-        let input = input.as_slice();
-        let mut rw = output::<u8>(out, input.len(), &[input])?;
-        let out = rw
-            .as_slice_mut()
-            .map_err(|e| PyValueError::new_err(e.to_string()))?;
-        py.detach(|| bit_split::decode(input, width, &mut out[..input.len()]))
-            .map_err(|e| to_py(py, e))
+        same_len_into(py, data, out, |input, out| {
+            bit_split::decode(input, width, &mut out[..input.len()])
+        })
     })
 }
 
@@ -102,11 +95,8 @@ pub fn bit_split_decompress_lz4_into(
         let src = input.as_slice();
         let n = bit_split::decompressed_len_lz4(src).map_err(|e| to_py(py, e))?;
         let n = usize::try_from(n).map_err(|_| PyValueError::new_err("size beyond memory"))?;
-        let mut rw = output::<u8>(out, n, &[src])?;
-        let dst = rw
-            .as_slice_mut()
-            .map_err(|e| PyValueError::new_err(e.to_string()))?;
-        py.detach(|| bit_split::decompress_lz4(src, width, &mut dst[..n]))
-            .map_err(|e| to_py(py, e))
+        into(py, out, n, &[src], |dst| {
+            bit_split::decompress_lz4(src, width, &mut dst[..n])
+        })
     })
 }

@@ -6,8 +6,8 @@ use pyo3::prelude::*;
 use pyo3::types::PyBytes;
 use vecpress::blosc::{self, Compressor, Params, Shuffle, SplitMode};
 
-use crate::buffers::{output, Bytes};
-use crate::call::variable;
+use crate::buffers::Bytes;
+use crate::call::{into, variable};
 use crate::errors::to_py;
 
 /// Compresses `data` into a Blosc frame: `cname` "lz4" or "lz4hc", `clevel`
@@ -91,11 +91,8 @@ pub fn blosc_decompress_into(
         let input = Bytes::get(data)?;
         let src = input.as_slice();
         let header = blosc::Header::parse(src).map_err(|e| to_py(py, e))?;
-        let mut rw = output::<u8>(out, header.nbytes, &[src])?;
-        let dst = rw
-            .as_slice_mut()
-            .map_err(|e| PyValueError::new_err(e.to_string()))?;
-        py.detach(|| blosc::decompress_into(src, dst))
-            .map_err(|e| to_py(py, e))
+        into(py, out, header.nbytes, &[src], |dst| {
+            blosc::decompress_into(src, dst)
+        })
     })
 }

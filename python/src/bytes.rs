@@ -4,9 +4,7 @@ use pyo3::prelude::*;
 use pyo3::types::PyBytes;
 use vecpress::byte_split;
 
-use crate::buffers::Bytes;
-use crate::call::exact;
-use crate::errors::to_py;
+use crate::call::{same_len, same_len_into};
 
 /// Splits `data` (values of `width` bytes) into `width` byte streams.
 #[pyfunction]
@@ -16,11 +14,9 @@ pub fn byte_split_encode(
     width: usize,
 ) -> PyResult<Py<PyBytes>> {
     crate::errors::guarded(|| {
-        let input = Bytes::get(data)?;
-        let input = input.as_slice();
         // SAFETY: byte split's encoders (scalar and every kernel) only store
         // into `out`; they load from `input` alone.
-        unsafe { exact(py, input.len(), |out| byte_split::encode(input, width, out)) }
+        unsafe { same_len(py, data, |input, out| byte_split::encode(input, width, out)) }
     })
 }
 
@@ -35,14 +31,9 @@ pub fn byte_split_encode_into(
     out: &Bound<'_, PyAny>,
 ) -> PyResult<usize> {
     crate::errors::guarded(|| {
-        let input = Bytes::get(data)?;
-        let input = input.as_slice();
-        let mut rw = crate::buffers::output::<u8>(out, input.len(), &[input])?;
-        let out = rw
-            .as_slice_mut()
-            .map_err(|e| pyo3::exceptions::PyValueError::new_err(e.to_string()))?;
-        py.detach(|| byte_split::encode(input, width, out))
-            .map_err(|e| to_py(py, e))
+        same_len_into(py, data, out, |input, out| {
+            byte_split::encode(input, width, out)
+        })
     })
 }
 
@@ -56,13 +47,8 @@ pub fn byte_split_decode(
     out: &Bound<'_, PyAny>,
 ) -> PyResult<usize> {
     crate::errors::guarded(|| {
-        let input = Bytes::get(data)?;
-        let input = input.as_slice();
-        let mut rw = crate::buffers::output::<u8>(out, input.len(), &[input])?;
-        let out = rw
-            .as_slice_mut()
-            .map_err(|e| pyo3::exceptions::PyValueError::new_err(e.to_string()))?;
-        py.detach(|| byte_split::decode(input, width, out))
-            .map_err(|e| to_py(py, e))
+        same_len_into(py, data, out, |input, out| {
+            byte_split::decode(input, width, out)
+        })
     })
 }

@@ -95,6 +95,56 @@ pub unsafe fn exact(
     writer.finish(py, n)
 }
 
+/// New `bytes` of `len(data)` bytes, what `f` writes from the bytes of
+/// `data` with the GIL released (see [`exact`]): the shape of the codecs
+/// whose output is as long as their input.
+///
+/// # Safety
+/// As for [`exact`]: `f` must only store into its output, never load a byte
+/// it has not written.
+pub unsafe fn same_len(
+    py: Python<'_>,
+    data: &Bound<'_, PyAny>,
+    f: impl FnOnce(&[u8], &mut [u8]) -> Result<usize, vecpress::Error> + Send,
+) -> PyResult<Py<PyBytes>> {
+    let input = Bytes::get(data)?;
+    let input = input.as_slice();
+    // SAFETY: `f` only stores into its output (this function's contract).
+    unsafe { exact(py, input.len(), |out| f(input, out)) }
+}
+
+/// What `f` writes from the bytes of `data` into `out`, a writable uint8
+/// array of at least `len(data)` bytes (see [`into`]); returns the bytes
+/// written.
+pub fn same_len_into(
+    py: Python<'_>,
+    data: &Bound<'_, PyAny>,
+    out: &Bound<'_, PyAny>,
+    f: impl FnOnce(&[u8], &mut [u8]) -> Result<usize, vecpress::Error> + Send,
+) -> PyResult<usize> {
+    let input = Bytes::get(data)?;
+    let input = input.as_slice();
+    into(py, out, input.len(), &[input], |dst| f(input, dst))
+}
+
+/// Runs `f` on the whole of `out`, a writable, 1-D, C-contiguous uint8
+/// array of at least `len` bytes that shares no memory with any of `reads`
+/// (the buffers `f` reads), with the GIL released; returns what `f` returns, its
+/// error mapped.
+pub fn into(
+    py: Python<'_>,
+    out: &Bound<'_, PyAny>,
+    len: usize,
+    reads: &[&[u8]],
+    f: impl FnOnce(&mut [u8]) -> Result<usize, vecpress::Error> + Send,
+) -> PyResult<usize> {
+    let mut rw = output::<u8>(out, len, reads)?;
+    let dst = rw
+        .as_slice_mut()
+        .map_err(|e| PyValueError::new_err(e.to_string()))?;
+    py.detach(|| f(dst)).map_err(|e| to_py(py, e))
+}
+
 /// A `PyBytesWriter` of a fixed size, discarded on drop unless finished.
 struct Writer(*mut ffi::compat::PyBytesWriter);
 

@@ -9,8 +9,8 @@ use pyo3::prelude::*;
 use pyo3::types::PyBytes;
 use vecpress::lz4::{block, dict as lz4_dict, frame, hc};
 
-use crate::buffers::{output, Bytes};
-use crate::call::variable;
+use crate::buffers::Bytes;
+use crate::call::{into, variable};
 use crate::errors::to_py;
 use crate::sized;
 
@@ -127,13 +127,9 @@ pub fn lz4_decompress_sized_into(
         let input = Bytes::get(data)?;
         let src = input.as_slice();
         let (size, src) = sized_block(src).map_err(|e| to_py(py, e))?;
-        let mut rw = output::<u8>(out, size, &[input.as_slice()])?;
-        let dst = rw
-            .as_slice_mut()
-            .map_err(|e| PyValueError::new_err(e.to_string()))?;
-        let n = py
-            .detach(|| block::decompress_into(src, &mut dst[..size]))
-            .map_err(|e| to_py(py, e))?;
+        let n = into(py, out, size, &[input.as_slice()], |dst| {
+            block::decompress_into(src, &mut dst[..size])
+        })?;
         if n != size {
             return Err(to_py(
                 py,
@@ -196,12 +192,9 @@ pub fn lz4_decompress_into(
         let dict = dictionary(dict)?;
         let src = input.as_slice();
         let dict = dict.as_ref().map(Bytes::as_slice);
-        let mut rw = output::<u8>(out, 0, &[src, dict.unwrap_or_default()])?;
-        let dst = rw
-            .as_slice_mut()
-            .map_err(|e| PyValueError::new_err(e.to_string()))?;
-        py.detach(|| decompress_block(src, dict, dst))
-            .map_err(|e| to_py(py, e))
+        into(py, out, 0, &[src, dict.unwrap_or_default()], |dst| {
+            decompress_block(src, dict, dst)
+        })
     })
 }
 

@@ -8,27 +8,13 @@
 #[path = "../tests/common/data.rs"]
 mod data;
 
+#[path = "common/gaps.rs"]
+mod gaps;
+
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
 use vecpress::{Isa, stream_vbyte as svb, vbyte};
 
 const BLOCK: usize = 4096;
-
-/// Deterministic gaps: mostly below `small`, one in `rare` below `big`.
-fn gaps(small: u32, rare: u32, big: u32) -> Vec<u32> {
-    let mut x = 0x2545_F491_4F6C_DD1Du64;
-    (0..BLOCK)
-        .map(|_| {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            if ((x >> 40) as u32).is_multiple_of(rare) {
-                (x as u32) % big
-            } else {
-                (x as u32) % small
-            }
-        })
-        .collect()
-}
 
 /// The first 4096 d-gaps of the lists of a ds2i `.docs` file, if present.
 fn posting_gaps(path: &std::path::Path) -> Option<Vec<u32>> {
@@ -55,9 +41,9 @@ fn posting_gaps(path: &std::path::Path) -> Option<Vec<u32>> {
 
 fn inputs() -> Vec<(&'static str, Vec<u32>)> {
     let mut v = vec![
-        ("1-byte", gaps(256, u32::MAX, 1)),
-        ("1-2-bytes", gaps(256, 4, 1 << 16)),
-        ("1-4-bytes", gaps(1 << 10, 3, u32::MAX)),
+        ("1-byte", gaps::gaps(BLOCK, 256, u32::MAX, 1)),
+        ("1-2-bytes", gaps::gaps(BLOCK, 256, 4, 1 << 16)),
+        ("1-4-bytes", gaps::gaps(BLOCK, 1 << 10, 3, u32::MAX)),
     ];
     let list = data::optional("postings").map(|d| d.join("census-income.docs"));
     if let Some(g) = list.and_then(|path| posting_gaps(&path)) {

@@ -2,33 +2,19 @@
 //! 4096 values (an L1-resident output buffer, as the paper measures), for
 //! gaps of 1, 1-2 and 1-5 bytes. `cargo bench -p vecpress --bench vbyte`.
 
+#[path = "common/gaps.rs"]
+mod gaps;
+
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
 use vecpress::{Isa, vbyte};
 
 const BLOCK: usize = 4096;
 
-/// Deterministic gaps: mostly below `small`, one in `rare` up to `big`.
-fn gaps(small: u32, rare: u32, big: u32) -> Vec<u32> {
-    let mut x = 0x2545_F491_4F6C_DD1Du64;
-    (0..BLOCK)
-        .map(|_| {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            if ((x >> 40) as u32).is_multiple_of(rare) {
-                (x as u32) % big
-            } else {
-                (x as u32) % small
-            }
-        })
-        .collect()
-}
-
 fn decode_delta(c: &mut Criterion) {
     let inputs = [
-        ("1-byte", gaps(128, u32::MAX, 1)),
-        ("1-2-bytes", gaps(128, 4, 1 << 14)),
-        ("1-5-bytes", gaps(1 << 10, 3, u32::MAX)),
+        ("1-byte", gaps::gaps(BLOCK, 128, u32::MAX, 1)),
+        ("1-2-bytes", gaps::gaps(BLOCK, 128, 4, 1 << 14)),
+        ("1-5-bytes", gaps::gaps(BLOCK, 1 << 10, 3, u32::MAX)),
     ];
     let mut group = c.benchmark_group("vbyte-decode-delta");
     group.throughput(Throughput::Elements(BLOCK as u64));

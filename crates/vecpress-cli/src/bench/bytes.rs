@@ -26,7 +26,7 @@ use super::elem::Elem;
 use super::generate_bytes::ByteGenerator;
 use super::peers::BytePeer;
 use super::race::{self, Bench, Contestant, Encoded, Timed, secs};
-use super::report::{Failure, Line, Row};
+use super::report::{Line, Row};
 
 /// One byte input, cut into blocks.
 pub struct ByteInput {
@@ -105,14 +105,8 @@ impl ByteJob<'_> {
         let width = input.elem.width;
         let blocks = &input.blocks[..];
         let name = self.codec.name();
-        let failure = |codec: &str, isa: &str, error: anyhow::Error| {
-            Line::Failed(Failure {
-                codec: codec.into(),
-                isa: isa.into(),
-                input: input.name.clone(),
-                error: format!("{error:#}"),
-            })
-        };
+        let failure =
+            |codec: &str, isa: &str, e| super::measure::failure(&input.name, codec, isa, e);
         let max_block = input.max_block();
         let mut scratch = vec![0u8; self.codec.max_encoded_len(max_block)];
         let compress = |block: &[u8], out: &mut [u8]| match self.level {
@@ -326,20 +320,7 @@ impl ByteJob<'_> {
                 .collect();
             t.note = Some(format!("calls per loop: {}", shares.join(", ")));
         }
-        let mut lines: Vec<Line> = timed
-            .into_iter()
-            .map(|t| match t.decode {
-                Some(decode) => row(t, decode),
-                None => failure(
-                    &t.codec,
-                    t.isa,
-                    anyhow::anyhow!("decoding failed while timed, after a good round trip"),
-                ),
-            })
-            .collect();
-        lines.extend(failures);
-        super::measure::set_scalar_ratio(&mut lines);
-        lines
+        super::measure::timed_lines(timed, failures, &input.name, row)
     }
 }
 

@@ -61,14 +61,7 @@ impl Job<'_> {
             encoded: &encoded,
         };
         let name = self.codec.name();
-        let failure = |codec: &str, isa: &str, error: anyhow::Error| {
-            Line::Failed(Failure {
-                codec: codec.into(),
-                isa: isa.into(),
-                input: self.input.name.clone(),
-                error: format!("{error:#}"),
-            })
-        };
+        let failure = |codec: &str, isa: &str, e| failure(&self.input.name, codec, isa, e);
         let consumed = |i: usize| encoded.ranges[i].len();
         // The scalar reference checks the stream itself before any other decoder runs.
         if let Err(e) = bench.check(&mut buf, consumed, |i, out| {
@@ -165,21 +158,44 @@ impl Job<'_> {
                 kernel: (t.isa == AUTO).then(|| self.codec.auto_kernel().name().to_string()),
             })
         };
-        let mut lines: Vec<Line> = timed
-            .into_iter()
-            .map(|t| match t.decode {
-                Some(decode) => row(t, decode),
-                None => failure(
-                    &t.codec,
-                    t.isa,
-                    anyhow::anyhow!("decoding failed while timed, after a good round trip"),
-                ),
-            })
-            .collect();
-        lines.extend(failures);
-        set_scalar_ratio(&mut lines);
-        lines
+        timed_lines(timed, failures, &self.input.name, row)
     }
+}
+
+/// The line of `codec` at `isa` that failed on `input` with `error`.
+pub fn failure(input: &str, codec: &str, isa: &str, error: anyhow::Error) -> Line {
+    Line::Failed(Failure {
+        codec: codec.into(),
+        isa: isa.into(),
+        input: input.into(),
+        error: format!("{error:#}"),
+    })
+}
+
+/// One line per timed contestant on `input`: its `row`, or a failure where
+/// its timed decode failed; then the `failures` found before timing, with
+/// every row's ratio to the scalar kernel set.
+pub fn timed_lines(
+    timed: Vec<Timed>,
+    failures: Vec<Line>,
+    input: &str,
+    row: impl Fn(Timed, Duration) -> Line,
+) -> Vec<Line> {
+    let mut lines: Vec<Line> = timed
+        .into_iter()
+        .map(|t| match t.decode {
+            Some(decode) => row(t, decode),
+            None => failure(
+                input,
+                &t.codec,
+                t.isa,
+                anyhow::anyhow!("decoding failed while timed, after a good round trip"),
+            ),
+        })
+        .collect();
+    lines.extend(failures);
+    set_scalar_ratio(&mut lines);
+    lines
 }
 
 /// Decoding speed relative to the scalar kernel's, when it has a row.

@@ -62,6 +62,7 @@ pub use lz4::{
     decompressed_len_lz4, max_compressed_len_lz4, max_compressed_len_lz4_default,
 };
 
+use crate::byte_split::count;
 use crate::{Error, Isa, byte_split, scratch};
 
 /// Block sizes (in values) must be a multiple of this
@@ -231,23 +232,6 @@ pub fn kernels() -> Vec<Isa> {
 
 /// A transposition of one block: `(isa, input, width, out, scratch)`.
 type BlockFn = fn(Isa, &[u8], usize, &mut [u8], &mut [u8]);
-
-/// The number of values in `len` bytes of `width`-byte values.
-pub(crate) fn count(len: usize, width: usize) -> Result<usize, Error> {
-    if width == 0 {
-        return Err(Error::InvalidArgument {
-            what: "width of zero",
-            value: 0,
-        });
-    }
-    if !len.is_multiple_of(width) {
-        return Err(Error::InvalidArgument {
-            what: "byte length not a multiple of the width",
-            value: len,
-        });
-    }
-    Ok(len / width)
-}
 
 /// The block size in values: `block_size`, or the default for 0.
 pub(crate) fn block_values(width: usize, block_size: usize) -> Result<usize, Error> {

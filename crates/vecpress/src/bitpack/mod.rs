@@ -19,3 +19,4 @@
 pub mod bp128;
 pub mod fastlanes;
 pub mod pfor;
+mod stream;

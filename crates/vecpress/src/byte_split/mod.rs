@@ -322,8 +322,9 @@ pub fn kernels() -> Vec<Isa> {
         .collect()
 }
 
-/// The number of values in `len` bytes of `width`-byte values.
-fn count(len: usize, width: usize) -> Result<usize, Error> {
+/// The number of values in `len` bytes of `width`-byte values: the check
+/// byte split and bit shuffle make of their width and length.
+pub(crate) fn count(len: usize, width: usize) -> Result<usize, Error> {
     if width == 0 {
         return Err(Error::InvalidArgument {
             what: "width of zero",

@@ -15,18 +15,7 @@ use core::ops::ControlFlow;
 use super::chunked::{encode_by, encoded_len_by, scan};
 use super::control_len;
 use crate::Error;
-
-/// 0, -1, 1, -2 ... -> 0, 1, 2, 3 ...
-#[inline(always)]
-pub(crate) const fn zigzag32(v: i32) -> u32 {
-    ((v << 1) ^ (v >> 31)) as u32
-}
-
-/// The inverse of [`zigzag32`].
-#[inline(always)]
-pub(crate) const fn unzigzag32(v: u32) -> i32 {
-    (v >> 1) as i32 ^ -((v & 1) as i32)
-}
+use crate::vbyte::{unzigzag32, zigzag32};
 
 /// Encodes `values` zigzag-coded; returns the bytes written.
 ///

@@ -65,6 +65,7 @@ pub use search::{search_delta, select_delta};
 pub use zigzag::{
     decode_i32, decode_i64, encode_i32, encode_i32_to_vec, encode_i64, encode_i64_to_vec,
 };
+pub(crate) use zigzag::{unzigzag32, unzigzag64, zigzag32, zigzag64};
 
 use crate::{Error, Isa};
 

@@ -10,16 +10,19 @@ pub(crate) const fn zigzag32(v: i32) -> u32 {
     ((v << 1) ^ (v >> 31)) as u32
 }
 
+/// The inverse of [`zigzag32`].
 #[inline(always)]
 pub(crate) const fn unzigzag32(v: u32) -> i32 {
     (v >> 1) as i32 ^ -((v & 1) as i32)
 }
 
+/// [`zigzag32`] for 64 bits.
 #[inline(always)]
 pub(crate) const fn zigzag64(v: i64) -> u64 {
     ((v << 1) ^ (v >> 63)) as u64
 }
 
+/// The inverse of [`zigzag64`].
 #[inline(always)]
 pub(crate) const fn unzigzag64(v: u64) -> i64 {
     (v >> 1) as i64 ^ -((v & 1) as i64)
@@ -37,15 +40,7 @@ pub(crate) const fn unzigzag64(v: u64) -> i64 {
 /// assert_eq!(back, [0, -1, 1, -2, 2147483647]);
 /// ```
 pub fn encode_i32(values: &[i32], out: &mut [u8]) -> usize {
-    let need: usize = values.iter().map(|&v| scalar::len_u32(zigzag32(v))).sum();
-    assert!(
-        out.len() >= need,
-        "vbyte: output buffer of {} bytes is too small, {need} needed",
-        out.len()
-    );
-    values
-        .iter()
-        .fold(0, |pos, &v| scalar::put_u32(out, pos, zigzag32(v)))
+    encode_signed(values, out)
 }
 
 /// Encodes i32 values as zigzag varints into a new vector.
@@ -54,9 +49,7 @@ pub fn encode_i32(values: &[i32], out: &mut [u8]) -> usize {
 /// assert_eq!(vecpress::vbyte::encode_i32_to_vec(&[-64, 64]), vec![127, 128, 1]);
 /// ```
 pub fn encode_i32_to_vec(values: &[i32]) -> Vec<u8> {
-    let mut out = vec![0u8; values.iter().map(|&v| scalar::len_u32(zigzag32(v))).sum()];
-    encode_i32(values, &mut out);
-    out
+    encode_signed_to_vec(values)
 }
 
 /// Decodes `out.len()` zigzag varints into i32; returns the bytes consumed.
@@ -82,15 +75,7 @@ pub fn decode_i32(input: &[u8], out: &mut [i32]) -> Result<usize, Error> {
 /// assert_eq!(back, [i64::MIN, -3]);
 /// ```
 pub fn encode_i64(values: &[i64], out: &mut [u8]) -> usize {
-    let need: usize = values.iter().map(|&v| scalar::len_u64(zigzag64(v))).sum();
-    assert!(
-        out.len() >= need,
-        "vbyte: output buffer of {} bytes is too small, {need} needed",
-        out.len()
-    );
-    values
-        .iter()
-        .fold(0, |pos, &v| scalar::put_u64(out, pos, zigzag64(v)))
+    encode_signed(values, out)
 }
 
 /// Encodes i64 values as zigzag varints into a new vector.
@@ -99,9 +84,7 @@ pub fn encode_i64(values: &[i64], out: &mut [u8]) -> usize {
 /// assert_eq!(vecpress::vbyte::encode_i64_to_vec(&[-1]), vec![1]);
 /// ```
 pub fn encode_i64_to_vec(values: &[i64]) -> Vec<u8> {
-    let mut out = vec![0u8; values.iter().map(|&v| scalar::len_u64(zigzag64(v))).sum()];
-    encode_i64(values, &mut out);
-    out
+    encode_signed_to_vec(values)
 }
 
 /// Decodes `out.len()` zigzag varints into i64; returns the bytes consumed.
@@ -113,6 +96,62 @@ pub fn encode_i64_to_vec(values: &[i64]) -> Vec<u8> {
 /// ```
 pub fn decode_i64(input: &[u8], out: &mut [i64]) -> Result<usize, Error> {
     chunked(input, out, super::decode_u64, unzigzag64)
+}
+
+/// A signed value as its zigzag varint.
+trait Signed: Copy {
+    /// Bytes of its varint.
+    fn varint_len(self) -> usize;
+    /// Writes its varint at `out[pos..]`; returns the position after it.
+    fn put(self, out: &mut [u8], pos: usize) -> usize;
+}
+
+impl Signed for i32 {
+    #[inline(always)]
+    fn varint_len(self) -> usize {
+        scalar::len_u32(zigzag32(self))
+    }
+
+    #[inline(always)]
+    fn put(self, out: &mut [u8], pos: usize) -> usize {
+        scalar::put_u32(out, pos, zigzag32(self))
+    }
+}
+
+impl Signed for i64 {
+    #[inline(always)]
+    fn varint_len(self) -> usize {
+        scalar::len_u64(zigzag64(self))
+    }
+
+    #[inline(always)]
+    fn put(self, out: &mut [u8], pos: usize) -> usize {
+        scalar::put_u64(out, pos, zigzag64(self))
+    }
+}
+
+/// Bytes of the zigzag varints of `values`.
+fn encoded_len<T: Signed>(values: &[T]) -> usize {
+    values.iter().map(|&v| v.varint_len()).sum()
+}
+
+/// Encodes `values` as zigzag varints into `out`; returns the bytes
+/// written. Panics if `out` is shorter than needed.
+fn encode_signed<T: Signed>(values: &[T], out: &mut [u8]) -> usize {
+    let need = encoded_len(values);
+    assert!(
+        out.len() >= need,
+        "vbyte: output buffer of {} bytes is too small, {need} needed",
+        out.len()
+    );
+    values.iter().fold(0, |pos, &v| v.put(out, pos))
+}
+
+/// [`encode_signed`] into a new vector of the exact size.
+fn encode_signed_to_vec<T: Signed>(values: &[T]) -> Vec<u8> {
+    let mut out = vec![0u8; encoded_len(values)];
+    encode_signed(values, &mut out);
+    out
 }
 
 /// Decodes `out.len()` values with `decode` into a stack buffer, 256 at a

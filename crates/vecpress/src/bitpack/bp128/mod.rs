@@ -223,11 +223,13 @@ pub fn unpack_sorted_with(
     unpack_impl::<true>(isa.check()?, lanes, initial, input, width, out)
 }
 
-/// Replaces the gaps of the whole 4-lane block `out` (128 values) by their
-/// running sum from `initial`, with the kernel of `isa` (checked by the
-/// caller): the second pass of [`unpack_sorted`], for formats that change
-/// the gaps between unpacking and summing (PFOR patches its exceptions).
-pub(crate) fn running_sum_with(isa: Isa, out: &mut [u32; 128], initial: u32) {
+/// Replaces the gaps of `out`, whole 4-lane blocks (a multiple of 128
+/// values), by their running sum from `initial`, with the kernel of `isa`
+/// (checked by the caller): the second pass of [`unpack_sorted`], for
+/// formats that change the gaps between unpacking and summing (PFOR
+/// patches its exceptions) and for streams that sum every block in one go.
+pub(crate) fn running_sum_with(isa: Isa, out: &mut [u32], initial: u32) {
+    debug_assert!(out.len().is_multiple_of(Lanes::X4.block_len()));
     kernels::running_sum(isa, out, initial);
 }
 

@@ -25,54 +25,111 @@
 #![forbid(unsafe_code)]
 
 use super::{Lanes, MAX_WIDTH};
-use crate::{Error, Isa, Unit, vbyte};
+use crate::bitpack::stream::{self, BLOCK, BlockFormat};
+use crate::{Error, Isa, Unit};
 
-/// Values in a block of the stream.
-const BLOCK: usize = 128;
+/// A whole block of the stream: its width byte, then the 4-lane block
+/// packed in that width.
+struct Bp128;
+
+impl BlockFormat for Bp128 {
+    const MAX_BLOCK_BYTES: usize = 1 + Lanes::X4.packed_len(MAX_WIDTH);
+    const SUM_AFTER: bool = true;
+
+    fn write<const DELTA: bool>(values: &[u32; BLOCK], prev: u32, out: &mut [u8]) -> usize {
+        let width = if DELTA {
+            super::width_sorted(Lanes::X4, prev, values)
+        } else {
+            super::width(Lanes::X4, values)
+        }
+        .expect("a whole block");
+        out[0] = width;
+        let packed = if DELTA {
+            super::pack_sorted(Lanes::X4, prev, values, width, &mut out[1..])
+        } else {
+            super::pack(Lanes::X4, values, width, &mut out[1..])
+        }
+        .expect("the block's own width, room for it");
+        1 + packed
+    }
+
+    fn read<const DELTA: bool>(
+        isa: Isa,
+        input: &[u8],
+        prev: u32,
+        out: &mut [u32; BLOCK],
+    ) -> Result<usize, Error> {
+        let Some(&width) = input.first() else {
+            return Err(short_bytes(0, 1));
+        };
+        if width > MAX_WIDTH {
+            return Err(Error::Corrupt {
+                offset: 0,
+                what: "bit width above 32",
+            });
+        }
+        let data = &input[1..];
+        let len = Lanes::X4.packed_len(width);
+        if data.len() < len {
+            // Reported at the packed part's start, where the block's width
+            // byte said it would be.
+            return Err(short_bytes(1, len - data.len()));
+        }
+        let read = if DELTA {
+            super::unpack_sorted_with(isa, Lanes::X4, prev, data, width, out)
+        } else {
+            super::unpack_with(isa, Lanes::X4, data, width, out)
+        };
+        Ok(1 + read?)
+    }
+}
+
+fn short_bytes(offset: usize, needed: usize) -> Error {
+    Error::Truncated {
+        offset,
+        needed,
+        unit: Unit::Bytes,
+    }
+}
 
 /// Worst-case encoded size of `n` values: 513 bytes a whole block, and the
 /// tail's VByte worst case.
 pub fn max_encoded_len(n: usize) -> usize {
-    n / BLOCK * (1 + Lanes::X4.packed_len(MAX_WIDTH)) + vbyte::max_encoded_len(n % BLOCK)
+    stream::max_encoded_len::<Bp128>(n)
 }
 
 /// Encodes `values` into `out`; returns the bytes written. Panics if `out`
 /// holds fewer than [`max_encoded_len`]`(values.len())` bytes.
 pub fn encode(values: &[u32], out: &mut [u8]) -> usize {
-    encode_impl::<false>(values, 0, out)
+    stream::encode::<Bp128, false>(values, 0, out)
 }
 
 /// Encodes `values` into a new vector.
 pub fn encode_to_vec(values: &[u32]) -> Vec<u8> {
-    let mut out = vec![0u8; max_encoded_len(values.len())];
-    let n = encode(values, &mut out);
-    out.truncate(n);
-    out
+    stream::encode_to_vec::<Bp128, false>(values, 0)
 }
 
 /// Encodes the gaps of sorted `values`, the first one's to `prev`; returns
 /// the bytes written. Panics if `out` is shorter than [`max_encoded_len`].
 pub fn encode_delta(values: &[u32], prev: u32, out: &mut [u8]) -> usize {
-    encode_impl::<true>(values, prev, out)
+    stream::encode::<Bp128, true>(values, prev, out)
 }
 
 /// [`encode_delta`] into a new vector.
 pub fn encode_delta_to_vec(values: &[u32], prev: u32) -> Vec<u8> {
-    let mut out = vec![0u8; max_encoded_len(values.len())];
-    let n = encode_delta(values, prev, &mut out);
-    out.truncate(n);
-    out
+    stream::encode_to_vec::<Bp128, true>(values, prev)
 }
 
 /// Decodes `out.len()` values from the start of `input`; returns the bytes
 /// consumed.
 pub fn decode(input: &[u8], out: &mut [u32]) -> Result<usize, Error> {
-    decode_impl::<false>(crate::tune::isa(crate::tune::Op::Bp128), input, out, 0)
+    let isa = crate::tune::isa(crate::tune::Op::Bp128);
+    stream::decode::<Bp128, false>(isa, input, out, 0)
 }
 
 /// [`decode`] with the kernel of `isa`; `Err(Unsupported)` if the CPU lacks it.
 pub fn decode_with(isa: Isa, input: &[u8], out: &mut [u32]) -> Result<usize, Error> {
-    decode_impl::<false>(isa.check()?, input, out, 0)
+    stream::decode::<Bp128, false>(isa.check()?, input, out, 0)
 }
 
 /// Decodes `n` values into a new vector.
@@ -84,12 +141,8 @@ pub fn decode_to_vec(input: &[u8], n: usize) -> Result<Vec<u32>, Error> {
 /// Decodes `out.len()` values of a delta stream, summing the gaps from
 /// `prev`; returns the bytes consumed.
 pub fn decode_delta(input: &[u8], out: &mut [u32], prev: u32) -> Result<usize, Error> {
-    decode_impl::<true>(
-        crate::tune::isa(crate::tune::Op::Bp128Delta),
-        input,
-        out,
-        prev,
-    )
+    let isa = crate::tune::isa(crate::tune::Op::Bp128Delta);
+    stream::decode::<Bp128, true>(isa, input, out, prev)
 }
 
 /// [`decode_delta`] with the kernel of `isa`; `Err(Unsupported)` if the CPU
@@ -100,7 +153,7 @@ pub fn decode_delta_with(
     out: &mut [u32],
     prev: u32,
 ) -> Result<usize, Error> {
-    decode_impl::<true>(isa.check()?, input, out, prev)
+    stream::decode::<Bp128, true>(isa.check()?, input, out, prev)
 }
 
 /// Decodes `n` values of a delta stream into a new vector.
@@ -133,118 +186,5 @@ pub fn search_delta(
     key: u32,
     prev: u32,
 ) -> Result<Option<(usize, u32)>, Error> {
-    let isa = crate::tune::isa(crate::tune::Op::Bp128Delta);
-    let mut pos = 0;
-    let mut prev = prev;
-    let mut buf = [0u32; BLOCK];
-    for b in 0..n / BLOCK {
-        let Some(&width) = input.get(pos) else {
-            return Err(short(pos, n - b * BLOCK));
-        };
-        if width > MAX_WIDTH {
-            return Err(Error::Corrupt {
-                offset: pos,
-                what: "bit width above 32",
-            });
-        }
-        let data = &input[pos + 1..];
-        if data.len() < Lanes::X4.packed_len(width) {
-            return Err(short(pos + 1, n - b * BLOCK));
-        }
-        pos += 1 + super::unpack_with(isa, Lanes::X4, data, width, &mut buf)?;
-        let last = buf.iter().fold(prev, |a, &g| a.wrapping_add(g));
-        if last >= key {
-            super::running_sum_with(isa, &mut buf, prev);
-            let j = buf.partition_point(|&v| v < key);
-            return Ok(Some((b * BLOCK + j, buf[j])));
-        }
-        prev = last;
-    }
-    let done = n / BLOCK * BLOCK;
-    let tail = &mut buf[..n - done];
-    vbyte::decode_delta_with(isa, &input[pos..], tail, prev).map_err(|e| e.shifted(pos))?;
-    Ok(tail
-        .iter()
-        .position(|&v| v >= key)
-        .map(|j| (done + j, tail[j])))
-}
-
-fn short(offset: usize, needed: usize) -> Error {
-    Error::Truncated {
-        offset,
-        needed,
-        unit: Unit::Values,
-    }
-}
-
-fn encode_impl<const DELTA: bool>(values: &[u32], mut prev: u32, out: &mut [u8]) -> usize {
-    let mut pos = 0;
-    let mut blocks = values.chunks_exact(BLOCK);
-    for block in &mut blocks {
-        let width = if DELTA {
-            super::width_sorted(Lanes::X4, prev, block)
-        } else {
-            super::width(Lanes::X4, block)
-        }
-        .expect("a whole block");
-        out[pos] = width;
-        let packed = if DELTA {
-            super::pack_sorted(Lanes::X4, prev, block, width, &mut out[pos + 1..])
-        } else {
-            super::pack(Lanes::X4, block, width, &mut out[pos + 1..])
-        }
-        .expect("the block's own width, room for it");
-        pos += 1 + packed;
-        prev = block[BLOCK - 1];
-    }
-    let tail = blocks.remainder();
-    pos + if DELTA {
-        vbyte::encode_delta(tail, prev, &mut out[pos..])
-    } else {
-        vbyte::encode(tail, &mut out[pos..])
-    }
-}
-
-fn decode_impl<const DELTA: bool>(
-    isa: Isa,
-    input: &[u8],
-    out: &mut [u32],
-    mut prev: u32,
-) -> Result<usize, Error> {
-    let n = out.len();
-    let mut pos = 0;
-    let mut blocks = out.chunks_exact_mut(BLOCK);
-    for (b, block) in (&mut blocks).enumerate() {
-        let Some(&width) = input.get(pos) else {
-            return Err(short(pos, n - b * BLOCK));
-        };
-        if width > MAX_WIDTH {
-            return Err(Error::Corrupt {
-                offset: pos,
-                what: "bit width above 32",
-            });
-        }
-        let data = &input[pos + 1..];
-        if data.len() < Lanes::X4.packed_len(width) {
-            return Err(short(pos + 1, n - b * BLOCK));
-        }
-        // A sorted block's gaps run on from the block before, so the gaps
-        // of every block are summed in one pass after the loop: one call
-        // where a pass per block would cost a call and its setup each.
-        pos += 1 + super::unpack_with(isa, Lanes::X4, data, width, block)?;
-    }
-    let tail = blocks.into_remainder();
-    let whole = n - tail.len();
-    if DELTA && whole > 0 {
-        super::kernels::running_sum(isa, &mut out[..whole], prev);
-        prev = out[whole - 1];
-    }
-    let tail = &mut out[whole..];
-    let read = if DELTA {
-        vbyte::decode_delta_with(isa, &input[pos..], tail, prev)
-    } else {
-        vbyte::decode_with(isa, &input[pos..], tail)
-    }
-    .map_err(|e| e.shifted(pos))?;
-    Ok(pos + read)
+    stream::search_delta::<Bp128>(input, n, key, prev)
 }

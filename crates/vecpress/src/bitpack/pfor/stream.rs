@@ -11,8 +11,38 @@
 //! The count is not stored: the caller knows it.
 #![forbid(unsafe_code)]
 
-use super::{BLOCK_LEN, MAX_BLOCK_BYTES, block};
-use crate::{Error, Isa, Unit, vbyte};
+use super::{BLOCK_LEN, block};
+use crate::bitpack::stream::{self, BLOCK, BlockFormat, short};
+use crate::{Error, Isa};
+
+/// A whole PFOR block (the module's format).
+struct Pfor;
+
+impl BlockFormat for Pfor {
+    const MAX_BLOCK_BYTES: usize = super::MAX_BLOCK_BYTES;
+    const SUM_AFTER: bool = false;
+
+    fn write<const DELTA: bool>(values: &[u32; BLOCK], mut prev: u32, out: &mut [u8]) -> usize {
+        let mut gaps = *values;
+        if DELTA {
+            for g in gaps.iter_mut() {
+                let v = *g;
+                *g = v.wrapping_sub(prev);
+                prev = v;
+            }
+        }
+        block::write(&gaps, out)
+    }
+
+    fn read<const DELTA: bool>(
+        isa: Isa,
+        input: &[u8],
+        prev: u32,
+        out: &mut [u32; BLOCK],
+    ) -> Result<usize, Error> {
+        block::read::<DELTA>(isa, input, prev, out)
+    }
+}
 
 /// Worst-case encoded size of `n` values: 513 bytes a whole block (the
 /// size of the block with no exceptions, which the encoder never exceeds),
@@ -22,7 +52,7 @@ use crate::{Error, Isa, Unit, vbyte};
 /// assert_eq!(vecpress::bitpack::pfor::max_encoded_len(256), 2 * 513);
 /// ```
 pub fn max_encoded_len(n: usize) -> usize {
-    n / BLOCK_LEN * MAX_BLOCK_BYTES + vbyte::max_encoded_len(n % BLOCK_LEN)
+    stream::max_encoded_len::<Pfor>(n)
 }
 
 /// Encodes `values` into `out`; returns the bytes written. Panics if `out`
@@ -38,7 +68,7 @@ pub fn max_encoded_len(n: usize) -> usize {
 /// assert_eq!(out, values);
 /// ```
 pub fn encode(values: &[u32], out: &mut [u8]) -> usize {
-    encode_impl::<false>(values, 0, out)
+    stream::encode::<Pfor, false>(values, 0, out)
 }
 
 /// [`encode`] into a new vector.
@@ -48,10 +78,7 @@ pub fn encode(values: &[u32], out: &mut [u8]) -> usize {
 /// assert_eq!(bytes, [1, 2, 3]); // three values: the VByte tail alone
 /// ```
 pub fn encode_to_vec(values: &[u32]) -> Vec<u8> {
-    let mut out = vec![0u8; max_encoded_len(values.len())];
-    let n = encode(values, &mut out);
-    out.truncate(n);
-    out
+    stream::encode_to_vec::<Pfor, false>(values, 0)
 }
 
 /// Encodes the gaps of sorted `values`, the first one's to `prev`; returns
@@ -66,7 +93,7 @@ pub fn encode_to_vec(values: &[u32]) -> Vec<u8> {
 /// # Ok::<(), vecpress::Error>(())
 /// ```
 pub fn encode_delta(values: &[u32], prev: u32, out: &mut [u8]) -> usize {
-    encode_impl::<true>(values, prev, out)
+    stream::encode::<Pfor, true>(values, prev, out)
 }
 
 /// [`encode_delta`] into a new vector.
@@ -76,10 +103,7 @@ pub fn encode_delta(values: &[u32], prev: u32, out: &mut [u8]) -> usize {
 /// assert_eq!(bytes, [4, 2]);
 /// ```
 pub fn encode_delta_to_vec(values: &[u32], prev: u32) -> Vec<u8> {
-    let mut out = vec![0u8; max_encoded_len(values.len())];
-    let n = encode_delta(values, prev, &mut out);
-    out.truncate(n);
-    out
+    stream::encode_to_vec::<Pfor, true>(values, prev)
 }
 
 /// Decodes `out.len()` values from the start of `input`; returns the bytes
@@ -91,7 +115,8 @@ pub fn encode_delta_to_vec(values: &[u32], prev: u32) -> Vec<u8> {
 /// assert_eq!(out, [9, 1]);
 /// ```
 pub fn decode(input: &[u8], out: &mut [u32]) -> Result<usize, Error> {
-    decode_impl::<false>(crate::tune::isa(crate::tune::Op::Bp128), input, out, 0)
+    let isa = crate::tune::isa(crate::tune::Op::Bp128);
+    stream::decode::<Pfor, false>(isa, input, out, 0)
 }
 
 /// [`decode`] with the kernel of `isa`; `Err(Unsupported)` if the CPU lacks it.
@@ -103,7 +128,7 @@ pub fn decode(input: &[u8], out: &mut [u32]) -> Result<usize, Error> {
 /// }
 /// ```
 pub fn decode_with(isa: Isa, input: &[u8], out: &mut [u32]) -> Result<usize, Error> {
-    decode_impl::<false>(isa.check()?, input, out, 0)
+    stream::decode::<Pfor, false>(isa.check()?, input, out, 0)
 }
 
 /// Decodes `n` values into a new vector.
@@ -126,12 +151,8 @@ pub fn decode_to_vec(input: &[u8], n: usize) -> Result<Vec<u32>, Error> {
 /// assert_eq!(out, [5, 7]);
 /// ```
 pub fn decode_delta(input: &[u8], out: &mut [u32], prev: u32) -> Result<usize, Error> {
-    decode_impl::<true>(
-        crate::tune::isa(crate::tune::Op::Bp128Delta),
-        input,
-        out,
-        prev,
-    )
+    let isa = crate::tune::isa(crate::tune::Op::Bp128Delta);
+    stream::decode::<Pfor, true>(isa, input, out, prev)
 }
 
 /// [`decode_delta`] with the kernel of `isa`; `Err(Unsupported)` if the
@@ -150,7 +171,7 @@ pub fn decode_delta_with(
     out: &mut [u32],
     prev: u32,
 ) -> Result<usize, Error> {
-    decode_impl::<true>(isa.check()?, input, out, prev)
+    stream::decode::<Pfor, true>(isa.check()?, input, out, prev)
 }
 
 /// Decodes `n` values of a delta stream into a new vector.
@@ -189,28 +210,7 @@ pub fn search_delta(
     key: u32,
     prev: u32,
 ) -> Result<Option<(usize, u32)>, Error> {
-    let isa = crate::tune::isa(crate::tune::Op::Bp128Delta);
-    let mut pos = 0;
-    let mut prev = prev;
-    let mut buf = [0u32; BLOCK_LEN];
-    for b in 0..n / BLOCK_LEN {
-        pos += block::read::<false>(isa, &input[pos..], 0, &mut buf)
-            .map_err(|e| in_stream(e, pos, n - b * BLOCK_LEN))?;
-        let last = buf.iter().fold(prev, |a, &g| a.wrapping_add(g));
-        if last >= key {
-            crate::bitpack::bp128::running_sum_with(isa, &mut buf, prev);
-            let j = buf.partition_point(|&v| v < key);
-            return Ok(Some((b * BLOCK_LEN + j, buf[j])));
-        }
-        prev = last;
-    }
-    let done = n / BLOCK_LEN * BLOCK_LEN;
-    let tail = &mut buf[..n - done];
-    vbyte::decode_delta_with(isa, &input[pos..], tail, prev).map_err(|e| e.shifted(pos))?;
-    Ok(tail
-        .iter()
-        .position(|&v| v >= key)
-        .map(|j| (done + j, tail[j])))
+    stream::search_delta::<Pfor>(input, n, key, prev)
 }
 
 /// An output of `n` values, refused before allocating when `input` could
@@ -221,70 +221,4 @@ fn alloc_out(input: &[u8], n: usize) -> Result<Vec<u32>, Error> {
         return Err(short(input.len(), n - room));
     }
     Ok(vec![0u32; n])
-}
-
-fn short(offset: usize, needed: usize) -> Error {
-    Error::Truncated {
-        offset,
-        needed,
-        unit: Unit::Values,
-    }
-}
-
-/// A block's error at `pos` in the stream, `left` values from the end: a
-/// short block counts the values still missing.
-fn in_stream(e: Error, pos: usize, left: usize) -> Error {
-    match e {
-        Error::Truncated { offset, .. } => short(pos + offset, left),
-        other => other.shifted(pos),
-    }
-}
-
-fn encode_impl<const DELTA: bool>(values: &[u32], mut prev: u32, out: &mut [u8]) -> usize {
-    let mut pos = 0;
-    let mut blocks = values.chunks_exact(BLOCK_LEN);
-    for chunk in &mut blocks {
-        let mut gaps: [u32; BLOCK_LEN] = chunk.try_into().expect("a whole block");
-        if DELTA {
-            for g in gaps.iter_mut() {
-                let v = *g;
-                *g = v.wrapping_sub(prev);
-                prev = v;
-            }
-        }
-        pos += block::write(&gaps, &mut out[pos..]);
-    }
-    let tail = blocks.remainder();
-    pos + if DELTA {
-        vbyte::encode_delta(tail, prev, &mut out[pos..])
-    } else {
-        vbyte::encode(tail, &mut out[pos..])
-    }
-}
-
-fn decode_impl<const DELTA: bool>(
-    isa: Isa,
-    input: &[u8],
-    out: &mut [u32],
-    mut prev: u32,
-) -> Result<usize, Error> {
-    let n = out.len();
-    let mut pos = 0;
-    let mut blocks = out.chunks_exact_mut(BLOCK_LEN);
-    for (b, chunk) in (&mut blocks).enumerate() {
-        let chunk: &mut [u32; BLOCK_LEN] = chunk.try_into().expect("a whole block");
-        pos += block::read::<DELTA>(isa, &input[pos..], prev, chunk)
-            .map_err(|e| in_stream(e, pos, n - b * BLOCK_LEN))?;
-        if DELTA {
-            prev = chunk[BLOCK_LEN - 1];
-        }
-    }
-    let tail = blocks.into_remainder();
-    let read = if DELTA {
-        vbyte::decode_delta_with(isa, &input[pos..], tail, prev)
-    } else {
-        vbyte::decode_with(isa, &input[pos..], tail)
-    }
-    .map_err(|e| e.shifted(pos))?;
-    Ok(pos + read)
 }

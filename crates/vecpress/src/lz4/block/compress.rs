@@ -32,7 +32,7 @@ const SKIP_TRIGGER: u32 = 6;
 pub(super) const ACCELERATION_MAX: u32 = 65537;
 
 #[inline(always)]
-pub(super) fn read_u32(data: &[u8], at: usize) -> u32 {
+pub(in crate::lz4) fn read_u32(data: &[u8], at: usize) -> u32 {
     let bytes: &[u8; 4] = data[at..at + 4].try_into().expect("4 bytes");
     u32::from_le_bytes(*bytes)
 }
@@ -288,8 +288,22 @@ pub(super) fn count(data: &[u8], p: usize, m: usize, limit: usize) -> usize {
 
 /// Bytes of the extension of a nibble-coded length `n`.
 #[inline(always)]
-fn extension_len(n: usize) -> usize {
+pub(in crate::lz4) fn extension_len(n: usize) -> usize {
     if n >= 15 { (n - 15) / 255 + 1 } else { 0 }
+}
+
+/// Writes the length extension of `n` (the part of a length beyond its
+/// nibble's 15) at `dst[pos..]`: 255s, then the remainder; returns the
+/// position after it. The caller has checked the room.
+#[inline(always)]
+pub(in crate::lz4) fn put_extension(dst: &mut [u8], mut pos: usize, mut n: usize) -> usize {
+    while n >= 255 {
+        dst[pos] = 255;
+        pos += 1;
+        n -= 255;
+    }
+    dst[pos] = n as u8;
+    pos + 1
 }
 
 /// The output, every write checked against its length first.
@@ -319,14 +333,8 @@ impl Out<'_> {
 
     /// Appends a length extension: 255s, then the remainder.
     #[inline(always)]
-    fn extension(&mut self, mut n: usize) {
-        while n >= 255 {
-            self.dst[self.pos] = 255;
-            self.pos += 1;
-            n -= 255;
-        }
-        self.dst[self.pos] = n as u8;
-        self.pos += 1;
+    fn extension(&mut self, n: usize) {
+        self.pos = put_extension(self.dst, self.pos, n);
     }
 
     /// Starts a sequence: its token (literal nibble set) and its literals

@@ -55,6 +55,7 @@ pub use variant::{Variant, variants};
 
 use crate::{Error, Isa};
 use checked::Step;
+pub(in crate::lz4) use compress::{extension_len, put_extension, read_u32};
 
 /// The shortest match (`MINMATCH`): the low nibble of a token counts the
 /// bytes beyond these 4.
@@ -96,7 +97,8 @@ pub const fn max_decompressed_len(n: usize) -> usize {
     n.saturating_mul(255).saturating_add(16)
 }
 
-fn check_input_size(n: usize) -> Result<(), Error> {
+/// `Err(LimitExceeded)` for an input above [`MAX_INPUT_SIZE`].
+pub(in crate::lz4) fn check_input_size(n: usize) -> Result<(), Error> {
     if n > MAX_INPUT_SIZE {
         return Err(Error::LimitExceeded {
             what: "lz4 block input size",

@@ -50,7 +50,7 @@ impl Tables {
 
     #[inline(always)]
     fn slot4(data: &[u8], at: usize) -> usize {
-        let seq = super::search::read_u32(data, at);
+        let seq = crate::lz4::block::read_u32(data, at);
         (seq.wrapping_mul(2_654_435_761) >> (32 - HASH_LOG)) as usize
     }
 

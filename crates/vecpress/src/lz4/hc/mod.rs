@@ -59,7 +59,10 @@ mod mid;
 mod opt;
 mod search;
 
-use super::block::{self, MAX_DISTANCE, MAX_INPUT_SIZE, MINMATCH, max_compressed_len};
+use super::block::{
+    self, MAX_DISTANCE, MINMATCH, check_input_size, extension_len, max_compressed_len,
+    put_extension,
+};
 pub use super::block::{LASTLITERALS, MFLIMIT};
 use crate::Error;
 
@@ -164,7 +167,7 @@ impl HcOptions {
 /// [`max_compressed_len`]) when the block does
 /// not fit `dst`; a `dst` of that size always suffices.
 /// [`Error::LimitExceeded`] for inputs above
-/// [`MAX_INPUT_SIZE`].
+/// [`MAX_INPUT_SIZE`](block::MAX_INPUT_SIZE).
 ///
 /// ```
 /// use vecpress::lz4::{block, hc};
@@ -202,7 +205,7 @@ pub fn compress_into_with(src: &[u8], dst: &mut [u8], opts: &HcOptions) -> Resul
 /// Compresses `src` at `level` into a new vector holding exactly the block.
 ///
 /// # Panics
-/// For inputs above [`MAX_INPUT_SIZE`].
+/// For inputs above [`MAX_INPUT_SIZE`](block::MAX_INPUT_SIZE).
 ///
 /// ```
 /// use vecpress::lz4::{block, hc};
@@ -294,17 +297,6 @@ pub fn compress_with_dict(
     compress_window(&joined, tail.len(), dst, opts)
 }
 
-fn check_input_size(n: usize) -> Result<(), Error> {
-    if n > MAX_INPUT_SIZE {
-        return Err(Error::LimitExceeded {
-            what: "lz4 block input size",
-            requested: n,
-            limit: MAX_INPUT_SIZE,
-        });
-    }
-    Ok(())
-}
-
 /// Compresses `data[start..]`, `data[..start]` (at most 64 KiB) being the
 /// history, with a high-compression parser (`opts.level >= MIN_LEVEL`).
 fn compress_window(
@@ -348,12 +340,6 @@ struct Match {
     back: usize,
 }
 
-/// Bytes of the extension of a nibble-coded length `n`.
-#[inline(always)]
-fn extension_len(n: usize) -> usize {
-    if n >= 15 { (n - 15) / 255 + 1 } else { 0 }
-}
-
 /// The output, every write checked against its length first.
 struct Out<'a> {
     dst: &'a mut [u8],
@@ -376,14 +362,8 @@ impl Out<'_> {
 
     /// Appends a length extension: 255s, then the remainder.
     #[inline(always)]
-    fn extension(&mut self, mut n: usize) {
-        while n >= 255 {
-            self.dst[self.pos] = 255;
-            self.pos += 1;
-            n -= 255;
-        }
-        self.dst[self.pos] = n as u8;
-        self.pos += 1;
+    fn extension(&mut self, n: usize) {
+        self.pos = put_extension(self.dst, self.pos, n);
     }
 
     /// Writes the sequence of the literals `data[anchor..ip]` and the match

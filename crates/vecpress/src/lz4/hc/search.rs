@@ -25,6 +25,7 @@
 #![forbid(unsafe_code)]
 
 use super::{MAX_DISTANCE, MINMATCH, Match};
+use crate::lz4::block::read_u32;
 
 /// log2 of the number of hash-table entries (`LZ4HC_HASH_LOG`).
 const HASH_LOG: u32 = 15;
@@ -34,12 +35,6 @@ const CHAIN_MASK: usize = CHAIN_SIZE - 1;
 /// Added to a position to make its index; above every distance, so index 0
 /// is never a candidate.
 const BASE: usize = 1 << 16;
-
-#[inline(always)]
-pub(super) fn read_u32(data: &[u8], at: usize) -> u32 {
-    let bytes: &[u8; 4] = data[at..at + 4].try_into().expect("4 bytes");
-    u32::from_le_bytes(*bytes)
-}
 
 #[inline(always)]
 fn read_u16(data: &[u8], at: usize) -> u16 {

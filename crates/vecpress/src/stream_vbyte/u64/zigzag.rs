@@ -4,19 +4,8 @@
 
 use super::scalar::{self, check_size, control_len};
 use super::{check_room, decode_part, max_encoded_len};
+use crate::vbyte::{unzigzag64, zigzag64};
 use crate::{Error, Isa};
-
-/// 0, -1, 1, -2 ... -> 0, 1, 2, 3 ...
-#[inline(always)]
-pub(crate) const fn zigzag64(v: i64) -> u64 {
-    ((v << 1) ^ (v >> 63)) as u64
-}
-
-/// The inverse of [`zigzag64`].
-#[inline(always)]
-pub(crate) const fn unzigzag64(v: u64) -> i64 {
-    (v >> 1) as i64 ^ -((v & 1) as i64)
-}
 
 /// Values per decoded chunk.
 const CHUNK: usize = 256;

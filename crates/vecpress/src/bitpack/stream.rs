@@ -1,0 +1,186 @@
+//! The stream shell that bp128 and PFOR share: any number of u32 as whole
+//! blocks of 128 in a block format of each codec's own, then the last
+//! n % 128 values as VByte (LEB128), as simdcomp and Lucene store a block's
+//! worth too short to pack.
+//!
+//! ```text
+//! n values: n / 128 whole blocks, then the n % 128 left as VByte
+//! delta:    every block codes its gaps, the first one's to the value before
+//!           it (`prev` for the first block); the VByte tail codes gaps too
+//! ```
+//!
+//! The count is not stored: the caller knows it. The shell writes the
+//! framing once, so both codecs report a short block the same way: as
+//! `Truncated` in values, the values still missing from that block on, at
+//! the byte in the stream where the block's input ran out; any other error
+//! of a block at its offset in the stream.
+#![forbid(unsafe_code)]
+
+use super::bp128;
+use crate::{Error, Isa, Unit, vbyte};
+
+/// Values in a block of the stream.
+pub(super) const BLOCK: usize = 128;
+
+/// A format of 128-value blocks that the shell strings together.
+pub(super) trait BlockFormat {
+    /// The most bytes [`BlockFormat::write`] puts down for one block.
+    const MAX_BLOCK_BYTES: usize;
+
+    /// Whether a delta stream is decoded by reading every block's gaps and
+    /// summing all of them in one pass after the last whole block (one call
+    /// where a pass per block would cost a call and its setup each), rather
+    /// than by `read::<true>` block by block.
+    const SUM_AFTER: bool;
+
+    /// Writes the block of `values` into `out`, which holds at least
+    /// [`BlockFormat::MAX_BLOCK_BYTES`]; when `DELTA`, it codes their gaps,
+    /// the first one's to `prev`. Returns the bytes written.
+    fn write<const DELTA: bool>(values: &[u32; BLOCK], prev: u32, out: &mut [u8]) -> usize;
+
+    /// Reads the block at the start of `input` into `out` with the kernel of
+    /// `isa` (checked by the caller), summing its gaps from `prev` when
+    /// `DELTA`; returns the block's bytes. An error's offset is from the
+    /// block's start; a short block is `Truncated` at the offset where it
+    /// says its input ran out.
+    fn read<const DELTA: bool>(
+        isa: Isa,
+        input: &[u8],
+        prev: u32,
+        out: &mut [u32; BLOCK],
+    ) -> Result<usize, Error>;
+}
+
+/// Worst-case encoded size of `n` values: each whole block's worst case,
+/// and the tail's VByte worst case.
+pub(super) fn max_encoded_len<F: BlockFormat>(n: usize) -> usize {
+    n / BLOCK * F::MAX_BLOCK_BYTES + vbyte::max_encoded_len(n % BLOCK)
+}
+
+/// Encodes `values` (their gaps from `prev` when `DELTA`) into `out`;
+/// returns the bytes written. Panics if `out` holds fewer than
+/// [`max_encoded_len`]`(values.len())` bytes.
+pub(super) fn encode<F: BlockFormat, const DELTA: bool>(
+    values: &[u32],
+    mut prev: u32,
+    out: &mut [u8],
+) -> usize {
+    let mut pos = 0;
+    let mut blocks = values.chunks_exact(BLOCK);
+    for block in &mut blocks {
+        let block: &[u32; BLOCK] = block.try_into().expect("a whole block");
+        pos += F::write::<DELTA>(block, prev, &mut out[pos..]);
+        prev = block[BLOCK - 1];
+    }
+    let tail = blocks.remainder();
+    pos + if DELTA {
+        vbyte::encode_delta(tail, prev, &mut out[pos..])
+    } else {
+        vbyte::encode(tail, &mut out[pos..])
+    }
+}
+
+/// [`encode`] into a new vector.
+pub(super) fn encode_to_vec<F: BlockFormat, const DELTA: bool>(
+    values: &[u32],
+    prev: u32,
+) -> Vec<u8> {
+    let mut out = vec![0u8; max_encoded_len::<F>(values.len())];
+    let n = encode::<F, DELTA>(values, prev, &mut out);
+    out.truncate(n);
+    out
+}
+
+/// Decodes `out.len()` values from the start of `input` with the kernel
+/// of `isa` (checked by the caller), summing the gaps from `prev` when
+/// `DELTA`; returns the bytes consumed.
+pub(super) fn decode<F: BlockFormat, const DELTA: bool>(
+    isa: Isa,
+    input: &[u8],
+    out: &mut [u32],
+    mut prev: u32,
+) -> Result<usize, Error> {
+    let n = out.len();
+    let sum_each = DELTA && !F::SUM_AFTER;
+    let mut pos = 0;
+    let mut blocks = out.chunks_exact_mut(BLOCK);
+    for (b, block) in (&mut blocks).enumerate() {
+        let block: &mut [u32; BLOCK] = block.try_into().expect("a whole block");
+        let read = if sum_each {
+            F::read::<true>(isa, &input[pos..], prev, block)
+        } else {
+            F::read::<false>(isa, &input[pos..], 0, block)
+        };
+        pos += read.map_err(|e| in_stream(e, pos, n - b * BLOCK))?;
+        if sum_each {
+            prev = block[BLOCK - 1];
+        }
+    }
+    let whole = n - blocks.into_remainder().len();
+    if DELTA && F::SUM_AFTER && whole > 0 {
+        bp128::running_sum_with(isa, &mut out[..whole], prev);
+        prev = out[whole - 1];
+    }
+    let tail = &mut out[whole..];
+    let read = if DELTA {
+        vbyte::decode_delta_with(isa, &input[pos..], tail, prev)
+    } else {
+        vbyte::decode_with(isa, &input[pos..], tail)
+    }
+    .map_err(|e| e.shifted(pos))?;
+    Ok(pos + read)
+}
+
+/// The index and value of the first value `>= key` of a sorted delta
+/// stream of `n` values (encoded from `prev`), or `None` if every value is
+/// smaller: each block before the answer is read as gaps and only reduced
+/// to its last value; the block holding the answer gets its running sum
+/// and a binary search; the tail is decoded only when every block is below
+/// `key`.
+pub(super) fn search_delta<F: BlockFormat>(
+    input: &[u8],
+    n: usize,
+    key: u32,
+    prev: u32,
+) -> Result<Option<(usize, u32)>, Error> {
+    let isa = crate::tune::isa(crate::tune::Op::Bp128Delta);
+    let mut pos = 0;
+    let mut prev = prev;
+    let mut buf = [0u32; BLOCK];
+    for b in 0..n / BLOCK {
+        pos += F::read::<false>(isa, &input[pos..], 0, &mut buf)
+            .map_err(|e| in_stream(e, pos, n - b * BLOCK))?;
+        let last = buf.iter().fold(prev, |a, &g| a.wrapping_add(g));
+        if last >= key {
+            bp128::running_sum_with(isa, &mut buf, prev);
+            let j = buf.partition_point(|&v| v < key);
+            return Ok(Some((b * BLOCK + j, buf[j])));
+        }
+        prev = last;
+    }
+    let done = n / BLOCK * BLOCK;
+    let tail = &mut buf[..n - done];
+    vbyte::decode_delta_with(isa, &input[pos..], tail, prev).map_err(|e| e.shifted(pos))?;
+    Ok(tail
+        .iter()
+        .position(|&v| v >= key)
+        .map(|j| (done + j, tail[j])))
+}
+
+/// `needed` values missing at `offset`.
+pub(super) fn short(offset: usize, needed: usize) -> Error {
+    Error::Truncated {
+        offset,
+        needed,
+        unit: Unit::Values,
+    }
+}
+
+/// A block's error at `pos` in the stream, `left` values from the end: a
+/// short block counts the values still missing.
+fn in_stream(e: Error, pos: usize, left: usize) -> Error {
+    match e {
+        Error::Truncated { offset, .. } => short(pos + offset, left),
+        other => other.shifted(pos),
+    }
+}
