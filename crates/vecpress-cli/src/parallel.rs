@@ -23,7 +23,8 @@
 
 use std::collections::BTreeMap;
 use std::sync::Mutex;
-use std::sync::mpsc::{self, TryRecvError};
+use std::sync::mpsc::{self, RecvTimeoutError, TryRecvError};
+use std::time::Duration;
 
 use anyhow::{Result, bail};
 
@@ -116,20 +117,24 @@ where
                 return read_error.map_or(Ok(()), Err);
             }
             // A finished job if there is one; else, when no more can be read
-            // now, a job no worker has taken yet, worked on here; else wait.
+            // now, a job no worker has taken yet, worked on here; else wait,
+            // looking again for a job to take every millisecond: a worker
+            // just woken by the last job sent holds the queue's lock a moment
+            // before it takes that job, and the ones sent after it wait.
             let next = match done_rx.try_recv() {
                 Ok(d) => Some(d),
                 Err(TryRecvError::Disconnected) => bail!("a worker thread stopped"),
                 Err(TryRecvError::Empty) if !ended && sent - written < in_flight => None,
-                Err(TryRecvError::Empty) => match take_waiting(&job_rx) {
-                    Some((i, mut job)) => {
+                Err(TryRecvError::Empty) => loop {
+                    if let Some((i, mut job)) = take_waiting(&job_rx) {
                         let r = work(&mut scratch, &mut job);
-                        Some((i, job, r))
+                        break Some((i, job, r));
                     }
-                    None => match done_rx.recv() {
-                        Ok(d) => Some(d),
-                        Err(_) => bail!("a worker thread stopped"),
-                    },
+                    match done_rx.recv_timeout(Duration::from_millis(1)) {
+                        Ok(d) => break Some(d),
+                        Err(RecvTimeoutError::Timeout) => {}
+                        Err(RecvTimeoutError::Disconnected) => bail!("a worker thread stopped"),
+                    }
                 },
             };
             if let Some((i, job, r)) = next {
