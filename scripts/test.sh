@@ -14,6 +14,12 @@ cd "$(dirname "$0")/.."
 start=$SECONDS
 step() { printf '\n== [%dm%02ds] %s\n' $(((SECONDS - start) / 60)) $(((SECONDS - start) % 60)) "$*"; }
 
+# The suite builds to test, not to ship: the release profile's thin LTO,
+# single codegen unit and debug info (there for the benchmarks) make the link
+# of each of the many test binaries several times slower, for code the
+# optimiser treats at the same level. The fuzz build keeps its own profile.
+export CARGO_PROFILE_RELEASE_LTO=false CARGO_PROFILE_RELEASE_CODEGEN_UNITS=16 CARGO_PROFILE_RELEASE_DEBUG=0
+
 step "cargo fmt --check"
 cargo fmt --all -- --check
 
@@ -80,7 +86,8 @@ elif rustup toolchain list 2>/dev/null | grep -q '^nightly'; then
     step "fuzz targets: cargo +nightly fmt --check"
     (cd fuzz && cargo +nightly fmt --check)
     step "fuzz smoke run (every target, ${FUZZ_SECONDS:-12} s each, seeded when the corpus is empty)"
-    scripts/fuzz.sh all "${FUZZ_SECONDS:-12}"
+    env -u CARGO_PROFILE_RELEASE_LTO -u CARGO_PROFILE_RELEASE_CODEGEN_UNITS -u CARGO_PROFILE_RELEASE_DEBUG \
+        scripts/fuzz.sh all "${FUZZ_SECONDS:-12}"
 else
     step "fuzz smoke run skipped: no nightly toolchain"
 fi
