@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Times the `vecpress` command as whole processes against the `lz4` command,
 # and its `-T 2` against `-T 1`, on one large file: the files of the Silesia
-# corpus (silesia/ in the shared data) concatenated. Each comparison runs its
+# corpus (silesia/ in the shared data) concatenated, REPEAT times over, so that a
+# run's fixed costs (starting, the first touch of its buffers) weigh as they
+# do on a large file. Each comparison runs its
 # two commands alternately, REPS times each, and reports the median of the
 # per-pair time ratios (below 1: the first command is the faster):
 #
@@ -18,6 +20,7 @@
 #   scripts/cli-throughput.sh [OUT]
 #
 #   REPS=N               runs of each command per comparison (default 11)
+#   REPEAT=N             the corpus this many times over (default 3)
 #   SIZE_MB=N            use only the first N MiB of the concatenated corpus
 #   VECPRESS_DATA=DIR    the data (default: ../shared/data beside the repository)
 #   VECPRESS_BIN=FILE    time this binary instead of building target/release/vecpress
@@ -112,6 +115,7 @@ def main():
     binary, data = os.environ["CLI_BIN"], os.environ["CLI_DATA"]
     reps = int(os.environ.get("REPS", "11"))
     size_mb = os.environ.get("SIZE_MB")
+    repeat = int(os.environ.get("REPEAT", "3"))
     key, cpu = cpu_key()
     out_path = os.environ.get("CLI_OUT") or os.path.join("perf", f"cli-{key}.jsonl")
     have_lz4 = shutil.which("lz4") is not None
@@ -122,9 +126,10 @@ def main():
         silesia = os.path.join(data, "silesia")
         limit = int(size_mb) << 20 if size_mb else None
         with open(big, "wb") as w:
-            for name in sorted(os.listdir(silesia)):
-                with open(os.path.join(silesia, name), "rb") as f:
-                    w.write(f.read())
+            for _ in range(repeat):
+                for name in sorted(os.listdir(silesia)):
+                    with open(os.path.join(silesia, name), "rb") as f:
+                        w.write(f.read())
             if limit is not None:
                 w.truncate(min(limit, w.tell()))
         size = os.path.getsize(big)
@@ -157,7 +162,7 @@ def main():
             return cmd.replace(q(binary), "vecpress").replace(tmp + "/", "")
 
         rows = []
-        how = " ".join([f"REPS={reps}"] + ([f"SIZE_MB={size_mb}"] if size_mb else [])
+        how = " ".join([f"REPS={reps}", f"REPEAT={repeat}"] + ([f"SIZE_MB={size_mb}"] if size_mb else [])
                        + ["scripts/cli-throughput.sh"])
         # -T 0 starts one thread per CPU this process may run on.
         allowed = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()

@@ -12,11 +12,13 @@
 //! - `vecpress completions SHELL`: a completion script.
 //!
 //! Exit codes: 0 success, 1 a data or I/O error, 2 a usage error.
-// Unsafe code is denied everywhere but in src/bench/peers/maskedvbyte.rs, which calls C;
-// every other file forbids it.
+// Unsafe code is denied everywhere but in src/bench/peers/maskedvbyte.rs, which calls C,
+// and src/alloc.rs, the allocator; every other file forbids it.
 #![deny(unsafe_code)]
 #![deny(clippy::undocumented_unsafe_blocks)]
 
+#[cfg(target_os = "linux")]
+mod alloc;
 mod bench;
 mod compress;
 mod decompress;
@@ -30,6 +32,10 @@ mod trial;
 mod tuning;
 
 use std::process::ExitCode;
+
+#[cfg(target_os = "linux")]
+#[global_allocator]
+static ALLOCATOR: alloc::Allocator = alloc::Allocator;
 
 use clap::{CommandFactory, Parser, Subcommand};
 
