@@ -2,18 +2,17 @@
 //! every `--threads` path (compress and decompress, vecpress files and LZ4
 //! frames).
 //!
-//! This thread reads the blocks (the input is one stream), hands each to a
-//! pool of workers, and writes the results in the order read as soon as the
-//! next one is done. No batch waits for its slowest block, and the reading
-//! and writing overlap the work. `-T N` means N threads in all: N - 1
-//! workers and this one, which works on a waiting block itself whenever it
-//! has nothing to read or write. With a worker per core and this thread on
-//! top, the three would share two cores and this one, which every block
-//! passes through twice, would wait its turn behind the workers.
+//! The input is one stream and the output another: reading a block and
+//! writing one (with what goes with it in order, such as the content
+//! checksum) happen one at a time, the rest in parallel. `-T N` means N
+//! threads in all, this one and N - 1 more, all alike: each reads a block,
+//! works on it, and writes whatever block is next in order once it is done,
+//! whoever worked on it. So no thread waits on a reading thread for its next
+//! block, no batch waits for its slowest block, and the block just worked
+//! on is most often written by the thread that has it in its cache.
 //!
-//! At most `threads + 1` blocks are in flight (one more than the threads, so
-//! that one is read or written while every thread works), their buffers
-//! reused: memory grows by a block a thread.
+//! At most `threads + 1` blocks are in flight (read and not yet written),
+//! their buffers reused: memory grows by a block a thread.
 //!
 //! Errors come out as one thread would give them: the work's error of block
 //! `i` is returned only after the blocks before `i` were written, and an
@@ -22,11 +21,9 @@
 #![forbid(unsafe_code)]
 
 use std::collections::BTreeMap;
-use std::sync::Mutex;
-use std::sync::mpsc::{self, RecvTimeoutError, TryRecvError};
-use std::time::Duration;
+use std::sync::{Condvar, Mutex};
 
-use anyhow::{Result, bail};
+use anyhow::{Result, anyhow};
 
 /// The thread count `-T N` asks for: `N`, or one per core for 0.
 pub fn threads(n: usize) -> usize {
@@ -36,11 +33,37 @@ pub fn threads(n: usize) -> usize {
     }
 }
 
+/// The stream ends: the context, the reader and the writer, held by the
+/// one thread reading or writing at the time.
+struct Io<'a, C, R, W> {
+    ctx: &'a mut C,
+    read: R,
+    write: W,
+}
+
+/// What the threads share, under one lock.
+struct State<'a, C, J, R, W> {
+    /// `None` while a thread reads or writes.
+    io: Option<Io<'a, C, R, W>>,
+    /// Jobs read, and written.
+    sent: u64,
+    written: u64,
+    /// No more jobs: the input ended, or reading failed (`read_error`).
+    ended: bool,
+    read_error: Option<anyhow::Error>,
+    /// Jobs worked on, waiting for their turn to be written.
+    done: BTreeMap<u64, (J, Result<()>)>,
+    /// Buffers of jobs written, for the next ones read.
+    free: Vec<J>,
+    /// The outcome, once there is one: every thread then stops.
+    outcome: Option<Result<()>>,
+}
+
 /// Reads jobs with `read` (into a reused job; `false` at the end), works on
 /// them with `work` on `threads` threads, this one included (each with its
 /// scratch `S`), and gives them to `write` in the order read. `read` and
-/// `write` run on this thread and share `ctx`. With one thread, all of it
-/// runs here.
+/// `write` share `ctx`, and run on one thread at a time. With one thread,
+/// all of it runs here.
 pub fn ordered<C, J, S, R, F, W>(
     threads: usize,
     ctx: &mut C,
@@ -49,11 +72,12 @@ pub fn ordered<C, J, S, R, F, W>(
     mut write: W,
 ) -> Result<()>
 where
+    C: Send,
     J: Default + Send,
     S: Default,
-    R: FnMut(&mut C, &mut J) -> Result<bool>,
+    R: FnMut(&mut C, &mut J) -> Result<bool> + Send,
     F: Fn(&mut S, &mut J) -> Result<()> + Sync,
-    W: FnMut(&mut C, &mut J) -> Result<()>,
+    W: FnMut(&mut C, &mut J) -> Result<()> + Send,
 {
     if threads <= 1 {
         let (mut job, mut scratch) = (J::default(), S::default());
@@ -63,103 +87,150 @@ where
         }
         return Ok(());
     }
+    let shared = Mutex::new(State {
+        io: Some(Io { ctx, read, write }),
+        sent: 0,
+        written: 0,
+        ended: false,
+        read_error: None,
+        done: BTreeMap::new(),
+        free: Vec::new(),
+        outcome: None,
+    });
+    let changed = Condvar::new();
     let in_flight = threads as u64 + 1;
-    let (job_tx, job_rx) = mpsc::sync_channel::<(u64, J)>(threads + 1);
-    let job_rx = Mutex::new(job_rx);
-    let (done_tx, done_rx) = mpsc::channel::<(u64, J, Result<()>)>();
-    // This thread's scratch, for the jobs it takes itself.
-    let mut scratch = S::default();
-    std::thread::scope(|scope| -> Result<()> {
+    std::thread::scope(|scope| {
         for _ in 1..threads {
-            let (job_rx, done_tx, work) = (&job_rx, done_tx.clone(), &work);
-            scope.spawn(move || {
-                let mut scratch = S::default();
-                loop {
-                    // A poisoned lock means another worker panicked: stop.
-                    let job = match job_rx.lock() {
-                        Ok(rx) => rx.recv(),
-                        Err(_) => return,
-                    };
-                    let Ok((i, mut job)) = job else { return };
-                    let r = work(&mut scratch, &mut job);
-                    if done_tx.send((i, job, r)).is_err() {
-                        return;
-                    }
-                }
-            });
+            let (shared, changed, work) = (&shared, &changed, &work);
+            scope.spawn(move || run(shared, changed, in_flight, work));
         }
-        drop(done_tx);
-        // Dropping `job_tx` on any return ends the workers.
-        let job_tx = job_tx;
-        let (mut sent, mut written) = (0u64, 0u64);
-        let mut read_error = None;
-        let mut ended = false;
-        let mut done: BTreeMap<u64, (J, Result<()>)> = BTreeMap::new();
-        let mut free: Vec<J> = Vec::new();
-        loop {
-            if !ended && sent - written < in_flight {
-                let mut job = free.pop().unwrap_or_default();
-                match read(ctx, &mut job) {
-                    Ok(true) => {
-                        if job_tx.send((sent, job)).is_err() {
-                            bail!("a worker thread stopped");
-                        }
-                        sent += 1;
-                    }
-                    Ok(false) => ended = true,
-                    Err(e) => {
-                        ended = true;
-                        read_error = Some(e);
-                    }
-                }
-            }
-            if ended && written == sent {
-                return read_error.map_or(Ok(()), Err);
-            }
-            // A finished job if there is one; else, when no more can be read
-            // now, a job no worker has taken yet, worked on here; else wait,
-            // looking again for a job to take every millisecond: a worker
-            // just woken by the last job sent holds the queue's lock a moment
-            // before it takes that job, and the ones sent after it wait.
-            let next = match done_rx.try_recv() {
-                Ok(d) => Some(d),
-                Err(TryRecvError::Disconnected) => bail!("a worker thread stopped"),
-                Err(TryRecvError::Empty) if !ended && sent - written < in_flight => None,
-                Err(TryRecvError::Empty) => loop {
-                    if let Some((i, mut job)) = take_waiting(&job_rx) {
-                        let r = work(&mut scratch, &mut job);
-                        break Some((i, job, r));
-                    }
-                    match done_rx.recv_timeout(Duration::from_millis(1)) {
-                        Ok(d) => break Some(d),
-                        Err(RecvTimeoutError::Timeout) => {}
-                        Err(RecvTimeoutError::Disconnected) => bail!("a worker thread stopped"),
-                    }
-                },
-            };
-            if let Some((i, job, r)) = next {
-                done.insert(i, (job, r));
-            }
-            while let Some((mut job, r)) = done.remove(&written) {
-                r?;
-                write(ctx, &mut job)?;
-                free.push(job);
-                written += 1;
-            }
-        }
-    })
+        run(&shared, &changed, in_flight, &work);
+    });
+    let state = shared
+        .into_inner()
+        .map_err(|_| anyhow!("a worker thread panicked"))?;
+    state
+        .outcome
+        .unwrap_or_else(|| Err(anyhow!("a worker thread stopped")))
 }
 
-/// A job sent to the workers that none has taken yet. A worker holds the
-/// lock only while it waits for a job, that is while none is waiting: then
-/// this gives up rather than wait for the lock.
-fn take_waiting<J>(job_rx: &Mutex<mpsc::Receiver<(u64, J)>>) -> Option<(u64, J)> {
-    job_rx.try_lock().ok()?.try_recv().ok()
+/// One thread's loop: write the next job if it is done, else read a job and
+/// work on it, else wait for one of those to become possible.
+fn run<C, J, S, R, F, W>(
+    shared: &Mutex<State<'_, C, J, R, W>>,
+    changed: &Condvar,
+    in_flight: u64,
+    work: &F,
+) where
+    J: Default,
+    S: Default,
+    R: FnMut(&mut C, &mut J) -> Result<bool>,
+    F: Fn(&mut S, &mut J) -> Result<()>,
+    W: FnMut(&mut C, &mut J) -> Result<()>,
+{
+    let mut scratch = S::default();
+    // The lock is held only to look and to count, never while reading,
+    // working or writing: nothing under it panics, so it is never poisoned
+    // but by a bug, and then the thread stops.
+    let Ok(mut state) = shared.lock() else { return };
+    while state.outcome.is_none() {
+        let io_free = state.io.is_some();
+        if io_free && state.done.contains_key(&state.written) {
+            let written = state.written;
+            let (Some((mut job, r)), Some(mut io)) = (state.done.remove(&written), state.io.take())
+            else {
+                return;
+            };
+            drop(state);
+            let r = guarded(shared, changed, || {
+                r.and_then(|()| (io.write)(io.ctx, &mut job))
+            });
+            let Ok(s) = shared.lock() else { return };
+            state = s;
+            state.io = Some(io);
+            match r {
+                Ok(()) => {
+                    state.written += 1;
+                    state.free.push(job);
+                    finish_if_all_written(&mut state);
+                }
+                Err(e) => state.outcome = Some(Err(e)),
+            }
+        } else if io_free && !state.ended && state.sent - state.written < in_flight {
+            let Some(mut io) = state.io.take() else {
+                return;
+            };
+            let mut job = state.free.pop().unwrap_or_default();
+            let i = state.sent;
+            drop(state);
+            let r = guarded(shared, changed, || (io.read)(io.ctx, &mut job));
+            let Ok(s) = shared.lock() else { return };
+            state = s;
+            state.io = Some(io);
+            match r {
+                Ok(true) => {
+                    state.sent += 1;
+                    // The stream is free again for the others.
+                    changed.notify_all();
+                    drop(state);
+                    let r = guarded(shared, changed, || work(&mut scratch, &mut job));
+                    let Ok(s) = shared.lock() else { return };
+                    state = s;
+                    state.done.insert(i, (job, r));
+                }
+                Ok(false) => {
+                    state.ended = true;
+                    state.free.push(job);
+                    finish_if_all_written(&mut state);
+                }
+                Err(e) => {
+                    state.ended = true;
+                    state.read_error = Some(e);
+                    finish_if_all_written(&mut state);
+                }
+            }
+        } else {
+            let Ok(s) = changed.wait(state) else { return };
+            state = s;
+            continue;
+        }
+        changed.notify_all();
+    }
+    drop(state);
+    changed.notify_all();
+}
+
+/// Once the input has ended and every job read was written: the outcome,
+/// the read error if reading failed.
+fn finish_if_all_written<C, J, R, W>(state: &mut State<'_, C, J, R, W>) {
+    if state.ended && state.written == state.sent && state.outcome.is_none() {
+        state.outcome = Some(state.read_error.take().map_or(Ok(()), Err));
+    }
+}
+
+/// Runs `f`; if it panics, tells the other threads to stop (they would
+/// wait forever for its job) before the panic goes on.
+fn guarded<C, J, R, W, T>(
+    shared: &Mutex<State<'_, C, J, R, W>>,
+    changed: &Condvar,
+    f: impl FnOnce() -> T,
+) -> T {
+    match std::panic::catch_unwind(std::panic::AssertUnwindSafe(f)) {
+        Ok(t) => t,
+        Err(panic) => {
+            if let Ok(mut state) = shared.lock() {
+                state.outcome = Some(Err(anyhow!("a thread panicked")));
+            }
+            changed.notify_all();
+            std::panic::resume_unwind(panic)
+        }
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use anyhow::bail;
 
     /// Squares 0..n on `threads` threads, block `fail` failing in the work
     /// and block `bad_read` failing to read; returns what was written and
@@ -210,6 +281,39 @@ mod tests {
                 assert_eq!(err.as_deref(), Some(want), "{threads} threads");
                 let upto = fail.min(bad_read);
                 assert_eq!(out, (0..upto).map(|i| i * i).collect::<Vec<_>>());
+            }
+        }
+    }
+
+    /// A panic in the work, the reading or the writing goes on out of
+    /// `ordered` on every thread count: the threads waiting for the failed
+    /// job stop instead of waiting forever.
+    #[test]
+    fn a_panic_stops_every_thread() {
+        for threads in [2, 3] {
+            for stage in 0..3 {
+                let r = std::panic::catch_unwind(|| {
+                    let mut next = 0u64;
+                    ordered(
+                        threads,
+                        &mut (),
+                        |_, job: &mut u64| {
+                            assert!(!(stage == 0 && next == 7), "read panics");
+                            *job = next;
+                            next += 1;
+                            Ok(next <= 50)
+                        },
+                        |_: &mut (), job: &mut u64| {
+                            assert!(!(stage == 1 && *job == 7), "work panics");
+                            Ok(())
+                        },
+                        |_, job: &mut u64| {
+                            assert!(!(stage == 2 && *job == 7), "write panics");
+                            Ok(())
+                        },
+                    )
+                });
+                assert!(r.is_err(), "{threads} threads, stage {stage}");
             }
         }
     }
