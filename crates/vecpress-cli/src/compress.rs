@@ -62,10 +62,10 @@ pub struct CompressOpt {
     #[arg(long, value_name = "SIZE", default_value = "1M", value_parser = parse_size)]
     pub block: u64,
 
-    /// Threads in all, encoding blocks (0: one per core), for vecpress files
-    /// and LZ4 frames alike; the one that reads and writes encodes too. The output is the same at every count; memory
-    /// grows by a block (its input and output) a thread, 4 MiB blocks for
-    /// --format lz4.
+    /// Threads in all, each reading, encoding and writing blocks in turn
+    /// (0: one per core), for vecpress files and LZ4 frames alike. The
+    /// output is the same at every count; memory grows by a block (its
+    /// input and output) a thread, 4 MiB blocks for --format lz4.
     #[arg(short = 'T', long, value_name = "N", default_value_t = 1)]
     pub threads: usize,
 

@@ -37,9 +37,9 @@ pub struct DecompressOpt {
     #[arg(short = 'c', long)]
     pub stdout: bool,
 
-    /// Threads in all, decoding blocks (0: one per core; the one that reads
-    /// and writes decodes too): of vecpress files, and
-    /// of LZ4 frames of independent blocks (as vecpress and lz4 write them
+    /// Threads in all, each reading, decoding and writing blocks in turn
+    /// (0: one per core): of vecpress files, and of LZ4 frames of
+    /// independent blocks (as vecpress and lz4 write them
     /// by default). Frames of linked blocks decode on one thread (-v says
     /// so). The output and the errors are the same at every count.
     #[arg(short = 'T', long, value_name = "N", default_value_t = 1)]
@@ -219,11 +219,12 @@ fn lz4(
     Ok(())
 }
 
-/// Decompresses LZ4 frames on `threads` threads: this one reads the blocks
-/// as stored and writes them in order, checking the content checksum over
-/// the whole content; all check block checksums and decode. Blocks
-/// of linked frames need the content before them: they decode here, in
-/// order (-v says so).
+/// Decompresses LZ4 frames on `threads` threads: the blocks are read as
+/// stored, one thread at a time, block checksums checked and blocks decoded
+/// in parallel, and written in order, one thread at a time, with the
+/// content checksum over the whole content. Blocks of linked frames need
+/// the content before them: they decode as they are written, in order (-v
+/// says so).
 fn lz4_parallel(
     opt: &DecompressOpt,
     name: &str,
