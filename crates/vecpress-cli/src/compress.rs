@@ -247,7 +247,7 @@ pub fn run(opt: &CompressOpt) -> Result<()> {
     // The blocks read, the file written, blocks written, blocks stored raw.
     let mut ctx = (blocks, writer, 0u64, 0u64);
     type Ctx<'a> = (Blocks<'a>, Writer<Output>, u64, u64);
-    parallel::ordered(
+    parallel::ordered_shared(
         parallel::threads(opt.threads),
         &mut ctx,
         |(blocks, writer, ..): &mut Ctx<'_>, b: &mut Block| blocks.next(writer, b),
@@ -358,13 +358,12 @@ fn lz4(opt: &CompressOpt, input: Input, out_path: &Path, dict: Option<&Dictionar
     let block = info.get_block_size().bytes();
     let bar = files::progress(input.size, opt.common.quiet, "compress");
     std::io::Write::write_all(&mut output, &enc.header()).with_context(write_err)?;
-    // The input, the output, the content checksum, bytes read.
-    let mut ctx = (input, output, Xxh32::new(0), 0u64);
-    type Ctx = (Input, Output, Xxh32, u64);
+    // The input, the content checksum, bytes read; apart, the output.
+    let mut source = (input, Xxh32::new(0), 0u64);
     parallel::ordered(
         parallel::threads(opt.threads),
-        &mut ctx,
-        |(input, _, hash, consumed): &mut Ctx, p: &mut Piece| {
+        &mut source,
+        |(input, hash, consumed): &mut (Input, Xxh32, u64), p: &mut Piece| {
             p.src.resize(block, 0);
             let n = files::read_some(&mut input.reader, &mut p.src)
                 .with_context(|| format!("{name}: read failed"))?;
@@ -380,11 +379,12 @@ fn lz4(opt: &CompressOpt, input: Input, out_path: &Path, dict: Option<&Dictionar
                 .with_context(|| format!("{name}: compression failed"))?;
             Ok(())
         },
-        |(_, output, ..): &mut Ctx, p: &mut Piece| {
+        &mut output,
+        |output: &mut Output, p: &mut Piece| {
             std::io::Write::write_all(output, &p.out[..p.len]).with_context(write_err)
         },
     )?;
-    let (input, mut output, hash, consumed) = ctx;
+    let (input, hash, consumed) = source;
     if input.size.is_some_and(|s| s != consumed) {
         bail!("{name}: changed while being read");
     }

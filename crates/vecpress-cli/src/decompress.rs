@@ -8,7 +8,7 @@ use std::io::Read;
 use std::path::PathBuf;
 
 use anyhow::{Context, Result, anyhow, bail};
-use vecpress::container::{BlockInfo, Element, MAGIC, Reader, UnverifiedBlock};
+use vecpress::container::{BlockInfo, ContentHash, Element, MAGIC, Reader, UnverifiedBlock};
 
 use crate::elements::{self, Restorer};
 use crate::engine::{self, Engine, Scratch};
@@ -101,17 +101,19 @@ pub fn run(opt: &DecompressOpt) -> Result<()> {
     let engine =
         Tuned::for_file(engine, header.dict_id, dict.as_ref()).with_context(|| name.clone())?;
     let output = Output::create(&out_path, opt.common.force, input.permissions.clone())?;
-    let restorer = Restorer::new(header.element);
-    let mut ctx = (reader, restorer, output);
-    type Ctx = (Reader<Box<dyn Read + Send>>, Restorer, Output);
+    // Reading on one side; on the other, the content restored, hashed in
+    // order and written.
+    let mut reader = reader;
+    let mut sink = (Restorer::new(header.element), ContentHash::new(), output);
     parallel::ordered(
         parallel::threads(opt.threads),
-        &mut ctx,
-        |(reader, ..): &mut Ctx, slot: &mut Slot| {
+        &mut reader,
+        |reader: &mut Reader<Box<dyn Read + Send>>, slot: &mut Slot| {
             let index = reader.blocks();
             slot.unverified = reader
                 .next_block_unverified(&mut slot.payload)
                 .map_err(|e| anyhow!("{name}: block {index}: {}", describe(&e)))?;
+            bar.set_position(reader.offset());
             Ok(slot.unverified.is_some())
         },
         |s: &mut Scratch, slot: &mut Slot| {
@@ -123,18 +125,17 @@ pub fn run(opt: &DecompressOpt) -> Result<()> {
             }
             decode_block(engine, header.element, slot, s).with_context(|| name.clone())
         },
-        |(reader, restorer, output): &mut Ctx, slot: &mut Slot| {
+        &mut sink,
+        |(restorer, hash, output): &mut (Restorer, ContentHash, Output), slot: &mut Slot| {
             let content = restorer.restore(&mut slot.decoded);
-            reader.hash_content(content);
+            hash.update(content);
             std::io::Write::write_all(output, content)
-                .with_context(|| format!("{}: write failed", output.name))?;
-            bar.set_position(reader.offset());
-            Ok(())
+                .with_context(|| format!("{}: write failed", output.name))
         },
     )?;
-    let (reader, _, output) = ctx;
+    let (_, hash, output) = sink;
     reader
-        .check_content()
+        .check_content_hash(&hash)
         .map_err(|e| anyhow!("{name}: {}", describe(&e)))?;
     bar.finish_and_clear();
     let (elements, written) = (reader.total(), output.written);
@@ -234,21 +235,31 @@ fn lz4_parallel(
     dict: Option<&Dictionary>,
     threads: usize,
 ) -> Result<()> {
-    use vecpress::lz4::frame::{BlockReader, FrameBlock};
+    use std::sync::Mutex;
+    use vecpress::lz4::frame::{BlockReader, ContentCheck, FrameBlock};
 
     let blocks = match dict {
         Some(d) => BlockReader::with_dictionary(reader, &d.bytes),
         None => BlockReader::new(reader),
-    };
+    }
+    .defer_content_checks();
     let err = |e: vecpress::Error| lz4_error(name, &e, dict);
-    // The blocks, the output, whether -v told of linked blocks yet.
-    let mut ctx = (blocks, output, false);
-    type Ctx = (BlockReader<Box<dyn Read + Send>>, Output, bool);
+    // The reader is taken in turn by the reading side (the blocks as
+    // stored) and the writing side (finishing each block: limits, linked
+    // blocks); the content checksum, the costly part, runs on the writing
+    // side only, beside the reading.
+    let blocks = Mutex::new(blocks);
+    type Blocks = BlockReader<Box<dyn Read + Send>>;
+    // Whether -v told of linked blocks yet.
+    let mut input = (&blocks, false);
+    let mut sink = (&blocks, ContentCheck::new(), output);
     parallel::ordered(
         threads,
-        &mut ctx,
-        |(blocks, _, told): &mut Ctx, b: &mut FrameBlock| {
+        &mut input,
+        |(blocks, told): &mut (&Mutex<Blocks>, bool), b: &mut FrameBlock| {
+            let mut blocks = lock(blocks)?;
             let more = blocks.next_block(b).map_err(err)?;
+            bar.set_position(blocks.position() as u64);
             if more && b.is_linked() && !*told && opt.common.verbose {
                 eprintln!("{name}: a frame of linked blocks: they decode on one thread");
                 *told = true;
@@ -256,15 +267,19 @@ fn lz4_parallel(
             Ok(more)
         },
         |_: &mut (), b: &mut FrameBlock| b.decode().map_err(err),
-        |(blocks, output, _): &mut Ctx, b: &mut FrameBlock| {
-            blocks.finish_block(b).map_err(err)?;
+        &mut sink,
+        |(blocks, check, output): &mut (&Mutex<Blocks>, ContentCheck, Output),
+         b: &mut FrameBlock| {
+            lock(blocks)?.finish_block(b).map_err(err)?;
+            check.check(b).map_err(err)?;
             std::io::Write::write_all(output, b.content())
-                .with_context(|| format!("{}: write failed", output.name))?;
-            bar.set_position(blocks.position() as u64);
-            Ok(())
+                .with_context(|| format!("{}: write failed", output.name))
         },
     )?;
-    let (blocks, output, _) = ctx;
+    let (_, _, output) = sink;
+    let blocks = blocks
+        .into_inner()
+        .map_err(|_| anyhow!("a thread panicked"))?;
     bar.finish_and_clear();
     let (read, written) = (blocks.position(), output.written);
     output.commit()?;
@@ -274,6 +289,11 @@ fn lz4_parallel(
         );
     }
     Ok(())
+}
+
+/// The reader shared by both sides of [`lz4_parallel`].
+fn lock<T>(m: &std::sync::Mutex<T>) -> Result<std::sync::MutexGuard<'_, T>> {
+    m.lock().map_err(|_| anyhow!("a thread panicked"))
 }
 
 /// An LZ4 frame error in words, naming the dictionary where one is missing

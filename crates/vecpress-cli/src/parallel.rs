@@ -2,14 +2,15 @@
 //! every `--threads` path (compress and decompress, vecpress files and LZ4
 //! frames).
 //!
-//! The input is one stream and the output another: reading a block and
-//! writing one (with what goes with it in order, such as the content
-//! checksum) happen one at a time, the rest in parallel. `-T N` means N
-//! threads in all, this one and N - 1 more, all alike: each reads a block,
-//! works on it, and writes whatever block is next in order once it is done,
-//! whoever worked on it. So no thread waits on a reading thread for its next
-//! block, no batch waits for its slowest block, and the block just worked
-//! on is most often written by the thread that has it in its cache.
+//! The input is one stream and the output another: blocks are read one at a
+//! time, and written one at a time in order (with what goes with the output
+//! in order, such as its checksum); the rest runs in parallel, and so do
+//! the reading of one block and the writing of another. `-T N` means N
+//! threads in all, this one and N - 1 more, all alike: each writes the
+//! block next in order once it is done, whoever worked on it, else reads a
+//! block and works on it. So no thread waits on a reading thread for its
+//! next block, no batch waits for its slowest block, and the block just
+//! worked on is most often written by the thread that has it in its cache.
 //!
 //! At most `threads + 1` blocks are in flight (read and not yet written),
 //! their buffers reused: memory grows by a block a thread.
@@ -33,18 +34,18 @@ pub fn threads(n: usize) -> usize {
     }
 }
 
-/// The stream ends: the context, the reader and the writer, held by the
-/// one thread reading or writing at the time.
-struct Io<'a, C, R, W> {
+/// One end of the stream and what works it, held by the one thread using
+/// it at the time.
+struct End<'a, C, F> {
     ctx: &'a mut C,
-    read: R,
-    write: W,
+    f: F,
 }
 
 /// What the threads share, under one lock.
-struct State<'a, C, J, R, W> {
-    /// `None` while a thread reads or writes.
-    io: Option<Io<'a, C, R, W>>,
+struct State<'a, RC, WC, J, R, W> {
+    /// `None` while a thread reads, or writes.
+    input: Option<End<'a, RC, R>>,
+    output: Option<End<'a, WC, W>>,
     /// Jobs read, and written.
     sent: u64,
     written: u64,
@@ -61,34 +62,43 @@ struct State<'a, C, J, R, W> {
 
 /// Reads jobs with `read` (into a reused job; `false` at the end), works on
 /// them with `work` on `threads` threads, this one included (each with its
-/// scratch `S`), and gives them to `write` in the order read. `read` and
-/// `write` share `ctx`, and run on one thread at a time. With one thread,
-/// all of it runs here.
-pub fn ordered<C, J, S, R, F, W>(
+/// scratch `S`), and gives them to `write` in the order read. `read` runs
+/// on one thread at a time with `input`, `write` likewise with `output`,
+/// each beside the other. With one thread, all of it runs here.
+pub fn ordered<RC, WC, J, S, R, F, W>(
     threads: usize,
-    ctx: &mut C,
+    input: &mut RC,
     mut read: R,
     work: F,
+    output: &mut WC,
     mut write: W,
 ) -> Result<()>
 where
-    C: Send,
+    RC: Send,
+    WC: Send,
     J: Default + Send,
     S: Default,
-    R: FnMut(&mut C, &mut J) -> Result<bool> + Send,
+    R: FnMut(&mut RC, &mut J) -> Result<bool> + Send,
     F: Fn(&mut S, &mut J) -> Result<()> + Sync,
-    W: FnMut(&mut C, &mut J) -> Result<()> + Send,
+    W: FnMut(&mut WC, &mut J) -> Result<()> + Send,
 {
     if threads <= 1 {
         let (mut job, mut scratch) = (J::default(), S::default());
-        while read(ctx, &mut job)? {
+        while read(input, &mut job)? {
             work(&mut scratch, &mut job)?;
-            write(ctx, &mut job)?;
+            write(output, &mut job)?;
         }
         return Ok(());
     }
     let shared = Mutex::new(State {
-        io: Some(Io { ctx, read, write }),
+        input: Some(End {
+            ctx: input,
+            f: read,
+        }),
+        output: Some(End {
+            ctx: output,
+            f: write,
+        }),
         sent: 0,
         written: 0,
         ended: false,
@@ -114,19 +124,49 @@ where
         .unwrap_or_else(|| Err(anyhow!("a worker thread stopped")))
 }
 
+/// [`ordered`] for reading and writing that share one context (which then
+/// take turns).
+pub fn ordered_shared<C, J, S, R, F, W>(
+    threads: usize,
+    ctx: &mut C,
+    mut read: R,
+    work: F,
+    mut write: W,
+) -> Result<()>
+where
+    C: Send,
+    J: Default + Send,
+    S: Default,
+    R: FnMut(&mut C, &mut J) -> Result<bool> + Send,
+    F: Fn(&mut S, &mut J) -> Result<()> + Sync,
+    W: FnMut(&mut C, &mut J) -> Result<()> + Send,
+{
+    let shared = Mutex::new(ctx);
+    let poisoned = || anyhow!("a thread panicked");
+    let (mut input, mut output) = (&shared, &shared);
+    ordered(
+        threads,
+        &mut input,
+        |c: &mut &Mutex<&mut C>, job: &mut J| read(*c.lock().map_err(|_| poisoned())?, job),
+        work,
+        &mut output,
+        |c: &mut &Mutex<&mut C>, job: &mut J| write(*c.lock().map_err(|_| poisoned())?, job),
+    )
+}
+
 /// One thread's loop: write the next job if it is done, else read a job and
 /// work on it, else wait for one of those to become possible.
-fn run<C, J, S, R, F, W>(
-    shared: &Mutex<State<'_, C, J, R, W>>,
+fn run<RC, WC, J, S, R, F, W>(
+    shared: &Mutex<State<'_, RC, WC, J, R, W>>,
     changed: &Condvar,
     in_flight: u64,
     work: &F,
 ) where
     J: Default,
     S: Default,
-    R: FnMut(&mut C, &mut J) -> Result<bool>,
+    R: FnMut(&mut RC, &mut J) -> Result<bool>,
     F: Fn(&mut S, &mut J) -> Result<()>,
-    W: FnMut(&mut C, &mut J) -> Result<()>,
+    W: FnMut(&mut WC, &mut J) -> Result<()>,
 {
     let mut scratch = S::default();
     // The lock is held only to look and to count, never while reading,
@@ -134,20 +174,20 @@ fn run<C, J, S, R, F, W>(
     // but by a bug, and then the thread stops.
     let Ok(mut state) = shared.lock() else { return };
     while state.outcome.is_none() {
-        let io_free = state.io.is_some();
-        if io_free && state.done.contains_key(&state.written) {
+        if state.output.is_some() && state.done.contains_key(&state.written) {
             let written = state.written;
-            let (Some((mut job, r)), Some(mut io)) = (state.done.remove(&written), state.io.take())
+            let (Some((mut job, r)), Some(mut out)) =
+                (state.done.remove(&written), state.output.take())
             else {
                 return;
             };
             drop(state);
             let r = guarded(shared, changed, || {
-                r.and_then(|()| (io.write)(io.ctx, &mut job))
+                r.and_then(|()| (out.f)(out.ctx, &mut job))
             });
             let Ok(s) = shared.lock() else { return };
             state = s;
-            state.io = Some(io);
+            state.output = Some(out);
             match r {
                 Ok(()) => {
                     state.written += 1;
@@ -156,21 +196,21 @@ fn run<C, J, S, R, F, W>(
                 }
                 Err(e) => state.outcome = Some(Err(e)),
             }
-        } else if io_free && !state.ended && state.sent - state.written < in_flight {
-            let Some(mut io) = state.io.take() else {
+        } else if state.input.is_some() && !state.ended && state.sent - state.written < in_flight {
+            let Some(mut inp) = state.input.take() else {
                 return;
             };
             let mut job = state.free.pop().unwrap_or_default();
             let i = state.sent;
             drop(state);
-            let r = guarded(shared, changed, || (io.read)(io.ctx, &mut job));
+            let r = guarded(shared, changed, || (inp.f)(inp.ctx, &mut job));
             let Ok(s) = shared.lock() else { return };
             state = s;
-            state.io = Some(io);
+            state.input = Some(inp);
             match r {
                 Ok(true) => {
                     state.sent += 1;
-                    // The stream is free again for the others.
+                    // The input is free again for the others.
                     changed.notify_all();
                     drop(state);
                     let r = guarded(shared, changed, || work(&mut scratch, &mut job));
@@ -202,7 +242,7 @@ fn run<C, J, S, R, F, W>(
 
 /// Once the input has ended and every job read was written: the outcome,
 /// the read error if reading failed.
-fn finish_if_all_written<C, J, R, W>(state: &mut State<'_, C, J, R, W>) {
+fn finish_if_all_written<RC, WC, J, R, W>(state: &mut State<'_, RC, WC, J, R, W>) {
     if state.ended && state.written == state.sent && state.outcome.is_none() {
         state.outcome = Some(state.read_error.take().map_or(Ok(()), Err));
     }
@@ -210,8 +250,8 @@ fn finish_if_all_written<C, J, R, W>(state: &mut State<'_, C, J, R, W>) {
 
 /// Runs `f`; if it panics, tells the other threads to stop (they would
 /// wait forever for its job) before the panic goes on.
-fn guarded<C, J, R, W, T>(
-    shared: &Mutex<State<'_, C, J, R, W>>,
+fn guarded<RC, WC, J, R, W, T>(
+    shared: &Mutex<State<'_, RC, WC, J, R, W>>,
     changed: &Condvar,
     f: impl FnOnce() -> T,
 ) -> T {
@@ -237,7 +277,7 @@ mod tests {
     /// the error.
     fn run(threads: usize, n: u64, fail: u64, bad_read: u64) -> (Vec<u64>, Option<String>) {
         let mut ctx = (0u64, Vec::new());
-        let r = ordered(
+        let r = ordered_shared(
             threads,
             &mut ctx,
             |c: &mut (u64, Vec<u64>), job: &mut u64| {
@@ -294,7 +334,7 @@ mod tests {
             for stage in 0..3 {
                 let r = std::panic::catch_unwind(|| {
                     let mut next = 0u64;
-                    ordered(
+                    ordered_shared(
                         threads,
                         &mut (),
                         |_, job: &mut u64| {
@@ -333,7 +373,7 @@ mod tests {
             let ids = Mutex::new(HashSet::new());
             let mut next = 0u64;
             let mut written = Vec::new();
-            ordered(
+            ordered_shared(
                 threads,
                 &mut (),
                 |_, job: &mut u64| {

@@ -247,6 +247,15 @@ fn a_corrupt_block_fails_alike_at_every_thread_count() {
     fs::write(&bad, &bytes).unwrap();
     let err = fails_alike(&dir, &bad, "vecpress file");
     assert!(err.contains("block"), "{err}");
+    // The content checksum in the end record.
+    let mut sum = fs::read(&vp).unwrap();
+    let at = sum.len() - 1;
+    sum[at] ^= 0x01;
+    let bad_sum = dir.join("bad-sum.vp");
+    fs::write(&bad_sum, &sum).unwrap();
+    let sum_err = fails_alike(&dir, &bad_sum, "vecpress file's content checksum");
+    assert!(sum_err.contains("content checksum"), "{sum_err}");
+    fs::remove_file(&bad_sum).unwrap();
     // Two corrupt blocks: the first one is named.
     let later = (mid + 300_000).min(bytes.len() - 30);
     bytes[later] ^= 0x20;
@@ -275,6 +284,16 @@ fn a_corrupt_block_fails_alike_at_every_thread_count() {
             for r in &runs {
                 assert!(r == &runs[0], "{name}: the thread counts differ");
             }
+        }
+        // The content checksum at the end (checked after every block was
+        // decoded, on whichever thread writes).
+        if name.ends_with("contentsum") {
+            let mut bytes = frame.clone();
+            let last = bytes.len() - 1;
+            bytes[last] ^= 0x01;
+            fs::write(&bad, &bytes).unwrap();
+            let err = fails_alike(&dir, &bad, &name);
+            assert!(err.contains("content checksum"), "{name}: {err}");
         }
         // Truncated in the middle of a block.
         fs::write(&bad, &frame[..frame.len() / 2]).unwrap();

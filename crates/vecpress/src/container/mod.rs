@@ -73,7 +73,7 @@ mod reader;
 mod writer;
 
 pub use header::{Element, Header};
-pub use reader::{BlockInfo, Limits, Reader, UnverifiedBlock};
+pub use reader::{BlockInfo, ContentHash, Limits, Reader, UnverifiedBlock};
 pub use writer::Writer;
 
 use xxhash_rust::xxh32::Xxh32;

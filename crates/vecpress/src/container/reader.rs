@@ -82,7 +82,7 @@ pub struct Reader<R: Read> {
     offset: u64,
     index: u64,
     total: u64,
-    content: Xxh64,
+    content: ContentHash,
     /// The content checksum from the end record, once read.
     end_sum: Option<u64>,
 }
@@ -143,7 +143,7 @@ impl<R: Read> Reader<R> {
             offset: header.encoded_len() as u64,
             index: 0,
             total: 0,
-            content: Xxh64::new(u64::from(SEED)),
+            content: ContentHash::new(),
             end_sum: None,
         })
     }
@@ -279,18 +279,71 @@ impl<R: Read> Reader<R> {
     /// After [`Reader::next_block`] returned `None`: checks the content fed
     /// to [`Reader::hash_content`] against the end record's checksum.
     pub fn check_content(&self) -> io::Result<()> {
+        self.check_content_hash(&self.content)
+    }
+
+    /// [`Reader::check_content`] for content hashed apart from the reader,
+    /// in order, with a [`ContentHash`]: by a caller that writes the content
+    /// on other threads than the one reading (see [`UnverifiedBlock`]).
+    ///
+    /// ```
+    /// use vecpress::container::{ContentHash, Element, Header, Reader, Writer};
+    ///
+    /// let header = Header { codec: 0, element: Element::Bytes, block_len: 4, total: None, dict_id: None };
+    /// let mut w = Writer::new(Vec::new(), header)?;
+    /// w.hash_content(b"abcdef");
+    /// w.write_block(4, b"abcd", true)?;
+    /// w.write_block(2, b"ef", true)?;
+    /// let file = w.finish()?;
+    ///
+    /// let mut r = Reader::new(&file[..])?;
+    /// let (mut payload, mut hash) = (Vec::new(), ContentHash::new());
+    /// while r.next_block(&mut payload)?.is_some() {
+    ///     hash.update(&payload); // stored blocks: the payload is the content
+    /// }
+    /// r.check_content_hash(&hash)?;
+    /// let mut wrong = ContentHash::new();
+    /// wrong.update(b"abcdeF");
+    /// assert!(r.check_content_hash(&wrong).is_err());
+    /// # Ok::<(), std::io::Error>(())
+    /// ```
+    pub fn check_content_hash(&self, hash: &ContentHash) -> io::Result<()> {
         let at = (self.offset - END_LEN as u64 + 12) as usize;
         match self.end_sum {
             None => Err(invalid(Error::Corrupt {
                 offset: self.offset as usize,
                 what: "end record not reached",
             })),
-            Some(sum) if sum != self.content.digest() => Err(invalid(Error::ChecksumMismatch {
+            Some(sum) if sum != hash.0.digest() => Err(invalid(Error::ChecksumMismatch {
                 what: "content",
                 offset: at,
             })),
             Some(_) => Ok(()),
         }
+    }
+}
+
+/// The content checksum of a vecpress file (XXH64 of the content, as
+/// FORMAT.md gives it), computed apart from a [`Reader`]: fed the content
+/// in order, then given to [`Reader::check_content_hash`].
+#[derive(Clone)]
+pub struct ContentHash(Xxh64);
+
+impl ContentHash {
+    /// The checksum of no content yet.
+    pub fn new() -> ContentHash {
+        ContentHash(Xxh64::new(u64::from(SEED)))
+    }
+
+    /// Feeds the next content.
+    pub fn update(&mut self, content: &[u8]) {
+        self.0.update(content);
+    }
+}
+
+impl Default for ContentHash {
+    fn default() -> ContentHash {
+        ContentHash::new()
     }
 }
 

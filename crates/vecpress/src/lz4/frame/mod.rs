@@ -84,7 +84,7 @@ mod write;
 
 pub use encode::BlockEncoder;
 pub use header::{BlockSize, FrameInfo};
-pub use read::{BlockReader, FrameBlock, FrameDecoder};
+pub use read::{BlockReader, ContentCheck, FrameBlock, FrameDecoder};
 pub use slice::{
     compress, compress_into, compress_into_with, compress_with, compress_with_dict, decompress,
     decompress_into, decompress_with_dict, decompress_with_dict_and_limit, decompress_with_limit,

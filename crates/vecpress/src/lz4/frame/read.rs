@@ -19,7 +19,7 @@ mod blocks;
 mod pair;
 mod pieces;
 
-pub use blocks::{BlockReader, FrameBlock};
+pub use blocks::{BlockReader, ContentCheck, FrameBlock};
 
 /// Reads LZ4 frames from `R` and gives their content: an [`io::Read`]
 /// adaptor.
