@@ -119,13 +119,13 @@ impl Job<'_> {
             match bench.check(&mut buf, consumed, decode) {
                 Ok(()) => contestants.push(Contestant {
                     codec: peer_name,
-                    isa: "-",
+                    isa: peer.isa(),
                     encode: None,
                     note: peer.note(),
                     compressed: bench.encoded.len,
                     pass: Box::new(move |buf: &mut [u32]| bench.pass(buf, decode)),
                 }),
-                Err(e) => failures.push(failure(&peer_name, "-", e)),
+                Err(e) => failures.push(failure(&peer_name, peer.isa(), e)),
             }
         }
 
