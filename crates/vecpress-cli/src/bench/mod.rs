@@ -61,7 +61,8 @@ pub struct BenchOpt {
     pub isa: Option<Vec<String>>,
 
     /// Also run peer libraries (LEB128 loop, MaskedVByte in C, varint-simd,
-    /// integer-encoding) on the same bytes.
+    /// integer-encoding, the bitpacking and fastlanes crates, ...) on the
+    /// same bytes.
     #[arg(long)]
     pub peers: bool,
 
