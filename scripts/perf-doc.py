@@ -382,7 +382,11 @@ def stream_vbyte(records, out):
 
 
 def integer_codecs(records, out):
-    codecs = codecs_of(records, {"u32"})
+    # Only codecs with fixed kernels: `bp128-8x` (our kernels on a peer's
+    # stream) has its default dispatch alone.
+    codecs = [c for c in codecs_of(records, {"u32"})
+              if any(run.kernels(g, c) for rec in records for run in rec.runs
+                     for g in groups_with(records, c, {"u32"}))]
     if not codecs:
         return
     out.append("## Default dispatch, every integer codec")
