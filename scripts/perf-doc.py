@@ -382,7 +382,11 @@ def stream_vbyte(records, out):
 
 
 def integer_codecs(records, out):
-    codecs = codecs_of(records, {"u32"})
+    # Only codecs with fixed kernels: `bp128-8x` (our kernels on a peer's
+    # stream) has its default dispatch alone.
+    codecs = [c for c in codecs_of(records, {"u32"})
+              if any(run.kernels(g, c) for rec in records for run in rec.runs
+                     for g in groups_with(records, c, {"u32"}))]
     if not codecs:
         return
     out.append("## Default dispatch, every integer codec")
@@ -620,6 +624,10 @@ def targets(records, perf_dir, out):
     def floats(codec):
         return groups_with(records, codec, {"f32", "f64"})
 
+    def postings(codec):
+        return [g for g in groups_with(records, codec, {"u32"})
+                if not g[0].startswith(("uniform-", "cluster-"))]
+
     def worst_over_memcpy(rec, codec):
         pairs = [(rec.med(lambda run, g=g: default_row(run, g, codec)[0].get("memcpy_ratio")
                           if default_row(run, g, codec)[0] else None), group_name(g, True))
@@ -637,6 +645,15 @@ def targets(records, perf_dir, out):
                            "peer:streamvbyte-c-delta")),
         ("Stream VByte ÷ the C library, worst long posting list", 1.2,
          lambda rec: worst(rec, lists("stream-vbyte"), "stream-vbyte", "peer:streamvbyte-c")),
+        ("BP128 unpack ÷ bitpacking's BitPacker4x, worst posting file", 1.2,
+         lambda rec: worst(rec, postings("bp128"), "bp128", "peer:bitpacking-4x")),
+        ("BP128 delta unpack ÷ BitPacker4x's sorted, worst posting file", 1.2,
+         lambda rec: worst(rec, postings("bp128-delta"), "bp128-delta",
+                           "peer:bitpacking-4x-delta")),
+        ("BP128 8-lane unpack ÷ bitpacking's BitPacker8x, worst posting file", 1.2,
+         lambda rec: worst(rec, postings("bp128-8x"), "bp128-8x", "peer:bitpacking-8x")),
+        ("FastLanes unpack ÷ the fastlanes crate, worst posting file", 1.0,
+         lambda rec: worst(rec, postings("fastlanes"), "fastlanes", "peer:fastlanes")),
         ("Blosc frames (shuffle, LZ4) ÷ c-blosc, worst float file", 1.2,
          lambda rec: worst(rec, floats("blosc-lz4"), "blosc-lz4", "peer:c-blosc", True)),
         ("Bit split ÷ memcpy of the same bytes, worst float file", 0.8,

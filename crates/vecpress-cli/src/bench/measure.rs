@@ -102,6 +102,15 @@ impl Job<'_> {
         }
         for (&peer, own) in self.peers.iter().zip(&own) {
             let peer_name = super::peer_row_name(peer.name(), delta);
+            // A row of vecpress's own kernels on a peer's stream (an `isa`
+            // other than `-`) reports its encoder's time too, like the codecs.
+            let encode = (peer.isa() != "-" && own.is_some()).then(|| {
+                race::median(self.reps, || {
+                    for b in blocks {
+                        black_box(peer.encode(black_box(&values[b.clone()]), delta));
+                    }
+                })
+            });
             let bench = match own {
                 Some(encoded) => Bench { encoded, ..bench },
                 None => bench,
@@ -119,13 +128,13 @@ impl Job<'_> {
             match bench.check(&mut buf, consumed, decode) {
                 Ok(()) => contestants.push(Contestant {
                     codec: peer_name,
-                    isa: "-",
-                    encode: None,
+                    isa: peer.isa(),
+                    encode,
                     note: peer.note(),
                     compressed: bench.encoded.len,
                     pass: Box::new(move |buf: &mut [u32]| bench.pass(buf, decode)),
                 }),
-                Err(e) => failures.push(failure(&peer_name, "-", e)),
+                Err(e) => failures.push(failure(&peer_name, peer.isa(), e)),
             }
         }
 

@@ -61,7 +61,8 @@ pub struct BenchOpt {
     pub isa: Option<Vec<String>>,
 
     /// Also run peer libraries (LEB128 loop, MaskedVByte in C, varint-simd,
-    /// integer-encoding) on the same bytes.
+    /// integer-encoding, the bitpacking and fastlanes crates, ...) on the
+    /// same bytes.
     #[arg(long)]
     pub peers: bool,
 
@@ -323,9 +324,16 @@ pub fn run(opt: &BenchOpt) -> Result<()> {
         )?;
         // And what vecpress's own rows have to say (e.g. the loops LZ4's
         // adaptive decompressor chose).
+        // Rows written as peers (`bp128-8x`) gave their note above already.
+        let peer_row = |codec: &str| {
+            present
+                .iter()
+                .any(|p| codec == p.name() || codec == peer_row_name(p.name(), true))
+        };
         for line in &all_lines {
             if let Line::Row(r) = line
-                && let (false, Some(note)) = (r.codec.starts_with("peer:"), &r.note)
+                && let (false, Some(note)) =
+                    (r.codec.starts_with("peer:") || peer_row(&r.codec), &r.note)
             {
                 notes.push(format!("{} on {}: {note}", r.codec, r.input));
             }

@@ -9,6 +9,7 @@
 // `deny`, not `forbid`: peers/maskedvbyte.rs below calls C. Other files forbid it.
 #![deny(unsafe_code)]
 
+mod bitpacking;
 mod c_blosc;
 mod fastlanes;
 mod integer_encoding;
@@ -37,8 +38,16 @@ pub const fn min_input_len(n: usize) -> usize {
 
 /// An integer decoder from another library.
 pub trait Peer {
-    /// The row name, `peer:...` (`-delta` is appended for delta streams).
+    /// The row name, `peer:...` (`-delta` is appended for delta streams);
+    /// without `peer:` for a row of vecpress's own library on a peer's
+    /// layout that no registry codec stores (`bp128-8x`).
     fn name(&self) -> &'static str;
+
+    /// The row's `isa` column: `-` for another library (the default), the
+    /// level of vecpress's own kernels otherwise.
+    fn isa(&self) -> &'static str {
+        "-"
+    }
 
     /// The vecpress codec it is measured beside, without `-delta`.
     fn family(&self) -> &'static str;
@@ -153,6 +162,9 @@ pub fn all() -> Vec<Slot> {
         stream_vbyte_rs::peer(),
         streamvbyte64::peer(),
         fastlanes::peer(),
+        bitpacking::peer_4x(),
+        bitpacking::peer_8x(),
+        bitpacking::ours_8x(),
     ]
 }
 
@@ -172,21 +184,40 @@ const NO_FEATURE: &str = "built without the `peers` cargo feature (on by default
 mod tests {
     use super::*;
 
+    /// The bytes a peer decodes for `values` (gaps from 0 when `delta`):
+    /// its own encoding, or vecpress's codec of its family; with the padding
+    /// the bench gives, and the stream's length.
+    fn encoded(peer: &dyn Peer, values: &[u32], delta: bool) -> (Vec<u8>, usize) {
+        let mut bytes = peer.encode(values, delta).unwrap_or_else(|| {
+            let name = if delta {
+                format!("{}-delta", peer.family())
+            } else {
+                peer.family().to_string()
+            };
+            let codec = vecpress::codec::find(&name).expect("a family is a codec");
+            let mut bytes = vec![0u8; codec.max_encoded_len(values.len())];
+            let len = codec.encode(values, &mut bytes);
+            bytes.truncate(len);
+            bytes
+        });
+        let len = bytes.len();
+        bytes.resize(len + min_input_len(values.len()), 0);
+        (bytes, len)
+    }
+
     /// Every present peer decodes what vecpress's codec of its family
-    /// encodes, plain and as gaps, at lengths that end mid-group.
+    /// encodes (or its own encoding), plain and as gaps, at lengths that end
+    /// mid-group and mid-block, on values of every width.
     #[test]
     fn present_peers_round_trip() {
-        for n in [1usize, 3, 4, 299, 300] {
+        for n in [1usize, 3, 4, 127, 128, 255, 256, 299, 300, 1024, 2100] {
             let values: Vec<u32> = (0..n as u32)
                 .map(|i| i.wrapping_mul(2_654_435_761) >> (i % 32))
                 .collect();
             for peer in all().into_iter().flatten() {
-                let codec = vecpress::codec::find(peer.family()).expect("a family is a codec");
-                let mut bytes = vec![0u8; codec.max_encoded_len(n)];
-                let len = codec.encode(&values, &mut bytes);
-                bytes.truncate(len);
-                bytes.resize(len + min_input_len(n), 0);
+                let peer = &*peer;
                 let mut out = vec![0u32; n];
+                let (bytes, len) = encoded(peer, &values, false);
                 assert_eq!(
                     peer.decode(&bytes, &mut out),
                     Some(len),
@@ -195,12 +226,7 @@ mod tests {
                 );
                 assert_eq!(out, values, "{}", peer.name());
 
-                let delta_name = format!("{}-delta", peer.family());
-                let delta = vecpress::codec::find(&delta_name).expect("a delta twin");
-                let mut bytes = vec![0u8; delta.max_encoded_len(n)];
-                let len = delta.encode(&values, &mut bytes);
-                bytes.truncate(len);
-                bytes.resize(len + min_input_len(n), 0);
+                let (bytes, len) = encoded(peer, &values, true);
                 assert_eq!(
                     peer.decode_delta(&bytes, &mut out),
                     Some(len),
@@ -209,6 +235,79 @@ mod tests {
                 );
                 assert_eq!(out, values, "{} delta", peer.name());
             }
+        }
+    }
+
+    /// The bitpacking peers decode blocks of each width 0 to 32 (sorted
+    /// lists whose gaps take exactly that width, and their gaps).
+    #[test]
+    fn bitpacking_peers_every_width() {
+        let names = ["peer:bitpacking-4x", "peer:bitpacking-8x", "bp128-8x"];
+        let peers: Vec<Box<dyn Peer>> = all()
+            .into_iter()
+            .flatten()
+            .filter(|p| names.contains(&p.name()))
+            .collect();
+        if cfg!(feature = "peers") {
+            assert_eq!(peers.len(), names.len());
+        }
+        for width in 0..=32u32 {
+            let top = if width == 0 {
+                0
+            } else {
+                u32::MAX >> (32 - width)
+            };
+            let gaps: Vec<u32> = (0..600u32)
+                .map(|i| {
+                    if i % 7 == 0 {
+                        top
+                    } else {
+                        i.wrapping_mul(40_503) & top
+                    }
+                })
+                .collect();
+            let mut sorted = gaps.clone();
+            vecpress::delta::prefix_sum_in_place(&mut sorted, 0);
+            for peer in &peers {
+                let mut out = vec![0u32; gaps.len()];
+                let (bytes, len) = encoded(&**peer, &gaps, false);
+                assert_eq!(
+                    peer.decode(&bytes, &mut out),
+                    Some(len),
+                    "{} w={width}",
+                    peer.name()
+                );
+                assert_eq!(out, gaps, "{} w={width}", peer.name());
+                let (bytes, len) = encoded(&**peer, &sorted, true);
+                assert_eq!(
+                    peer.decode_delta(&bytes, &mut out),
+                    Some(len),
+                    "{} w={width}",
+                    peer.name()
+                );
+                assert_eq!(out, sorted, "{} delta w={width}", peer.name());
+            }
+        }
+    }
+
+    /// A width byte above 32 or a stream cut short is malformed, not a panic.
+    #[test]
+    fn bitpacking_peers_reject_bad_streams() {
+        let values: Vec<u32> = (0..512).map(|i| i * 3).collect();
+        for peer in all().into_iter().flatten() {
+            if !peer.name().contains("bitpacking") && peer.name() != "bp128-8x" {
+                continue;
+            }
+            let (mut bytes, len) = encoded(&*peer, &values, false);
+            let mut out = vec![0u32; values.len()];
+            assert_eq!(
+                peer.decode(&bytes[..len - 1], &mut out),
+                None,
+                "{}",
+                peer.name()
+            );
+            bytes[0] = 33;
+            assert_eq!(peer.decode(&bytes, &mut out), None, "{}", peer.name());
         }
     }
 }
