@@ -75,12 +75,15 @@ impl BlockFormat for Bp128 {
             // byte said it would be.
             return Err(short_bytes(1, len - data.len()));
         }
-        let read = if DELTA {
-            super::unpack_sorted_with(isa, Lanes::X4, prev, data, width, out)
-        } else {
-            super::unpack_with(isa, Lanes::X4, data, width, out)
-        };
-        Ok(1 + read?)
+        // The width and the length are checked, and the stream's caller
+        // checked the level: straight to the kernel, which every block of
+        // a stream goes through (the public entry's checks again cost as
+        // much as unpacking a narrow block).
+        super::kernels::unpack(isa, Lanes::X4, data, usize::from(width), out);
+        if DELTA {
+            super::kernels::running_sum(isa, out, prev);
+        }
+        Ok(1 + len)
     }
 }
 
