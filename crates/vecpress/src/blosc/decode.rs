@@ -193,23 +193,55 @@ fn block_d(
     } else {
         &mut *dst
     };
+    // The splits are independent LZ4 blocks: they are decoded two at a
+    // time (`decompress_pair`), which gives the CPU two chains of tokens to
+    // follow instead of one. An LZ4 split waits for the next one; errors
+    // come in the order of the splits, as decoding them one by one gives.
     let mut pos = start;
+    let mut waiting: Option<Split<'_>> = None;
     for part in unpacked.chunks_exact_mut(neblock) {
-        let cbytes = read_i32(frame, pos).ok_or(corrupt(pos, "split size outside the frame"))?;
+        let header = read_i32(frame, pos)
+            .ok_or(corrupt(pos, "split size outside the frame"))
+            .and_then(|cbytes| {
+                if cbytes > frame.len() - (pos + 4) {
+                    Err(corrupt(pos, "split longer than the frame"))
+                } else {
+                    Ok(cbytes)
+                }
+            });
+        let cbytes = match header {
+            Ok(cbytes) => cbytes,
+            Err(e) => {
+                if let Some(w) = waiting.take() {
+                    w.decode(isa)?;
+                }
+                return Err(e);
+            }
+        };
         let data = pos + 4;
-        if cbytes > frame.len() - data {
-            return Err(corrupt(pos, "split longer than the frame"));
-        }
         let src = &frame[data..data + cbytes];
+        pos = data + cbytes;
         if cbytes == neblock {
             part.copy_from_slice(src);
-        } else {
-            let n = block::decompress_with(isa, src, part).map_err(|e| e.shifted(data))?;
-            if n != neblock {
-                return Err(corrupt(data + cbytes, "lz4 split shorter than its block"));
+            continue;
+        }
+        let split = Split {
+            src,
+            at: data,
+            dst: part,
+        };
+        match waiting.take() {
+            None => waiting = Some(split),
+            Some(w) => {
+                let (first, second) =
+                    block::decompress_pair_with(isa, (w.src, w.dst), (split.src, split.dst));
+                Split::check(first, w.at, w.src.len(), neblock)?;
+                Split::check(second, split.at, split.src.len(), neblock)?;
             }
         }
-        pos = data + cbytes;
+    }
+    if let Some(w) = waiting {
+        w.decode(isa)?;
     }
     if byte {
         let whole = bsize / ts * ts;
@@ -227,4 +259,141 @@ fn block_d(
         }
     }
     Ok(())
+}
+
+/// An LZ4 split of a block: its compressed bytes, their offset in the
+/// frame, and its part of the block.
+struct Split<'a> {
+    src: &'a [u8],
+    at: usize,
+    dst: &'a mut [u8],
+}
+
+impl Split<'_> {
+    /// Decodes the split on its own.
+    fn decode(self, isa: Isa) -> Result<(), Error> {
+        let len = self.dst.len();
+        let got = block::decompress_with(isa, self.src, self.dst);
+        Split::check(got, self.at, self.src.len(), len)
+    }
+
+    /// A split's decoding result (at frame offset `at`, `cbytes` long) as
+    /// the frame's: offsets in the frame, and the whole part written.
+    fn check(
+        got: Result<usize, Error>,
+        at: usize,
+        cbytes: usize,
+        neblock: usize,
+    ) -> Result<(), Error> {
+        if got.map_err(|e| e.shifted(at))? != neblock {
+            return Err(corrupt(at + cbytes, "lz4 split shorter than its block"));
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::blosc::{Params, Shuffle, compress};
+
+    /// What decoding the splits of `frame` one after another gives: the
+    /// first split's error, in frame offsets, or `Ok`. The frame's header and
+    /// block offsets must be sound.
+    fn one_by_one(isa: Isa, frame: &[u8]) -> Result<(), Error> {
+        let h = Header::parse(frame).unwrap();
+        let frame = &frame[..h.cbytes];
+        let mut buf = vec![0u8; h.blocksize];
+        for j in 0..h.nbytes.div_ceil(h.blocksize) {
+            let bsize = h.blocksize.min(h.nbytes - j * h.blocksize);
+            let split = h.flags & DONT_SPLIT == 0
+                && h.typesize <= MAX_SPLITS
+                && bsize / h.typesize >= MIN_BUFFERSIZE
+                && bsize == h.blocksize;
+            let neblock = bsize / if split { h.typesize } else { 1 };
+            let mut pos = read_i32(frame, HEADER_LEN + 4 * j).unwrap();
+            for _ in 0..bsize / neblock {
+                let cbytes =
+                    read_i32(frame, pos).ok_or(corrupt(pos, "split size outside the frame"))?;
+                if cbytes > frame.len() - (pos + 4) {
+                    return Err(corrupt(pos, "split longer than the frame"));
+                }
+                let src = &frame[pos + 4..pos + 4 + cbytes];
+                if cbytes != neblock {
+                    let n = block::decompress_with(isa, src, &mut buf[..neblock])
+                        .map_err(|e| e.shifted(pos + 4))?;
+                    if n != neblock {
+                        return Err(corrupt(
+                            pos + 4 + cbytes,
+                            "lz4 split shorter than its block",
+                        ));
+                    }
+                }
+                pos += 4 + cbytes;
+            }
+        }
+        Ok(())
+    }
+
+    #[test]
+    fn splits_decoded_in_pairs_fail_as_one_by_one() {
+        let values: Vec<u8> = (0..12_000u32)
+            .flat_map(|i| (i / 7 + (i * 2_654_435_761) % 5).to_le_bytes())
+            .collect();
+        let frames = [
+            compress(
+                &values,
+                &Params {
+                    blocksize: 16_384,
+                    ..Params::lz4(5, Shuffle::Byte, 4)
+                },
+            )
+            .unwrap(),
+            compress(
+                &values,
+                &Params {
+                    blocksize: 8_192,
+                    ..Params::lz4(9, Shuffle::Bit, 8)
+                },
+            )
+            .unwrap(),
+            compress(&values, &Params::lz4(1, Shuffle::None, 2)).unwrap(),
+        ];
+        let mut out = vec![0u8; values.len()];
+        let mut errors = 0;
+        for frame in &frames {
+            let h = Header::parse(frame).unwrap();
+            let table_end = HEADER_LEN + 4 * h.nbytes.div_ceil(h.blocksize);
+            for &isa in Isa::available() {
+                assert_eq!(decompress_with(isa, frame, &mut out), Ok(values.len()));
+                assert_eq!(out, values);
+                for at in (table_end..frame.len()).step_by(13) {
+                    // One flip, or two in splits that may be decoded side by side.
+                    for (flip, also) in [
+                        (0x01u8, 0),
+                        (0x10, 0),
+                        (0xf0, 0),
+                        (0x10, 997),
+                        (0xf0, 2_053),
+                    ] {
+                        let mut bad = frame.clone();
+                        bad[at] ^= flip;
+                        if also != 0 {
+                            let region = frame.len() - table_end;
+                            bad[table_end + (at - table_end + also) % region] ^= 0x40;
+                        }
+                        let want = one_by_one(isa, &bad).map(|()| values.len());
+                        let got = decompress_with(isa, &bad, &mut out);
+                        // A flip in a literal decodes to other bytes.
+                        assert_eq!(got.is_err(), want.is_err(), "{isa:?} byte {at} ^ {flip:#x}");
+                        if let Err(e) = want {
+                            assert_eq!(got, Err(e), "{isa:?} byte {at} ^ {flip:#x}");
+                            errors += 1;
+                        }
+                    }
+                }
+            }
+        }
+        assert!(errors > 1000, "only {errors} corruptions failed");
+    }
 }

@@ -461,6 +461,19 @@ pub fn decompress_pair_variant(
     }
 }
 
+/// [`decompress_pair`] with the loop of `isa`, the one [`decompress_with`]
+/// runs: for codecs whose frames hold several independent blocks.
+pub(crate) fn decompress_pair_with(
+    isa: Isa,
+    a: (&[u8], &mut [u8]),
+    b: (&[u8], &mut [u8]),
+) -> (Result<usize, Error>, Result<usize, Error>) {
+    match isa.check() {
+        Ok(isa) => decode_pair(Variant::for_isa(isa), a, b),
+        Err(e) => (Err(e.clone()), Err(e)),
+    }
+}
+
 /// The pair loop of `variant` over both blocks from their starts, then
 /// each block finished on its own as [`decode`] does.
 fn decode_pair(
