@@ -233,6 +233,16 @@ pub(crate) fn running_sum_with(isa: Isa, out: &mut [u32], initial: u32) {
     kernels::running_sum(isa, out, initial);
 }
 
+/// Unpacks one 4-lane block of `width` bits (0..=32) from `input`, which
+/// holds at least [`Lanes::packed_len`] bytes of it, with the kernel of
+/// `isa` (checked by the caller): for formats that check the width and the
+/// length as they read their blocks (PFOR), and would pay for the public
+/// entry's checks again on every block.
+pub(crate) fn unpack_block_with(isa: Isa, input: &[u8], width: u8, out: &mut [u32; 128]) {
+    debug_assert!(width <= MAX_WIDTH && input.len() >= Lanes::X4.packed_len(width));
+    kernels::unpack(isa, Lanes::X4, input, usize::from(width), out);
+}
+
 /// The levels with a kernel of their own on this CPU, scalar first.
 pub fn kernels() -> Vec<Isa> {
     Isa::available().to_vec()
