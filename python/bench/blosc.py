@@ -230,7 +230,7 @@ def bitshuffle_part(cols: dict[str, np.ndarray], chunk_bytes: int, repeat: int):
             continue
         # The package's blocks carry no 12-byte header (the HDF5 filter adds it).
         bodies = [np.frombuffer(f[HEADER :], np.uint8) for f in framed]
-        for c, b in zip(chunks, bodies):
+        for c, f, b in zip(chunks, framed, bodies):
             check("bitshuffle decoding vecpress", bitshuffle.decompress_lz4(b, c.shape, c.dtype), c)
             # Its blocks under the header of ours (the same size and the same
             # default block size) make a frame that vecpress reads.
@@ -263,7 +263,10 @@ def hdf5(cols: dict[str, np.ndarray], chunk_bytes: int, repeat: int):
                 path = os.path.join(tmp, f"{name}.h5")
                 with h5py.File(path, "w") as f:
                     f.create_dataset("x", data=a, chunks=(step,), **flt)
-                out = np.empty_like(a)
+                # HDF5 stores the last chunk whole (padded), so its raw chunks
+                # decode into whole chunks of a padded array.
+                padded = np.empty(-(-len(a) // step) * step, a.dtype)
+                out = padded[: len(a)]
                 blosc = vnc.Blosc()
                 # No chunk cache: HDF5 would otherwise serve chunks of up to
                 # 1 MiB decoded from memory, and time no decoding at all.
@@ -283,7 +286,7 @@ def hdf5(cols: dict[str, np.ndarray], chunk_bytes: int, repeat: int):
                     def ours(decode=decode):
                         for s in starts:
                             _, raw = ds.id.read_direct_chunk((s,))
-                            o = out[s : s + step]
+                            o = padded[s : s + step]
                             if decode is None:
                                 blosc.decode(raw, out=o)
                             else:
