@@ -36,28 +36,38 @@ class Counter(threading.Thread):
 
 
 def _progress(f, seconds: float) -> float:
-    """The counter's progress while `f` runs again and again for about
-    `seconds`, as a fraction of its progress while the main thread sleeps
-    as long (which releases the GIL throughout)."""
+    """The counter's speed while `f` runs again and again for about
+    `seconds`, as a fraction of its speed while the main thread sleeps
+    (which releases the GIL throughout)."""
     previous = sys.getswitchinterval()
     sys.setswitchinterval(1e-4)
     counter = Counter()
     counter.start()
-    try:
-        time.sleep(0.02)  # the counter is running
+
+    def rate(run) -> float:
         c0, t0 = counter.count, time.perf_counter()
-        time.sleep(seconds / 3)
-        solo_rate = (counter.count - c0) / (time.perf_counter() - t0)
-        c0, t0 = counter.count, time.perf_counter()
+        run()
+        return (counter.count - c0) / (time.perf_counter() - t0)
+
+    def calls():
+        t0 = time.perf_counter()
         while time.perf_counter() - t0 < seconds:
             f()
-        rate = (counter.count - c0) / (time.perf_counter() - t0)
+
+    try:
+        time.sleep(0.02)  # the counter is running
+        # Its solo speed before and after the calls, in case the machine's
+        # load changes meanwhile.
+        before = rate(lambda: time.sleep(seconds / 4))
+        during = rate(calls)
+        after = rate(lambda: time.sleep(seconds / 4))
+        solo_rate = (before + after) / 2
     finally:
         counter.stop = True
         counter.join()
         sys.setswitchinterval(previous)
     assert solo_rate > 0
-    return rate / solo_rate
+    return during / solo_rate
 
 
 def _floats(nbytes: int) -> np.ndarray:
