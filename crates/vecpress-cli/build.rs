@@ -1,4 +1,5 @@
-//! Compiles lemire's MaskedVByte C decoder for the `peer:maskedvbyte-c` benchmark peer.
+//! Compiles lemire's MaskedVByte C decoder for the `peer:maskedvbyte-c` benchmark peer,
+//! and Masui's bitshuffle C library for `peer:bitshuffle`.
 //!
 //! The C sources come from the `maskedvbyte-sys` package, which ships them but
 //! does not compile them. Cargo.toml lists it as a fetch-only dependency (under a
@@ -10,6 +11,14 @@
 //! On success it sets `cfg(vecpress_maskedvbyte_c)` and
 //! `VECPRESS_MASKEDVBYTE_CFLAGS`; otherwise `VECPRESS_MASKEDVBYTE_ABSENT`
 //! holds the reason, which `vecpress bench --peers` prints.
+//!
+//! Bitshuffle the same way: its C sources (release 0.5.2) come from the
+//! `hdf5-bitshuffle` package, fetch-only as well (its own build compiles HDF5),
+//! or from `VECPRESS_BITSHUFFLE_SRC` (a kiyo-masui/bitshuffle checkout).
+//! Only the library proper is compiled (`bitshuffle.c`, `bitshuffle_core.c`,
+//! `iochain.c`), against the LZ4 of `lz4-sys`, which the CLI links already;
+//! `cfg(vecpress_bitshuffle_c)` and `VECPRESS_BITSHUFFLE_CFLAGS`, or
+//! `VECPRESS_BITSHUFFLE_ABSENT`.
 #![forbid(unsafe_code)]
 
 use std::env;
@@ -18,12 +27,17 @@ use std::path::{Path, PathBuf};
 /// The package version pinned in the workspace Cargo.toml.
 const SYS_PACKAGE: &str = "maskedvbyte-sys-0.1.0";
 const SRC_ENV: &str = "VECPRESS_MASKEDVBYTE_SRC";
+/// The package that ships bitshuffle's sources, pinned in the workspace Cargo.toml.
+const BITSHUFFLE_PACKAGE: &str = "hdf5-bitshuffle-1.0.0";
+const BITSHUFFLE_SRC_ENV: &str = "VECPRESS_BITSHUFFLE_SRC";
 
 fn main() {
     println!("cargo::rustc-check-cfg=cfg(vecpress_maskedvbyte_c)");
     println!("cargo::rustc-check-cfg=cfg(vecpress_fetch_only)");
+    println!("cargo::rustc-check-cfg=cfg(vecpress_bitshuffle_c)");
     println!("cargo::rerun-if-changed=build.rs");
     println!("cargo::rerun-if-env-changed={SRC_ENV}");
+    println!("cargo::rerun-if-env-changed={BITSHUFFLE_SRC_ENV}");
     println!("cargo::rerun-if-env-changed=CARGO_HOME");
 
     if env::var_os("CARGO_FEATURE_PEERS").is_none() {
@@ -38,6 +52,99 @@ fn main() {
             println!("cargo::rustc-env=VECPRESS_MASKEDVBYTE_ABSENT={reason}");
         }
     }
+    match build_bitshuffle() {
+        Ok(cflags) => {
+            println!("cargo::rustc-cfg=vecpress_bitshuffle_c");
+            println!("cargo::rustc-env=VECPRESS_BITSHUFFLE_CFLAGS={cflags}");
+        }
+        Err(reason) => {
+            println!("cargo::rustc-env=VECPRESS_BITSHUFFLE_ABSENT={reason}");
+        }
+    }
+}
+
+fn build_bitshuffle() -> Result<String, String> {
+    if env::var("CARGO_CFG_TARGET_ARCH").as_deref() != Ok("x86_64") {
+        return Err("built on x86-64 only here".into());
+    }
+    let dir = find_bitshuffle()?;
+    let src = dir.join("src");
+    // LZ4 comes from lz4-sys (a `links = "lz4"` package, hence this variable):
+    // its header, and its library at link time. Bitshuffle's own copy of LZ4
+    // would define the same symbols a second time.
+    let lz4_include = env::var_os("DEP_LZ4_INCLUDE")
+        .map(PathBuf::from)
+        .ok_or("lz4-sys did not name its include directory (DEP_LZ4_INCLUDE)")?;
+    let files = ["bitshuffle.c", "bitshuffle_core.c", "iochain.c"].map(|f| src.join(f));
+    for f in &files {
+        println!("cargo::rerun-if-changed={}", f.display());
+    }
+    // As bitshuffle's own setup.py: -O3 -march=native -std=c99. Its kernels
+    // are chosen at compile time (AVX-512, AVX2 or SSE2 by the predefined
+    // macros), so only a native build runs its best one; a cross build gets
+    // the SSE2 baseline. No -fopenmp: one thread, as every peer.
+    let native = env::var("HOST") == env::var("TARGET");
+    let arch_flag = if native { "-march=native" } else { "-msse2" };
+    let mut build = cc::Build::new();
+    build
+        .files(&files)
+        .include(&src)
+        .include(&lz4_include)
+        .opt_level(3)
+        .flag("-std=c99")
+        .flag(arch_flag)
+        .warnings(false)
+        .cargo_warnings(false);
+    build
+        .try_compile("vecpress_bitshuffle")
+        .map_err(|e| format!("compiling bitshuffle in {} failed: {e}", src.display()))?;
+    Ok(format!("-O3 -std=c99 {arch_flag}"))
+}
+
+/// The bitshuffle directory (holding `src/bitshuffle.c` and its headers).
+fn find_bitshuffle() -> Result<PathBuf, String> {
+    let has = |dir: &Path| {
+        [
+            "bitshuffle.c",
+            "bitshuffle_core.c",
+            "iochain.c",
+            "bitshuffle.h",
+        ]
+        .iter()
+        .all(|f| dir.join("src").join(f).is_file())
+    };
+    if let Some(dir) = env::var_os(BITSHUFFLE_SRC_ENV) {
+        let dir = PathBuf::from(dir);
+        return if has(&dir) {
+            Ok(dir)
+        } else {
+            Err(format!(
+                "{BITSHUFFLE_SRC_ENV}={} holds no src/bitshuffle.c",
+                dir.display()
+            ))
+        };
+    }
+    let home = cargo_home().ok_or("cannot tell CARGO_HOME (neither it nor HOME is set)")?;
+    let registry = home.join("registry").join("src");
+    let found = std::fs::read_dir(&registry).ok().and_then(|entries| {
+        entries
+            .filter_map(Result::ok)
+            .map(|e| {
+                e.path()
+                    .join(BITSHUFFLE_PACKAGE)
+                    .join("ext")
+                    .join("bitshuffle")
+            })
+            .find(|dir| has(dir))
+    });
+    found.ok_or_else(|| {
+        format!(
+            "C sources of {BITSHUFFLE_PACKAGE} not found under {}; run `cargo fetch` (or set \
+             {BITSHUFFLE_SRC_ENV} to a kiyo-masui/bitshuffle checkout), `touch \
+             crates/vecpress-cli/build.rs`, and rebuild",
+            registry.display()
+        )
+    })
 }
 
 fn build_maskedvbyte() -> Result<String, String> {

@@ -10,6 +10,7 @@
 #![deny(unsafe_code)]
 
 mod bitpacking;
+mod bitshuffle;
 mod c_blosc;
 mod fastlanes;
 mod integer_encoding;
@@ -130,6 +131,8 @@ pub fn all_bytes(level: u32) -> Vec<ByteSlot> {
         lz4_flex::peer(),
         naive_split::peer(),
         c_blosc::peer(),
+        bitshuffle::peer(),
+        bitshuffle::peer_lz4(),
     ]
 }
 
