@@ -658,6 +658,10 @@ def targets(records, perf_dir, out):
          lambda rec: worst(rec, floats("blosc-lz4"), "blosc-lz4", "peer:c-blosc", True)),
         ("Bit split ÷ memcpy of the same bytes, worst float file", 0.8,
          lambda rec: worst_over_memcpy(rec, "bit-split")),
+        ("Bit split ÷ the bitshuffle library, worst float file", 1.5,
+         lambda rec: worst(rec, floats("bit-split"), "bit-split", "peer:bitshuffle", True)),
+        ("PFOR delta ÷ BP128 delta, worst posting file", 0.7,
+         lambda rec: worst(rec, postings("pfor-delta"), "pfor-delta", "bp128-delta")),
     ]
     out += ["## Targets", "",
             "The speed the project aims at on every CPU, the default dispatch's ratio in each "

@@ -3,7 +3,8 @@
 //! one thread, against LZ4 1.10 of `lz4-sys`. Two rows:
 //! - beside `bit-split`: `bshuf_bitshuffle` / `bshuf_bitunshuffle`, the
 //!   transposition alone, in its default blocks as ours;
-//! - beside `bit-split-lz4`: `bshuf_compress_lz4` / `bshuf_decompress_lz4`
+//! - `peer:bitshuffle-lz4`, beside `bit-split-lz4`: `bshuf_compress_lz4` /
+//!   `bshuf_decompress_lz4`
 //!   under the 12-byte header of the HDF5 filter 32008, which the filter
 //!   writes around the library's blocks and the bench's frames carry.
 //!
@@ -13,7 +14,14 @@
 
 use super::ByteSlot;
 
+/// The row of the transposition; the LZ4 framing's is [`NAME_LZ4`], so
+/// that a record tells the two apart.
 const NAME: &str = "peer:bitshuffle";
+const NAME_LZ4: &str = "peer:bitshuffle-lz4";
+
+fn name(lz4: bool) -> &'static str {
+    if lz4 { NAME_LZ4 } else { NAME }
+}
 
 /// The transposition alone, beside `bit-split`.
 pub fn peer() -> ByteSlot {
@@ -37,7 +45,7 @@ mod imp {
             _ => super::super::NO_FEATURE.into(),
         };
         Err(super::super::Absent {
-            name: super::NAME,
+            name: super::name(lz4),
             family: super::family(lz4),
             reason,
         })
@@ -201,7 +209,7 @@ mod imp {
 
     impl BytePeer for Bitshuffle {
         fn name(&self) -> &'static str {
-            super::NAME
+            super::name(self.lz4)
         }
 
         fn family(&self) -> &'static str {
