@@ -223,7 +223,7 @@ pub(super) fn read<const DELTA: bool>(
     // narrow block).
     bp128::unpack_block_with(isa, &input[h.packed_at..h.positions_at], h.width, out);
     if h.exceptions != 0 {
-        patch(&h, input, out)?;
+        patch(isa, &h, input, out)?;
     }
     if DELTA {
         bp128::running_sum_with(isa, out, initial);
@@ -240,7 +240,7 @@ pub(super) fn read<const DELTA: bool>(
 /// starts, when the input holds eight bytes there (bytes past the block
 /// fall under the mask); a block at the input's very end takes the
 /// byte-by-byte path for its last parts.
-fn patch(h: &Header, input: &[u8], out: &mut [u32; BLOCK_LEN]) -> Result<(), Error> {
+fn patch(isa: Isa, h: &Header, input: &[u8], out: &mut [u32; BLOCK_LEN]) -> Result<(), Error> {
     let positions = &input[h.positions_at..h.highs_at];
     let mut bad = positions
         .last()
@@ -263,6 +263,11 @@ fn patch(h: &Header, input: &[u8], out: &mut [u32; BLOCK_LEN]) -> Result<(), Err
     let e = usize::from(h.high_width);
     let mask = (1u64 << e) - 1;
     let from_highs = &input[h.highs_at..];
+    #[cfg(target_arch = "x86_64")]
+    if super::x86::patch(isa, positions, from_highs, e, u32::from(h.width), out) {
+        return padding(h, input);
+    }
+    let _ = isa;
     // The parts whose eight bytes from their first lie in the input.
     let fast = if from_highs.len() >= h.len - h.highs_at + 7 {
         positions.len()
@@ -281,7 +286,12 @@ fn patch(h: &Header, input: &[u8], out: &mut [u32; BLOCK_LEN]) -> Result<(), Err
     for (k, &p) in positions.iter().enumerate().skip(fast) {
         out[usize::from(p)] |= high_part(highs, k, h.high_width) << h.width;
     }
-    let used = positions.len() * e % 8;
+    padding(h, input)
+}
+
+/// Checks that the bits after the last high part are zero.
+fn padding(h: &Header, input: &[u8]) -> Result<(), Error> {
+    let used = h.exceptions * usize::from(h.high_width) % 8;
     if used != 0 && input[h.len - 1] >> used != 0 {
         return Err(Error::Corrupt {
             offset: h.len - 1,

@@ -66,6 +66,8 @@
 
 mod block;
 mod stream;
+#[cfg(target_arch = "x86_64")]
+mod x86;
 
 pub use stream::{
     decode, decode_delta, decode_delta_to_vec, decode_delta_with, decode_to_vec, decode_with,
