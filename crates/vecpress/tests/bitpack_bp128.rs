@@ -336,3 +336,60 @@ fn streams_cut_short_or_corrupt_are_errors_at_their_offset() {
         Err(Error::Truncated { .. })
     ));
 }
+
+/// The value of `bytes` (a block of `lanes` at `width`) at index `n`, read
+/// bit by bit as [`reference_pack`] lays them out.
+fn reference_value(lanes: Lanes, bytes: &[u8], width: u8, n: usize) -> u32 {
+    let (l, w) = (lanes.count(), usize::from(width));
+    let (i, j) = (n / l, n % l);
+    (0..w).fold(0, |v, b| {
+        let bit = i * w + b;
+        let at = 4 * (l * (bit / 32) + j);
+        let word = u32::from_le_bytes(bytes[at..at + 4].try_into().unwrap());
+        v | (word >> (bit % 32) & 1) << b
+    })
+}
+
+#[test]
+fn adversarial_blocks_unpack_on_every_kernel_at_the_end_of_their_buffer() {
+    // All ones (every value the width's maximum, gaps that wrap), zeros,
+    // and patterns whose set bits sit at the words' ends.
+    let patterns: [fn(usize) -> u8; 5] = [
+        |_| 0xff,
+        |_| 0,
+        |i| if i % 4 == 3 { 0x80 } else { 0 },
+        |i| if i % 4 == 0 { 0x01 } else { 0 },
+        |i| (i as u8).wrapping_mul(0x9d) ^ 0x5a,
+    ];
+    for lanes in LANES {
+        for width in 0..=32u8 {
+            for pattern in patterns {
+                let len = lanes.packed_len(width);
+                // The block ends where its buffer does: nothing past it to read.
+                let bytes: Vec<u8> = (0..len).map(pattern).collect();
+                let expected: Vec<u32> = (0..lanes.block_len())
+                    .map(|n| reference_value(lanes, &bytes, width, n))
+                    .collect();
+                for &isa in Isa::available() {
+                    let what = format!("{isa:?} {lanes:?} width {width}");
+                    let mut out = vec![0x5a5a_5a5au32; lanes.block_len() + 1];
+                    assert_eq!(
+                        bp128::unpack_with(isa, lanes, &bytes, width, &mut out),
+                        Ok(len)
+                    );
+                    assert_eq!(out[..lanes.block_len()], expected[..], "{what}");
+                    assert_eq!(out[lanes.block_len()], 0x5a5a_5a5a, "{what}");
+                    let initial = u32::MAX - 3;
+                    let n = bp128::unpack_sorted_with(isa, lanes, initial, &bytes, width, &mut out);
+                    assert_eq!(n, Ok(len));
+                    let mut acc = initial;
+                    for (i, &g) in expected.iter().enumerate() {
+                        acc = acc.wrapping_add(g);
+                        assert_eq!(out[i], acc, "{what} sorted value {i}");
+                    }
+                    assert_eq!(out[lanes.block_len()], 0x5a5a_5a5a, "{what}");
+                }
+            }
+        }
+    }
+}

@@ -27,11 +27,12 @@ pub(super) trait BlockFormat {
     /// The most bytes [`BlockFormat::write`] puts down for one block.
     const MAX_BLOCK_BYTES: usize;
 
-    /// Whether a delta stream is decoded by reading every block's gaps and
-    /// summing all of them in one pass after the last whole block (one call
-    /// where a pass per block would cost a call and its setup each), rather
-    /// than by `read::<true>` block by block.
-    const SUM_AFTER: bool;
+    /// Whether a delta stream is decoded with the kernels of `isa` by
+    /// reading every block's gaps and summing all of them in one pass after
+    /// the last whole block (one call where a pass per block would cost a
+    /// call and its setup each), rather than by `read::<true>` block by
+    /// block (where the kernel sums a block as it unpacks it).
+    fn sum_after(isa: Isa) -> bool;
 
     /// Writes the block of `values` into `out`, which holds at least
     /// [`BlockFormat::MAX_BLOCK_BYTES`]; when `DELTA`, it codes their gaps,
@@ -101,7 +102,8 @@ pub(super) fn decode<F: BlockFormat, const DELTA: bool>(
     mut prev: u32,
 ) -> Result<usize, Error> {
     let n = out.len();
-    let sum_each = DELTA && !F::SUM_AFTER;
+    let sum_after = DELTA && F::sum_after(isa);
+    let sum_each = DELTA && !sum_after;
     let mut pos = 0;
     let mut blocks = out.chunks_exact_mut(BLOCK);
     for (b, block) in (&mut blocks).enumerate() {
@@ -117,7 +119,7 @@ pub(super) fn decode<F: BlockFormat, const DELTA: bool>(
         }
     }
     let whole = n - blocks.into_remainder().len();
-    if DELTA && F::SUM_AFTER && whole > 0 {
+    if sum_after && whole > 0 {
         bp128::running_sum_with(isa, &mut out[..whole], prev);
         prev = out[whole - 1];
     }

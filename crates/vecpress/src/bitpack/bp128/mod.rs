@@ -40,6 +40,8 @@
 //! # Ok::<(), vecpress::Error>(())
 //! ```
 
+#[cfg(target_arch = "x86_64")]
+mod avx512;
 mod generic;
 mod select;
 mod stream;
@@ -331,9 +333,10 @@ fn unpack_impl<const SORTED: bool>(
             actual: out.len(),
         });
     }
-    kernels::unpack(isa, lanes, input, w as usize, out);
     if SORTED {
-        kernels::running_sum(isa, &mut out[..lanes.block_len()], initial);
+        kernels::unpack_sorted(isa, lanes, input, w as usize, out, initial);
+    } else {
+        kernels::unpack(isa, lanes, input, w as usize, out);
     }
     Ok(len)
 }
@@ -344,14 +347,24 @@ fn unpack_impl<const SORTED: bool>(
 ///
 /// Four lanes are one 128-bit register, which the baseline of x86-64 (SSE2)
 /// and of aarch64 (Neon) already has: the code compiled without extra
-/// features is the 4-lane kernel at every level, and the 8-lane one below
-/// AVX2. AVX2 and AVX-512 run eight lanes in one 256-bit register.
+/// features is the 4-lane kernel at every level but AVX-512, and the 8-lane
+/// one below AVX2. AVX2 and AVX-512 run eight lanes in one 256-bit
+/// register. The AVX-512 level has `avx512`'s kernel, sixteen values a
+/// register, for four lanes, and for sorted blocks of either lane count
+/// (whose running sum it computes in the same registers); plain 8-lane
+/// blocks stay with the AVX2 code, which unpacks them faster on Intel's
+/// Sapphire Rapids than sixteen at a time.
 mod kernels {
     use super::{Lanes, generic};
     use crate::Isa;
 
     type PackFn = unsafe fn(&[u32], u32, &mut [u8]);
     type UnpackFn = unsafe fn(&[u8], &mut [u32]);
+    #[cfg(target_arch = "x86_64")]
+    type UnpackSortedFn = unsafe fn(&[u8], &mut [u32], u32);
+
+    #[cfg(target_arch = "x86_64")]
+    use super::avx512;
 
     /// Entry points of one level: the generic code under its features.
     macro_rules! level {
@@ -435,12 +448,41 @@ mod kernels {
         let _ = isa; // as in `pack`
         let f = match lanes {
             #[cfg(target_arch = "x86_64")]
+            Lanes::X4 if isa == Isa::Avx512 => pick!(avx512::unpack::<4>(width) as UnpackFn),
+            #[cfg(target_arch = "x86_64")]
             Lanes::X8 if wide(isa, lanes) => pick!(avx2::unpack::<8>(width) as UnpackFn),
             Lanes::X8 => pick!(baseline::unpack::<8>(width) as UnpackFn),
             Lanes::X4 => pick!(baseline::unpack::<4>(width) as UnpackFn),
         };
-        // SAFETY: as in `pack`.
+        // SAFETY: as in `pack`; the AVX-512 function is picked only for
+        // the `Avx512` level, which has every feature it enables.
         unsafe { f(input, out) }
+    }
+
+    /// Unpacks a sorted block with the kernel of `isa` (checked by the
+    /// caller), summing its gaps from `initial`: in the same pass at the
+    /// AVX-512 level, in a second pass over the block below it.
+    pub(super) fn unpack_sorted(
+        isa: Isa,
+        lanes: Lanes,
+        input: &[u8],
+        width: usize,
+        out: &mut [u32],
+        initial: u32,
+    ) {
+        #[cfg(target_arch = "x86_64")]
+        if isa == Isa::Avx512 {
+            let f = match lanes {
+                Lanes::X4 => pick!(avx512::unpack_sorted::<4>(width) as UnpackSortedFn),
+                Lanes::X8 => pick!(avx512::unpack_sorted::<8>(width) as UnpackSortedFn),
+            };
+            // SAFETY: the level came from `Isa::best()` or `Isa::check()`:
+            // the CPU has every feature the function enables. It checks its
+            // slices' bounds.
+            return unsafe { f(input, out, initial) };
+        }
+        unpack(isa, lanes, input, width, out);
+        running_sum(isa, &mut out[..lanes.block_len()], initial);
     }
 
     /// Replaces the gaps of `out` (a whole block) by their running sum from

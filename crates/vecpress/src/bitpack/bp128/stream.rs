@@ -34,7 +34,12 @@ struct Bp128;
 
 impl BlockFormat for Bp128 {
     const MAX_BLOCK_BYTES: usize = 1 + Lanes::X4.packed_len(MAX_WIDTH);
-    const SUM_AFTER: bool = true;
+
+    /// The AVX-512 kernel sums a block in the registers it unpacks it in;
+    /// below it, one pass over every block after them all.
+    fn sum_after(isa: Isa) -> bool {
+        isa != Isa::Avx512
+    }
 
     fn write<const DELTA: bool>(values: &[u32; BLOCK], prev: u32, out: &mut [u8]) -> usize {
         let width = if DELTA {
@@ -79,9 +84,10 @@ impl BlockFormat for Bp128 {
         // checked the level: straight to the kernel, which every block of
         // a stream goes through (the public entry's checks again cost as
         // much as unpacking a narrow block).
-        super::kernels::unpack(isa, Lanes::X4, data, usize::from(width), out);
         if DELTA {
-            super::kernels::running_sum(isa, out, prev);
+            super::kernels::unpack_sorted(isa, Lanes::X4, data, usize::from(width), out, prev);
+        } else {
+            super::kernels::unpack(isa, Lanes::X4, data, usize::from(width), out);
         }
         Ok(1 + len)
     }

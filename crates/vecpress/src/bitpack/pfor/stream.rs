@@ -20,7 +20,10 @@ struct Pfor;
 
 impl BlockFormat for Pfor {
     const MAX_BLOCK_BYTES: usize = super::MAX_BLOCK_BYTES;
-    const SUM_AFTER: bool = false;
+
+    fn sum_after(_: Isa) -> bool {
+        false
+    }
 
     fn write<const DELTA: bool>(values: &[u32; BLOCK], mut prev: u32, out: &mut [u8]) -> usize {
         let mut gaps = *values;

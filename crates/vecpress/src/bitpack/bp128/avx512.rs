@@ -1,0 +1,267 @@
+//! SIMD-BP128 unpacking at the AVX-512 level: sixteen values a register,
+//! whatever the lane count, with the width a constant.
+//!
+//! ```text
+//! block of L lanes, width W: lane vector i (values L i .. L i + L) lies at
+//!     bits i W .. i W + W of its lanes, in lane word k = i W / 32 from bit
+//!     s = i W mod 32 (and word k + 1 when s + W > 32); lane j's word k is
+//!     u32 number L k + j of the block
+//! step g (values 16 g .. 16 g + 16, 16 / L lane vectors): its words all lie
+//!     in the block's 64-byte chunks z and z + 1, z = first word's chunk
+//!     lo = vpermt2d(chunk z, chunk z+1) by the index of each value's word k
+//!     hi = vpermt2d(...) by the index of its word k + 1
+//!     v  = vpshrdvd(lo, hi, s) & mask(W): (hi:lo) >> s, a funnel shift
+//! sorted: the sixteen gaps are summed in the register (Prefix16) and the
+//!     running total carried from step to step, in the same pass
+//! ```
+//!
+//! The indexes and shifts of every step are tables computed by `const fn`
+//! for each lane count and width ([`Steps`]), so each compiled width
+//! loads them as constants. A step none of whose values crosses a word
+//! needs no `hi` and shifts with `vpsrlvd`.
+
+use core::arch::x86_64::*;
+
+use super::generic::PER_LANE;
+use crate::simd::x86::Prefix16;
+
+/// `$body` 16 times, with `$g` a constant 0..16 in each, so that every
+/// step's table is a constant where it is used (LLVM leaves a loop over
+/// sixteen steps rolled, and the tables then go through registers).
+macro_rules! unroll16 {
+    ($g:ident => $body:block) => {
+        unroll16!(@each $g, $body; 0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15)
+    };
+    (@each $g:ident, $body:block; $($n:literal)*) => {
+        $({
+            const $g: usize = $n;
+            $body
+        })*
+    };
+}
+
+/// How to unpack the sixteen values of one step.
+#[derive(Clone, Copy)]
+struct Step {
+    /// Index of each value's first word in chunks `zmm` and `zmm + 1` of
+    /// the block (0..32, as `vpermt2d` takes them).
+    lo: [u32; 16],
+    /// Index of each value's second word (that of `lo` where it needs none).
+    hi: [u32; 16],
+    /// The bit each value starts at in its first word.
+    shift: [u32; 16],
+    /// The block's 64-byte chunk the step's first word lies in.
+    zmm: usize,
+    /// Whether a value of the step crosses into its second word.
+    crosses: bool,
+}
+
+const EMPTY: Step = Step {
+    lo: [0; 16],
+    hi: [0; 16],
+    shift: [0; 16],
+    zmm: 0,
+    crosses: false,
+};
+
+/// The steps of a block of `l` lanes (4 or 8) at width `w` (1..=32): `2 l`
+/// of them, the rest of the array unused. Panics (when it compiles) if a
+/// step's words did not fit in two chunks.
+const fn steps(l: usize, w: usize) -> [Step; 16] {
+    let mut all = [EMPTY; 16];
+    let per = 16 / l;
+    let mut g = 0;
+    while g < 2 * l {
+        let first = g * per * w / 32;
+        let zmm = first * l / 16;
+        let mut step = EMPTY;
+        step.zmm = zmm;
+        let mut e = 0;
+        while e < 16 {
+            let (q, j) = (e / l, e % l);
+            let bit = (g * per + q) * w;
+            let (k, s) = (bit / 32, bit % 32);
+            let lo = l * k + j - 16 * zmm;
+            assert!(lo < 32, "a value's first word beyond the step's two chunks");
+            step.lo[e] = lo as u32;
+            step.shift[e] = s as u32;
+            if s + w > 32 {
+                assert!(
+                    lo + l < 32,
+                    "a value's second word beyond the step's two chunks"
+                );
+                step.hi[e] = (lo + l) as u32;
+                step.crosses = true;
+            } else {
+                step.hi[e] = lo as u32;
+            }
+            e += 1;
+        }
+        all[g] = step;
+        g += 1;
+    }
+    all
+}
+
+/// The steps of `L` lanes at width `W`, one table per pair.
+struct Steps<const L: usize, const W: usize>;
+
+impl<const L: usize, const W: usize> Steps<L, W> {
+    const ALL: [Step; 16] = if W == 0 { [EMPTY; 16] } else { steps(L, W) };
+}
+
+/// Unpacks the `32 L` values of `W` bits each from the first `4 W L` bytes
+/// of `input` into `out`.
+///
+/// # Safety
+/// The CPU has AVX-512 F, BW, VL, VBMI and VBMI2 (the `Avx512` level).
+/// Panics if `input` or `out` is shorter than the block.
+#[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vbmi,avx512vbmi2")]
+pub(super) unsafe fn unpack<const L: usize, const W: usize>(input: &[u8], out: &mut [u32]) {
+    // SAFETY: the caller's features.
+    unsafe { run::<L, W, false>(input, out, 0) }
+}
+
+/// [`unpack`] of a sorted block: the gaps summed from `initial`.
+///
+/// # Safety
+/// As [`unpack`].
+#[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vbmi,avx512vbmi2")]
+pub(super) unsafe fn unpack_sorted<const L: usize, const W: usize>(
+    input: &[u8],
+    out: &mut [u32],
+    initial: u32,
+) {
+    // SAFETY: the caller's features.
+    unsafe { run::<L, W, true>(input, out, initial) }
+}
+
+/// Chunk `z` (sixteen u32) of the `words` u32 of `input`: zeros past them.
+///
+/// # Safety
+/// AVX-512 F; `input` holds at least `4 words` bytes.
+#[inline(always)]
+unsafe fn chunk(input: &[u8], z: usize, words: usize) -> __m512i {
+    let ptr = input.as_ptr().wrapping_add(64 * z);
+    if 16 * (z + 1) <= words {
+        // SAFETY: the chunk's 64 bytes lie within the block's `4 words`.
+        unsafe { _mm512_loadu_si512(ptr.cast()) }
+    } else if 16 * z >= words {
+        // SAFETY: registers only.
+        unsafe { _mm512_setzero_si512() }
+    } else {
+        let k = (1u32 << (words - 16 * z)) - 1;
+        // SAFETY: the mask reads only the u32 of the chunk below `words`,
+        // within the block; the masked-off ones are not accessed.
+        unsafe { _mm512_maskz_loadu_epi32(k as u16, ptr.cast()) }
+    }
+}
+
+/// The sixteen u32 of `t` in a register.
+///
+/// # Safety
+/// AVX-512 F.
+#[inline(always)]
+unsafe fn table(t: &[u32; 16]) -> __m512i {
+    // SAFETY: `t` is 64 readable bytes.
+    unsafe { _mm512_loadu_si512(t.as_ptr().cast()) }
+}
+
+/// The block's `2 L` steps, summed from `initial` when `SORTED`.
+///
+/// # Safety
+/// As [`unpack`].
+#[inline(always)]
+unsafe fn run<const L: usize, const W: usize, const SORTED: bool>(
+    input: &[u8],
+    out: &mut [u32],
+    initial: u32,
+) {
+    let words = W * L;
+    let input = &input[..4 * words];
+    let out = &mut out[..PER_LANE * L];
+    let mask = if W == 32 { u32::MAX } else { (1u32 << W) - 1 };
+    // SAFETY: registers only (and the tables of `Prefix16`, for a sorted
+    // block alone); the caller's features.
+    let (mask, prefix, mut acc) = unsafe {
+        (
+            _mm512_set1_epi32(mask as i32),
+            SORTED.then(|| Prefix16::new()),
+            _mm512_set1_epi32(initial as i32),
+        )
+    };
+    unroll16!(G => {
+        if G < 2 * L {
+            let step = const { Steps::<L, W>::ALL[G] };
+            // SAFETY: `chunk` reads within `input`, which holds the block's
+            // `4 words` bytes; the store writes values `16 G .. 16 G + 16`
+            // of `out`, which holds `32 L >= 16 G + 16`; the caller's
+            // features.
+            unsafe {
+                let v = if W == 0 {
+                    _mm512_setzero_si512()
+                } else {
+                    let a = chunk(input, step.zmm, words);
+                    let b = chunk(input, step.zmm + 1, words);
+                    let lo = _mm512_permutex2var_epi32(a, table(&step.lo), b);
+                    let shift = table(&step.shift);
+                    let v = if step.crosses {
+                        let hi = _mm512_permutex2var_epi32(a, table(&step.hi), b);
+                        _mm512_shrdv_epi32(lo, hi, shift)
+                    } else {
+                        _mm512_srlv_epi32(lo, shift)
+                    };
+                    if W == 32 {
+                        v
+                    } else {
+                        _mm512_and_si512(v, mask)
+                    }
+                };
+                let v = match &prefix {
+                    Some(prefix) => {
+                        let sums = _mm512_add_epi32(prefix.sums(v), acc);
+                        acc = prefix.total(sums);
+                        sums
+                    }
+                    None => v,
+                };
+                let sixteen = &mut out[16 * G..16 * G + 16];
+                _mm512_storeu_si512(sixteen.as_mut_ptr().cast(), v);
+            }
+        }
+    });
+    // The total after the last step is the caller's `out[32 L - 1]`.
+    let _ = acc;
+}
+
+#[cfg(test)]
+mod tests {
+    use super::steps;
+
+    /// Every step's indexes and shifts, recomputed value by value from the
+    /// layout: value `n` of the block is lane `n mod L`'s value `n / L`.
+    #[test]
+    fn steps_point_at_each_values_words() {
+        for l in [4, 8] {
+            for w in 1..=32 {
+                let all = steps(l, w);
+                for (g, step) in all[..2 * l].iter().enumerate() {
+                    let mut crosses = false;
+                    for e in 0..16 {
+                        let n = 16 * g + e;
+                        let (i, j) = (n / l, n % l);
+                        let bit = i * w;
+                        let first = l * (bit / 32) + j;
+                        assert_eq!(16 * step.zmm + step.lo[e] as usize, first, "{l} {w} {n}");
+                        assert_eq!(step.shift[e] as usize, bit % 32, "{l} {w} {n}");
+                        if bit % 32 + w > 32 {
+                            crosses = true;
+                            assert_eq!(step.hi[e] as usize, step.lo[e] as usize + l);
+                        }
+                    }
+                    assert_eq!(step.crosses, crosses, "{l} {w} step {g}");
+                }
+            }
+        }
+    }
+}
