@@ -126,9 +126,13 @@ use Variant::{Copy8, Copy16, Copy32, Shuffle16};
 /// of [`Op::ALL`]: vbyte, vbyte-delta, gb, gb-delta, g8iu, g8iu-delta,
 /// svb, svb-delta, svb-0124, svb-0124-delta, byte-split, byte-split-lz4,
 /// bp128, bp128-delta, fastlanes, fastlanes-delta, fastlanes-for.
-/// SIMD-BP128's 4-lane kernel is the same code above the baseline (one
-/// 128-bit register), so its level is that of the VByte tail of its
-/// streams, which short lists are all of: vbyte's. FastLanes runs at the
+/// SIMD-BP128 (and PFOR, which unpacks with it) has a kernel of its own
+/// at AVX-512 (`vpermt2d` and `vpshrdvd` on four packed words a register,
+/// the gaps summed as they are unpacked); below it, the 4-lane kernel is the
+/// same code above the baseline (one 128-bit register). Only Intel's record
+/// has measured the AVX-512 kernel: the other profiles, and CPUs with none,
+/// keep bp128 at AVX2 (the baseline kernel, AVX2's VByte tail, 128-bit
+/// sums) until a record shows the 512-bit one faster there. FastLanes runs at the
 /// highest level everywhere, as before it had a column: its kernels widen
 /// with the registers, and only Intel's record has measured them (AVX-512
 /// the fastest on every posting list there).
@@ -144,7 +148,7 @@ pub const PROFILES: &[Profile] = &[
         record: "amd-25-17",
         choices: [
             Avx512, Avx512, Sse41, Sse41, Avx2, Avx2, Avx512, Avx2, Avx512, Avx2, Avx512, Avx512,
-            Avx512, Avx512, Avx512, Avx512, Avx512,
+            Avx2, Avx2, Avx512, Avx512, Avx512,
         ],
         lz4: &[Copy32, Shuffle16, Copy8, Copy16],
     },
@@ -154,7 +158,7 @@ pub const PROFILES: &[Profile] = &[
         record: "amd-26",
         choices: [
             Avx512, Avx512, Sse41, Sse41, Avx2, Avx2, Avx512, Avx512, Avx512, Avx512, Avx512,
-            Avx512, Avx512, Avx512, Avx512, Avx512, Avx512,
+            Avx512, Avx2, Avx2, Avx512, Avx512, Avx512,
         ],
         lz4: &[Copy32, Shuffle16, Copy16, Copy8],
     },
@@ -179,7 +183,7 @@ pub const SAFE: Profile = Profile {
     record: "every record",
     choices: [
         Avx512, Avx512, Sse41, Sse41, Avx2, Avx2, Avx512, Avx512, Avx512, Avx512, Avx512, Avx512,
-        Avx512, Avx512, Avx512, Avx512, Avx512,
+        Avx2, Avx2, Avx512, Avx512, Avx512,
     ],
     lz4: &[Copy32, Shuffle16, Copy16, Copy8],
 };
