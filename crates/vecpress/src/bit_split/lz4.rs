@@ -272,11 +272,7 @@ pub fn decompress_lz4_with(
                 Ok(b) => b,
                 Err(e) => {
                     if let Some(w) = waiting {
-                        w.check(block::decompress_with(
-                            isa,
-                            w.src(input),
-                            &mut first[..w.len],
-                        ))?;
+                        w.decode(isa, input, first)?;
                     }
                     return Err(e);
                 }
@@ -298,11 +294,7 @@ pub fn decompress_lz4_with(
             }
         }
         if let Some(w) = waiting {
-            w.check(block::decompress_with(
-                isa,
-                w.src(input),
-                &mut first[..w.len],
-            ))?;
+            w.decode(isa, input, first)?;
             unshuffle(&w, first, out, scratch);
         }
         Ok((pos, o))
@@ -358,6 +350,15 @@ impl Block {
     /// The block's LZ4 bytes.
     fn src<'a>(&self, input: &'a [u8]) -> &'a [u8] {
         &input[self.start..self.start + self.c]
+    }
+
+    /// Decodes the block on its own into the start of `buf`.
+    fn decode(&self, isa: Isa, input: &[u8], buf: &mut [u8]) -> Result<(), Error> {
+        self.check(block::decompress_with(
+            isa,
+            self.src(input),
+            &mut buf[..self.len],
+        ))
     }
 
     /// The result of decoding the block, as the stream's: offsets in the
