@@ -1,8 +1,15 @@
-//! Interleaved timing of LZ4 block decompression: each round runs every
-//! decoder once over every 64 KiB block of a file, so that a busy machine
-//! slows all of them alike; each block's best time of all rounds counts (a
-//! block takes microseconds, so some round sees it undisturbed), and their
-//! sum is reported, with its ratio to liblz4's `LZ4_decompress_safe` and to
+//! Interleaved timing of LZ4 block decompression: each round takes the 64
+//! KiB blocks of a file in groups of [`GROUP`] (1 MiB) and runs every
+//! decoder over a group before the next. A group takes each decoder about
+//! a millisecond, so a slow spell of the machine (on a shared host these
+//! last from tens of milliseconds to seconds, and slow some code more than
+//! other) falls on all of them alike, where one decoder's pass over the
+//! whole file could fall inside it and the next one's outside. A group
+//! also holds thousands of sequences, far more than a branch predictor
+//! keeps, so one decoder's pass over a block does not train the branches
+//! of the next decoder of the same code on it, as taking turns block by
+//! block could. Each block's best time of all rounds counts, and their sum
+//! is reported, with its ratio to liblz4's `LZ4_decompress_safe` and to
 //! lz4_flex. Rows `pairs:LOOP` and `pairs` (the adaptive decompressor)
 //! decode the blocks two at a time (`block::decompress_pair`), each pair's
 //! best time counting. Then the same for compression against
@@ -28,6 +35,8 @@ use vecpress::lz4::{adaptive::AdaptiveDecompressor, block};
 mod liblz4;
 
 const BLOCK: usize = 64 * 1024;
+/// Blocks a decoder runs over before the next decoder takes them.
+const GROUP: usize = 16;
 /// Rounds per file (`LZ4_TIMING_ROUNDS` overrides).
 fn rounds() -> usize {
     std::env::var("LZ4_TIMING_ROUNDS")
@@ -123,28 +132,34 @@ fn main() {
             .position(|d| d.0 == "adaptive")
             .expect("a row");
         for _ in 0..rounds() {
-            for (i, (_, decode)) in decoders.iter().enumerate() {
-                for (j, (src, n)) in blocks.iter().enumerate() {
-                    let t = Instant::now();
-                    let got = decode(src, &mut out[..*n]);
-                    best[i][j] = best[i][j].min(t.elapsed());
-                    assert_eq!(got, *n);
+            for group in 0..pairs.len().div_ceil(GROUP / 2) {
+                let group_pairs = group * GROUP / 2..pairs.len().min((group + 1) * GROUP / 2);
+                let group_blocks = 2 * group_pairs.start..blocks.len().min(2 * group_pairs.end);
+                for (i, (_, decode)) in decoders.iter().enumerate() {
+                    for j in group_blocks.clone() {
+                        let (src, n) = &blocks[j];
+                        let t = Instant::now();
+                        let got = decode(src, &mut out[..*n]);
+                        best[i][j] = best[i][j].min(t.elapsed());
+                        assert_eq!(got, *n);
+                    }
                 }
-            }
-            for (i, (_, decode)) in pair_decoders.iter().enumerate() {
-                for (j, pair) in pairs.iter().enumerate() {
-                    let t = Instant::now();
-                    let got = match pair {
-                        [(a, m), (b, n)] => {
-                            let (x, y) = out.split_at_mut(*m);
-                            decode((a, x), (b, &mut y[..*n]))
-                        }
-                        // An odd last block: alone, with the adaptive decoder.
-                        [(a, m)] => (decoders[adaptive].1)(a, &mut out[..*m]),
-                        _ => unreachable!("chunks of 2"),
-                    };
-                    best_pairs[i][j] = best_pairs[i][j].min(t.elapsed());
-                    assert_eq!(got, pair.iter().map(|p| p.1).sum::<usize>());
+                for (i, (_, decode)) in pair_decoders.iter().enumerate() {
+                    for j in group_pairs.clone() {
+                        let pair = pairs[j];
+                        let t = Instant::now();
+                        let got = match pair {
+                            [(a, m), (b, n)] => {
+                                let (x, y) = out.split_at_mut(*m);
+                                decode((a, x), (b, &mut y[..*n]))
+                            }
+                            // An odd last block: alone, with the adaptive decoder.
+                            [(a, m)] => (decoders[adaptive].1)(a, &mut out[..*m]),
+                            _ => unreachable!("chunks of 2"),
+                        };
+                        best_pairs[i][j] = best_pairs[i][j].min(t.elapsed());
+                        assert_eq!(got, pair.iter().map(|p| p.1).sum::<usize>());
+                    }
                 }
             }
         }
