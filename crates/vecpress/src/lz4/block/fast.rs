@@ -229,6 +229,9 @@ unsafe fn copy_short_match<C: Copier>(out: *mut u8, op: usize, offset: usize, le
             ptr::copy_nonoverlapping(dst.add(8).sub(offset), dst.add(8), 8);
             ptr::copy_nonoverlapping(dst.add(16).sub(offset), dst.add(16), 2);
         } else {
+            // Out of line: the copies above then fall through to the next
+            // sequence, where this path in line made them jump over it.
+            cold();
             let d = C::overlap(dst, offset);
             let mut k = C::W;
             while k < len {
@@ -517,7 +520,7 @@ unsafe fn table_loop<C: Copier>(src: &[u8], dst: &mut [u8], mut op: usize) -> (u
                 op += len;
             }
         }
-        if ip < lim {
+        if op > op_limit {
             // The output ran out of room.
             return (ip, op, false);
         }
