@@ -474,14 +474,33 @@ pub(crate) fn decompress_pair_with(
     }
 }
 
+/// The most a block may expand (its output over its input) for
+/// [`decode_pair`] to run the pair loop on it; where either block of a pair
+/// expands more, each is decoded alone. Such a block is mostly long matches
+/// and runs, with few sequences, so there is little chain of loads for a
+/// second block to hide, and the pair loop ran slower on it than one block
+/// at a time (byte planes of float columns, as Blosc splits them, expanding
+/// about 8 times). A bound of 3 took the pair loop away from blocks it
+/// still sped up; one of 5 or more left it the blocks it slowed.
+const PAIR_MAX_EXPANSION: usize = 4;
+
 /// The pair loop of `variant` over both blocks from their starts, then
-/// each block finished on its own as [`decode`] does.
+/// each block finished on its own as [`decode`] does; or each block alone
+/// where one expands more than [`PAIR_MAX_EXPANSION`] times.
 fn decode_pair(
     variant: Variant,
     a: (&[u8], &mut [u8]),
     b: (&[u8], &mut [u8]),
 ) -> (Result<usize, Error>, Result<usize, Error>) {
     let ((a_src, a_dst), (b_src, b_dst)) = (a, b);
+    if a_dst.len() / PAIR_MAX_EXPANSION > a_src.len()
+        || b_dst.len() / PAIR_MAX_EXPANSION > b_src.len()
+    {
+        return (
+            decode(variant, a_src, a_dst, 0, &[]),
+            decode(variant, b_src, b_dst, 0, &[]),
+        );
+    }
     let pair = ((a_src, &mut *a_dst), (b_src, &mut *b_dst));
     let (a_at, b_at) = match variant {
         Variant::Copy8 => fast::decode_pair_copy8(pair.0, pair.1),
