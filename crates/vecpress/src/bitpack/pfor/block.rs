@@ -221,7 +221,23 @@ pub(super) fn read<const DELTA: bool>(
     // `header` checked the width and that the block is all there: straight
     // to the kernel (the public entry's checks again cost as much as a
     // narrow block).
-    bp128::unpack_block_with(isa, &input[h.packed_at..h.positions_at], h.width, out);
+    let packed = &input[h.packed_at..h.positions_at];
+    if DELTA && h.exceptions == 0 {
+        // bp128-delta's own path: at the AVX-512 level, one pass that sums
+        // the gaps in the registers it unpacks them in.
+        bp128::unpack_sorted_block_with(isa, packed, h.width, out, initial);
+        return Ok(h.len);
+    }
+    #[cfg(target_arch = "x86_64")]
+    if DELTA && isa == Isa::Avx512 {
+        // Unpacked, patched and summed in one pass.
+        let positions = positions(&h, input)?;
+        if super::x86::unpack_patched_sum(isa, &h, input, positions, out, initial) {
+            padding(&h, input)?;
+            return Ok(h.len);
+        }
+    }
+    bp128::unpack_block_with(isa, packed, h.width, out);
     if h.exceptions != 0 {
         patch(isa, &h, input, out)?;
     }
@@ -231,16 +247,11 @@ pub(super) fn read<const DELTA: bool>(
     Ok(h.len)
 }
 
-/// Adds the exceptions' high parts to the unpacked low parts in `out`,
-/// checking their positions and padding.
+/// The exceptions' positions, checked: below 128 and increasing.
 ///
-/// The positions are checked first, in a loop with no early exit (which
-/// the compiler vectorizes); the patching loop then has no branch but its
-/// own. Each high part is one unaligned eight-byte load from where it
-/// starts, when the input holds eight bytes there (bytes past the block
-/// fall under the mask); a block at the input's very end takes the
-/// byte-by-byte path for its last parts.
-fn patch(isa: Isa, h: &Header, input: &[u8], out: &mut [u32; BLOCK_LEN]) -> Result<(), Error> {
+/// The check is a loop with no early exit (which the compiler vectorizes);
+/// only a bad block looks for the first bad position.
+fn positions<'a>(h: &Header, input: &'a [u8]) -> Result<&'a [u8], Error> {
     let positions = &input[h.positions_at..h.highs_at];
     let mut bad = positions
         .last()
@@ -260,6 +271,18 @@ fn patch(isa: Isa, h: &Header, input: &[u8], out: &mut [u32; BLOCK_LEN]) -> Resu
             what: "exception position out of order or past the block",
         });
     }
+    Ok(positions)
+}
+
+/// Adds the exceptions' high parts to the unpacked low parts in `out`,
+/// checking their positions and padding.
+///
+/// The patching loop has no branch but its own. Each high part is one
+/// unaligned eight-byte load from where it starts, when the input holds
+/// eight bytes there (bytes past the block fall under the mask); a block
+/// at the input's very end takes the byte-by-byte path for its last parts.
+fn patch(isa: Isa, h: &Header, input: &[u8], out: &mut [u32; BLOCK_LEN]) -> Result<(), Error> {
+    let positions = positions(h, input)?;
     let e = usize::from(h.high_width);
     let mask = (1u64 << e) - 1;
     let from_highs = &input[h.highs_at..];
