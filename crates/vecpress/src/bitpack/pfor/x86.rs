@@ -111,15 +111,57 @@ pub(super) fn unpack_patched_sum(
     // SAFETY: the level came from `Isa::best()` or `Isa::check()`, so the
     // CPU has AVX-512 F, BW, VL and VBMI.
     unsafe { highs_avx512(positions.len(), highs, e, u32::from(width), &mut parts) };
-    let mut bits = [0u64; 2];
-    for &p in positions {
-        bits[usize::from(p >> 6) & 1] |= 1 << (p & 63);
-    }
+    // SAFETY: as above; the positions are at most 128.
+    let bits = unsafe { bitmap_avx512(positions) };
     let patch = bp128::Patch {
         masks: core::array::from_fn(|g| (bits[g / 4] >> (16 * (g % 4))) as u16),
         values: &parts,
     };
     bp128::unpack_sorted_patched_with(isa, packed, width, out, initial, &patch)
+}
+
+/// The 128-bit set of `positions` (each below 128), as two u64: eight
+/// positions a step, each widened to a 64-bit lane and turned into its bit
+/// of either half by a variable shift (which gives zero for a shift of 64
+/// or more, so a position falls in one half only), all or-ed together. A
+/// scalar loop that sets one bit of memory per position waits on the
+/// store before it for each one.
+///
+/// # Safety
+/// The CPU has AVX-512 F, BW, VL and VBMI; `positions.len() <= 128`.
+#[target_feature(enable = "avx2,avx512f,avx512bw,avx512vl,avx512vbmi")]
+unsafe fn bitmap_avx512(positions: &[u8]) -> [u64; 2] {
+    let n = positions.len();
+    let one = _mm512_set1_epi64(1);
+    let sixty_four = _mm512_set1_epi64(64);
+    let mut low = _mm512_setzero_si512();
+    let mut high = _mm512_setzero_si512();
+    let mut k = 0;
+    while k < n {
+        let lanes: u16 = if n - k >= 8 {
+            0xff
+        } else {
+            (1u16 << (n - k)) - 1
+        };
+        // SAFETY: the masked load reads `positions[k..]`, at most its
+        // `n - k` bytes (the other lanes are zero and give bit 0 of
+        // `low`, or-ed in only through `lanes`); the caller's features.
+        unsafe {
+            let at = _mm512_cvtepu8_epi64(_mm_maskz_loadu_epi8(
+                lanes,
+                positions.as_ptr().add(k).cast(),
+            ));
+            let lanes = lanes as u8;
+            low = _mm512_mask_or_epi64(low, lanes, low, _mm512_sllv_epi64(one, at));
+            let above = _mm512_sub_epi64(at, sixty_four);
+            high = _mm512_mask_or_epi64(high, lanes, high, _mm512_sllv_epi64(one, above));
+        }
+        k += 8;
+    }
+    [
+        _mm512_reduce_or_epi64(low) as u64,
+        _mm512_reduce_or_epi64(high) as u64,
+    ]
 }
 
 /// Parts `k .. k + 8` (`k` a multiple of 8) of the `e`-bit parts at the
