@@ -119,7 +119,7 @@ impl<const L: usize, const W: usize> Steps<L, W> {
 #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vbmi,avx512vbmi2")]
 pub(super) unsafe fn unpack<const L: usize, const W: usize>(input: &[u8], out: &mut [u32]) {
     // SAFETY: the caller's features.
-    unsafe { run::<L, W, false, false>(input, out, 0, &Patch::NONE) }
+    unsafe { run::<L, W, false>(input, out, 0) }
 }
 
 /// [`unpack`] of a sorted block: the gaps summed from `initial`.
@@ -133,42 +133,7 @@ pub(super) unsafe fn unpack_sorted<const L: usize, const W: usize>(
     initial: u32,
 ) {
     // SAFETY: the caller's features.
-    unsafe { run::<L, W, true, false>(input, out, initial, &Patch::NONE) }
-}
-
-/// Values to add to a 4-lane block's gaps before they are summed, in the
-/// registers they are unpacked in: PFOR's exceptions. Step `g`'s lane `j`
-/// (value `16 g + j`) takes the next of `values` when bit `j` of
-/// `masks[g]` is set (an expanding load, `vpexpandd`), zero when clear.
-pub(crate) struct Patch<'a> {
-    /// Which values of each step of sixteen take a patch.
-    pub masks: [u16; 8],
-    /// The patches in value order, as many as the masks have bits set.
-    pub values: &'a [u32; 128],
-}
-
-impl Patch<'_> {
-    /// No value patched.
-    const NONE: Patch<'static> = Patch {
-        masks: [0; 8],
-        values: &[0; 128],
-    };
-}
-
-/// [`unpack_sorted`] of a 4-lane block (`L` = 4; it does not compile
-/// with another) whose gaps get `patch` added before the running sum.
-///
-/// # Safety
-/// As [`unpack`].
-#[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vbmi,avx512vbmi2")]
-pub(super) unsafe fn unpack_sorted_patched<const L: usize, const W: usize>(
-    input: &[u8],
-    out: &mut [u32],
-    initial: u32,
-    patch: &Patch,
-) {
-    // SAFETY: the caller's features.
-    unsafe { run::<L, W, true, true>(input, out, initial, patch) }
+    unsafe { run::<L, W, true>(input, out, initial) }
 }
 
 /// Chunk `z` (sixteen u32) of the `words` u32 of `input`: zeros past them.
@@ -202,21 +167,16 @@ unsafe fn table(t: &[u32; 16]) -> __m512i {
     unsafe { _mm512_loadu_si512(t.as_ptr().cast()) }
 }
 
-/// The block's `2 L` steps, summed from `initial` when `SORTED`, with
-/// `patch` added before the sum when `PATCHED` (4 lanes only).
+/// The block's `2 L` steps, summed from `initial` when `SORTED`.
 ///
 /// # Safety
 /// As [`unpack`].
 #[inline(always)]
-unsafe fn run<const L: usize, const W: usize, const SORTED: bool, const PATCHED: bool>(
+unsafe fn run<const L: usize, const W: usize, const SORTED: bool>(
     input: &[u8],
     out: &mut [u32],
     initial: u32,
-    patch: &Patch,
 ) {
-    const { assert!(!PATCHED || L == 4) };
-    // The patches taken by the steps before the current one.
-    let mut taken = 0usize;
     let words = W * L;
     let input = &input[..4 * words];
     let out = &mut out[..PER_LANE * L];
@@ -234,11 +194,9 @@ unsafe fn run<const L: usize, const W: usize, const SORTED: bool, const PATCHED:
         if G < 2 * L {
             let step = const { Steps::<L, W>::ALL[G] };
             // SAFETY: `chunk` reads within `input`, which holds the block's
-            // `4 words` bytes; the expanding load reads the `m.count_ones()`
-            // u32 of `patch.values` from `taken`, inside its 128 since the
-            // eight masks together have at most 128 bits set; the store
-            // writes values `16 G .. 16 G + 16` of `out`, which holds
-            // `32 L >= 16 G + 16`; the caller's features.
+            // `4 words` bytes; the store writes values `16 G .. 16 G + 16`
+            // of `out`, which holds `32 L >= 16 G + 16`; the caller's
+            // features.
             unsafe {
                 let v = if W == 0 {
                     _mm512_setzero_si512()
@@ -259,15 +217,6 @@ unsafe fn run<const L: usize, const W: usize, const SORTED: bool, const PATCHED:
                         _mm512_and_si512(v, mask)
                     }
                 };
-                let v = if PATCHED {
-                    // (`G < 8` with four lanes.)
-                    let m = patch.masks[G % 8];
-                    let from = patch.values.as_ptr().add(taken);
-                    taken += m.count_ones() as usize;
-                    _mm512_add_epi32(v, _mm512_maskz_expandloadu_epi32(m, from.cast()))
-                } else {
-                    v
-                };
                 let v = match &prefix {
                     Some(prefix) => {
                         let sums = _mm512_add_epi32(prefix.sums(v), acc);
@@ -281,9 +230,8 @@ unsafe fn run<const L: usize, const W: usize, const SORTED: bool, const PATCHED:
             }
         }
     });
-    // The total after the last step is the caller's `out[32 L - 1]`, and
-    // the last step takes the last patches.
-    let _ = (acc, taken);
+    // The total after the last step is the caller's `out[32 L - 1]`.
+    let _ = acc;
 }
 
 #[cfg(test)]

@@ -259,33 +259,6 @@ pub(crate) fn unpack_sorted_block_with(
     kernels::unpack_sorted(isa, Lanes::X4, input, usize::from(width), out, initial);
 }
 
-#[cfg(target_arch = "x86_64")]
-pub(crate) use avx512::Patch;
-
-/// At the AVX-512 level, unpacks one 4-lane block of gaps as
-/// [`unpack_block_with`] does, adds `patch` to them and sums them from
-/// `initial`, all in the registers of one pass (PFOR's exceptions, for a
-/// block in the delta form); returns `false`, having done nothing, at any
-/// other level.
-#[cfg(target_arch = "x86_64")]
-pub(crate) fn unpack_sorted_patched_with(
-    isa: Isa,
-    input: &[u8],
-    width: u8,
-    out: &mut [u32; 128],
-    initial: u32,
-    patch: &Patch,
-) -> bool {
-    debug_assert!(width <= MAX_WIDTH && input.len() >= Lanes::X4.packed_len(width));
-    if isa != Isa::Avx512 {
-        return false;
-    }
-    // SAFETY: the level came from `Isa::best()` or `Isa::check()`: the CPU
-    // has AVX-512 F, BW, VL, VBMI and VBMI2.
-    unsafe { kernels::unpack_sorted_patched(input, usize::from(width), out, initial, patch) };
-    true
-}
-
 /// The levels with a kernel of their own on this CPU, scalar first.
 pub fn kernels() -> Vec<Isa> {
     Isa::available().to_vec()
@@ -524,25 +497,6 @@ mod kernels {
         }
         unpack(isa, lanes, input, width, out);
         running_sum(isa, &mut out[..lanes.block_len()], initial);
-    }
-
-    /// The AVX-512 kernel of [`super::unpack_sorted_patched_with`].
-    ///
-    /// # Safety
-    /// The CPU has AVX-512 F, BW, VL, VBMI and VBMI2; `width <= 32`.
-    #[cfg(target_arch = "x86_64")]
-    pub(super) unsafe fn unpack_sorted_patched(
-        input: &[u8],
-        width: usize,
-        out: &mut [u32],
-        initial: u32,
-        patch: &avx512::Patch,
-    ) {
-        type PatchedFn = unsafe fn(&[u8], &mut [u32], u32, &avx512::Patch);
-        let f = pick!(avx512::unpack_sorted_patched::<4>(width) as PatchedFn);
-        // SAFETY: the caller's features; the function checks its slices'
-        // bounds.
-        unsafe { f(input, out, initial, patch) }
     }
 
     /// Replaces the gaps of `out` (a whole block) by their running sum from

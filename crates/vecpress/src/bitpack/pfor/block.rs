@@ -3,7 +3,9 @@
 //!
 //! The packed part is a 4-lane SIMD-BP128 block, so unpacking runs the
 //! bp128 kernels; exceptions are patched after it (and before the running
-//! sum, for gaps), as Lucene's `PForUtil` and FastPFor's NewPFD do.
+//! sum, for gaps), as Lucene's `PForUtil` and FastPFor's NewPFD do. A block
+//! of gaps with no exceptions goes through bp128-delta's own path, which at
+//! the AVX-512 level sums the gaps in the registers it unpacks them in.
 #![forbid(unsafe_code)]
 
 use super::{BLOCK_LEN, EXCEPTIONS_FLAG, RESERVED_BIT};
@@ -223,19 +225,8 @@ pub(super) fn read<const DELTA: bool>(
     // narrow block).
     let packed = &input[h.packed_at..h.positions_at];
     if DELTA && h.exceptions == 0 {
-        // bp128-delta's own path: at the AVX-512 level, one pass that sums
-        // the gaps in the registers it unpacks them in.
         bp128::unpack_sorted_block_with(isa, packed, h.width, out, initial);
         return Ok(h.len);
-    }
-    #[cfg(target_arch = "x86_64")]
-    if DELTA && isa == Isa::Avx512 {
-        // Unpacked, patched and summed in one pass.
-        let positions = positions(&h, input)?;
-        if super::x86::unpack_patched_sum(isa, &h, input, positions, out, initial) {
-            padding(&h, input)?;
-            return Ok(h.len);
-        }
     }
     bp128::unpack_block_with(isa, packed, h.width, out);
     if h.exceptions != 0 {
@@ -247,11 +238,16 @@ pub(super) fn read<const DELTA: bool>(
     Ok(h.len)
 }
 
-/// The exceptions' positions, checked: below 128 and increasing.
+/// Adds the exceptions' high parts to the unpacked low parts in `out`,
+/// checking their positions and padding.
 ///
-/// The check is a loop with no early exit (which the compiler vectorizes);
-/// only a bad block looks for the first bad position.
-fn positions<'a>(h: &Header, input: &'a [u8]) -> Result<&'a [u8], Error> {
+/// The positions are checked first, in a loop with no early exit (which
+/// the compiler vectorizes); the patching loop then has no branch but its
+/// own. Each high part is one unaligned eight-byte load from where it
+/// starts, when the input holds eight bytes there (bytes past the block
+/// fall under the mask); a block at the input's very end takes the
+/// byte-by-byte path for its last parts.
+fn patch(isa: Isa, h: &Header, input: &[u8], out: &mut [u32; BLOCK_LEN]) -> Result<(), Error> {
     let positions = &input[h.positions_at..h.highs_at];
     let mut bad = positions
         .last()
@@ -271,18 +267,6 @@ fn positions<'a>(h: &Header, input: &'a [u8]) -> Result<&'a [u8], Error> {
             what: "exception position out of order or past the block",
         });
     }
-    Ok(positions)
-}
-
-/// Adds the exceptions' high parts to the unpacked low parts in `out`,
-/// checking their positions and padding.
-///
-/// The patching loop has no branch but its own. Each high part is one
-/// unaligned eight-byte load from where it starts, when the input holds
-/// eight bytes there (bytes past the block fall under the mask); a block
-/// at the input's very end takes the byte-by-byte path for its last parts.
-fn patch(isa: Isa, h: &Header, input: &[u8], out: &mut [u32; BLOCK_LEN]) -> Result<(), Error> {
-    let positions = positions(h, input)?;
     let e = usize::from(h.high_width);
     let mask = (1u64 << e) - 1;
     let from_highs = &input[h.highs_at..];
