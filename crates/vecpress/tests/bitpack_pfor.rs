@@ -194,7 +194,7 @@ fn delta_blocks_with_each_exception_count_decode_on_every_kernel() {
                 let mask = |w: u8| if w >= 32 { u32::MAX } else { (1u32 << w) - 1 };
                 let lows: Vec<u32> = (0..128).map(|_| rng.next_u64() as u32 & mask(b)).collect();
                 // Positions 0 and 127 whenever there are two, the rest drawn.
-                let mut set = vec![false; 128];
+                let mut set = [false; 128];
                 if n >= 1 {
                     set[if n == 1 && rng.below(2) == 1 { 127 } else { 0 }] = true;
                 }
