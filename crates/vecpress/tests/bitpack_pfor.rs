@@ -153,6 +153,94 @@ fn blocks_are_the_smallest_and_decode_on_every_kernel() {
     }
 }
 
+/// A block written field by field as docs/FORMAT.md lays it out (not by
+/// the encoder, which would choose its own width): low parts of `b` bits,
+/// and the high parts of `e` bits at `positions`.
+fn raw_block(b: u8, e: u8, lows: &[u32], positions: &[u8], highs: &[u32]) -> Vec<u8> {
+    let n = positions.len();
+    let mut bytes = vec![b | if n > 0 { 0x80 } else { 0 }];
+    if n > 0 {
+        bytes.extend([(n - 1) as u8, e]);
+    }
+    let mut packed = vec![0u8; Lanes::X4.packed_len(b)];
+    bp128::pack(Lanes::X4, lows, b, &mut packed).unwrap();
+    bytes.extend(packed);
+    bytes.extend(positions);
+    let mut bits = vec![0u8; (n * usize::from(e)).div_ceil(8)];
+    for (x, &h) in highs.iter().enumerate() {
+        for k in 0..usize::from(e) {
+            let at = x * usize::from(e) + k;
+            bits[at / 8] |= ((h >> k & 1) as u8) << (at % 8);
+        }
+    }
+    bytes.extend(bits);
+    bytes
+}
+
+/// Delta blocks with 0, 1, 7, 8, 9, ..., 128 exceptions (below, at and above
+/// the eight parts a register takes and the sixteen values a step sums), at
+/// the first and last positions and in between, with high parts of the
+/// widest width and sums that wrap, decode on every kernel as the format
+/// read bit by bit and summed, alone and at the input's very end.
+#[test]
+fn delta_blocks_with_each_exception_count_decode_on_every_kernel() {
+    let mut rng = Rng::new(26);
+    let counts = [
+        0, 1, 2, 7, 8, 9, 15, 16, 17, 31, 33, 63, 64, 65, 100, 127, 128,
+    ];
+    for &n in &counts {
+        for b in [0u8, 1, 3, 8, 17, 31] {
+            for e in [1u8, 5, 32 - b].into_iter().filter(|&e| e <= 32 - b) {
+                let mask = |w: u8| if w >= 32 { u32::MAX } else { (1u32 << w) - 1 };
+                let lows: Vec<u32> = (0..128).map(|_| rng.next_u64() as u32 & mask(b)).collect();
+                // Positions 0 and 127 whenever there are two, the rest drawn.
+                let mut set = [false; 128];
+                if n >= 1 {
+                    set[if n == 1 && rng.below(2) == 1 { 127 } else { 0 }] = true;
+                }
+                if n >= 2 {
+                    set[127] = true;
+                }
+                while set.iter().filter(|&&x| x).count() < n {
+                    set[rng.below(128) as usize] = true;
+                }
+                let positions: Vec<u8> = (0..128u8).filter(|&p| set[usize::from(p)]).collect();
+                let highs: Vec<u32> = (0..n)
+                    .map(|x| {
+                        let h = rng.next_u64() as u32 & mask(e);
+                        if x % 3 == 0 { mask(e) } else { h.max(1) }
+                    })
+                    .collect();
+                let block = raw_block(b, if n > 0 { e } else { 0 }, &lows, &positions, &highs);
+                let (gaps, len) = reference_decode(&block);
+                assert_eq!(len, block.len());
+                let initial = u32::MAX - rng.below(1000) as u32;
+                let mut acc = initial;
+                let want: Vec<u32> = gaps
+                    .iter()
+                    .map(|&g| {
+                        acc = acc.wrapping_add(g);
+                        acc
+                    })
+                    .collect();
+                let mut padded = block.clone();
+                padded.extend([0xa5; 70]);
+                for &isa in Isa::available() {
+                    for input in [&block[..], &padded[..]] {
+                        let mut out = [0u32; 128];
+                        let r = pfor::decode_block_delta_with(isa, initial, input, &mut out);
+                        assert_eq!(r, Ok(len), "{isa:?} n={n} b={b} e={e}");
+                        assert_eq!(out[..], want[..], "{isa:?} n={n} b={b} e={e}");
+                        let r = pfor::decode_block_with(isa, input, &mut out);
+                        assert_eq!(r, Ok(len), "{isa:?} n={n} b={b} e={e}");
+                        assert_eq!(out[..], gaps[..], "{isa:?} n={n} b={b} e={e} plain");
+                    }
+                }
+            }
+        }
+    }
+}
+
 fn posting_list(rng: &mut Rng, n: usize) -> Vec<u32> {
     let mut acc = 0u32;
     (0..n)

@@ -245,6 +245,20 @@ pub(crate) fn unpack_block_with(isa: Isa, input: &[u8], width: u8, out: &mut [u3
     kernels::unpack(isa, Lanes::X4, input, usize::from(width), out);
 }
 
+/// Unpacks one 4-lane block of gaps as [`unpack_block_with`] does, and
+/// sums them from `initial`: bp128-delta's own path (one pass at the
+/// AVX-512 level), for PFOR blocks that have no exceptions.
+pub(crate) fn unpack_sorted_block_with(
+    isa: Isa,
+    input: &[u8],
+    width: u8,
+    out: &mut [u32; 128],
+    initial: u32,
+) {
+    debug_assert!(width <= MAX_WIDTH && input.len() >= Lanes::X4.packed_len(width));
+    kernels::unpack_sorted(isa, Lanes::X4, input, usize::from(width), out, initial);
+}
+
 /// The levels with a kernel of their own on this CPU, scalar first.
 pub fn kernels() -> Vec<Isa> {
     Isa::available().to_vec()

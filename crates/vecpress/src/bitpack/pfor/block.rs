@@ -3,7 +3,9 @@
 //!
 //! The packed part is a 4-lane SIMD-BP128 block, so unpacking runs the
 //! bp128 kernels; exceptions are patched after it (and before the running
-//! sum, for gaps), as Lucene's `PForUtil` and FastPFor's NewPFD do.
+//! sum, for gaps), as Lucene's `PForUtil` and FastPFor's NewPFD do. A block
+//! of gaps with no exceptions goes through bp128-delta's own path, which at
+//! the AVX-512 level sums the gaps in the registers it unpacks them in.
 #![forbid(unsafe_code)]
 
 use super::{BLOCK_LEN, EXCEPTIONS_FLAG, RESERVED_BIT};
@@ -221,7 +223,12 @@ pub(super) fn read<const DELTA: bool>(
     // `header` checked the width and that the block is all there: straight
     // to the kernel (the public entry's checks again cost as much as a
     // narrow block).
-    bp128::unpack_block_with(isa, &input[h.packed_at..h.positions_at], h.width, out);
+    let packed = &input[h.packed_at..h.positions_at];
+    if DELTA && h.exceptions == 0 {
+        bp128::unpack_sorted_block_with(isa, packed, h.width, out, initial);
+        return Ok(h.len);
+    }
+    bp128::unpack_block_with(isa, packed, h.width, out);
     if h.exceptions != 0 {
         patch(isa, &h, input, out)?;
     }
