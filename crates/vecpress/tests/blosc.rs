@@ -417,6 +417,58 @@ mod c_blosc {
         );
     }
 
+    /// Values whose low bytes are noise and high bytes a slow walk, as
+    /// measured floats are: within one split block some splits shrink and
+    /// others, not fitting their own size, are stored raw.
+    fn noisy_floats(nbytes: usize, typesize: usize, seed: u64) -> Vec<u8> {
+        let mut rng = Rng::new(seed);
+        let high = walk(nbytes, typesize, seed);
+        high.iter()
+            .enumerate()
+            .map(|(i, &b)| {
+                if i % typesize < typesize / 2 {
+                    rng.next_u64() as u8
+                } else {
+                    b
+                }
+            })
+            .collect()
+    }
+
+    #[test]
+    fn raw_and_compressed_splits_in_one_block_both_ways() {
+        let _guard = SPLIT_MODE.lock().unwrap_or_else(|e| e.into_inner());
+        set_split_mode(SplitMode::ForwardCompat);
+        for typesize in [2usize, 4, 8] {
+            for nbytes in [65_536, 200_000, 1 << 20] {
+                let input = noisy_floats(nbytes, typesize, nbytes as u64);
+                let p = Params::lz4(5, Shuffle::Byte, typesize);
+                let frame = blosc::compress(&input, &p).unwrap();
+                // Not the raw frame: the walk's bytes shrink.
+                assert_eq!(frame[2] & blosc::MEMCPYED, 0, "{p:?} n {nbytes}");
+                assert!(both_ways(&input, &p, &format!("{p:?} n {nbytes}")));
+            }
+        }
+    }
+
+    #[test]
+    fn lz4_frames_at_numcodecs_settings_are_c_blosc_s_to_the_byte() {
+        // Our LZ4 parse is liblz4's, acceleration included (c-blosc's
+        // `10 - clevel`), and each split is bounded by its own size as
+        // c-blosc bounds it.
+        let _guard = SPLIT_MODE.lock().unwrap_or_else(|e| e.into_inner());
+        set_split_mode(SplitMode::ForwardCompat);
+        for clevel in [1u8, 5, 9] {
+            for typesize in [4usize, 8] {
+                for nbytes in [1001, 65_536, 300_000] {
+                    let input = walk(nbytes, typesize, u64::from(clevel));
+                    let p = Params::lz4(clevel, Shuffle::Byte, typesize);
+                    assert!(both_ways(&input, &p, &format!("{p:?} n {nbytes}")));
+                }
+            }
+        }
+    }
+
     #[test]
     fn incompressible_and_random_data_both_ways() {
         let _guard = SPLIT_MODE.lock().unwrap_or_else(|e| e.into_inner());

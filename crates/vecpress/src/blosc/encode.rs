@@ -9,7 +9,7 @@ use super::{
     VERSION_FORMAT,
 };
 use crate::lz4::{block, hc};
-use crate::{Error, Isa, bit_split, byte_split};
+use crate::{Error, Isa, bit_split, byte_split, scratch};
 
 /// c-blosc's L1 guess, the base of its automatic block sizes.
 const L1: usize = 32 * 1024;
@@ -101,24 +101,39 @@ pub fn compress_into(input: &[u8], params: &Params, out: &mut [u8]) -> Result<us
 
     let mut ntbytes = HEADER_LEN + 4 * nblocks;
     if !raw {
-        let mut work = Work::new(blocksize.min(nbytes));
-        for (j, src) in input.chunks(blocksize).enumerate() {
-            out[HEADER_LEN + 4 * j..][..4].copy_from_slice(&(ntbytes as i32).to_le_bytes());
-            // Split as c-blosc's decoder will read the block: its rule on
-            // the typesize and the number of values holds whatever the
-            // flag says, so a block split against it could not be read.
-            let split = flags & DONT_SPLIT == 0
-                && src.len() == blocksize
-                && ts <= MAX_SPLITS
-                && blocksize / ts >= MIN_BUFFERSIZE;
-            match block_c(params, ts, flags, !split, src, out, ntbytes, &mut work) {
-                Some(n) => ntbytes = n,
-                None => {
-                    raw = true;
-                    break;
+        // One thread-kept buffer for the shuffled block (and the bit
+        // shuffle's middle pass): nothing allocated or zeroed per call.
+        let first = blocksize.min(nbytes);
+        let need = if params.shuffle == Shuffle::Bit {
+            2 * first
+        } else {
+            first
+        };
+        raw = scratch::with(need, |buf| {
+            let (shuffled, middle) = buf.split_at_mut(first);
+            for (j, src) in input.chunks(blocksize).enumerate() {
+                out[HEADER_LEN + 4 * j..][..4].copy_from_slice(&(ntbytes as i32).to_le_bytes());
+                // Split as c-blosc's decoder will read the block: its rule
+                // on the typesize and the number of values holds whatever
+                // the flag says, so a block split against it could not be
+                // read.
+                let split = flags & DONT_SPLIT == 0
+                    && src.len() == blocksize
+                    && ts <= MAX_SPLITS
+                    && blocksize / ts >= MIN_BUFFERSIZE;
+                let mid = src.len().min(middle.len());
+                let block = Block {
+                    src,
+                    shuffled: &mut shuffled[..src.len()],
+                    middle: &mut middle[..mid],
+                };
+                match block_c(params, ts, flags, !split, block, out, ntbytes) {
+                    Some(n) => ntbytes = n,
+                    None => return true,
                 }
             }
-        }
+            false
+        });
     }
     if raw {
         flags |= MEMCPYED;
@@ -175,41 +190,39 @@ fn compute_blocksize(params: &Params, typesize: usize, nbytes: usize) -> usize {
     blocksize
 }
 
-/// Buffers reused from block to block.
-struct Work {
-    shuffled: Vec<u8>,
-    scratch: Vec<u8>,
-    packed: Vec<u8>,
-}
-
-impl Work {
-    fn new(blocksize: usize) -> Work {
-        Work {
-            shuffled: vec![0u8; blocksize],
-            scratch: Vec::new(),
-            packed: vec![0u8; block::max_compressed_len(blocksize)],
-        }
-    }
+/// One block's input and the buffers it is shuffled through.
+struct Block<'a> {
+    src: &'a [u8],
+    /// As long as `src`: the shuffled block.
+    shuffled: &'a mut [u8],
+    /// As long as `src` for a bit shuffle, else empty: its middle pass.
+    middle: &'a mut [u8],
 }
 
 /// Shuffles and compresses one block to `out[ntbytes..]`, as c-blosc's
 /// `blosc_c`; returns the new end, or `None` when the frame would not be
 /// smaller than the data (then the whole frame is stored raw).
-#[allow(clippy::too_many_arguments)]
+///
+/// Each split is compressed straight into the frame, into a window of at
+/// most its own size (c-blosc's `maxout`): a split that does not fit there
+/// does not shrink, and is stored raw instead.
 fn block_c(
     params: &Params,
     ts: usize,
     flags: u8,
     one_split: bool,
-    src: &[u8],
+    block: Block<'_>,
     out: &mut [u8],
     mut ntbytes: usize,
-    work: &mut Work,
 ) -> Option<usize> {
     let isa = Isa::best();
+    let Block {
+        src,
+        shuffled,
+        middle,
+    } = block;
     let bsize = src.len();
     let maxbytes = out.len();
-    let shuffled = &mut work.shuffled[..bsize];
     let data: &[u8] = if flags & DOSHUFFLE != 0 && ts > 1 {
         let whole = bsize / ts * ts;
         byte_split::encode_with(isa, &src[..whole], ts, &mut shuffled[..whole]).ok()?;
@@ -219,13 +232,12 @@ fn block_c(
         let n = bsize / ts;
         if n.is_multiple_of(8) {
             let whole = n * ts;
-            work.scratch.resize(whole, 0);
             bit_split::encode_block(
                 isa,
                 &src[..whole],
                 ts,
                 &mut shuffled[..whole],
-                &mut work.scratch,
+                &mut middle[..whole],
             );
             shuffled[whole..].copy_from_slice(&src[whole..]);
         } else {
@@ -244,25 +256,24 @@ fn block_c(
         if ntbytes + maxout > maxbytes {
             maxout = maxbytes.checked_sub(ntbytes).filter(|&m| m > 0)?;
         }
+        let window = &mut out[ntbytes..ntbytes + maxout];
         let c = match params.compressor {
             Compressor::Lz4 => {
-                block::compress_into_with(part, &mut work.packed, 10 - u32::from(params.clevel))
+                block::compress_into_with(part, window, 10 - u32::from(params.clevel))
             }
-            Compressor::Lz4hc => {
-                hc::compress_into(part, &mut work.packed, u32::from(params.clevel))
-            }
-        }
-        .ok()?;
-        let cbytes = if c > maxout || c == neblock {
+            Compressor::Lz4hc => hc::compress_into(part, window, u32::from(params.clevel)),
+        };
+        let cbytes = match c {
+            Ok(c) if c < neblock => c,
             // Does not shrink: stored raw, if it fits.
-            if ntbytes + neblock > maxbytes {
-                return None;
+            Ok(_) | Err(Error::OutputTooSmall { .. }) => {
+                if ntbytes + neblock > maxbytes {
+                    return None;
+                }
+                out[ntbytes..ntbytes + neblock].copy_from_slice(part);
+                neblock
             }
-            out[ntbytes..ntbytes + neblock].copy_from_slice(part);
-            neblock
-        } else {
-            out[ntbytes..ntbytes + c].copy_from_slice(&work.packed[..c]);
-            c
+            Err(_) => return None,
         };
         out[size_at..size_at + 4].copy_from_slice(&(cbytes as i32).to_le_bytes());
         ntbytes += cbytes;

@@ -6,9 +6,10 @@
 //! candidate, keeps it when it lies within [`MAX_DISTANCE`] and its first 4
 //! bytes agree, extends the match backwards over pending literals and
 //! forwards as far as it goes, and emits a sequence. Where nothing matches it
-//! skips ahead faster and faster (`step = search_count >> SKIP_TRIGGER`,
-//! the count starting at `acceleration << SKIP_TRIGGER`), which is what makes
-//! incompressible input cheap. The table takes 16 KiB
+//! skips ahead faster and faster (a first step of 1, then
+//! `step = search_count >> SKIP_TRIGGER`, the count starting at
+//! `acceleration << SKIP_TRIGGER`), which is what makes incompressible input
+//! cheap. The table takes 16 KiB
 //! (`LZ4_MEMORY_USAGE = 14`): 4096 u32 positions hashed from 5 bytes, or, for
 //! inputs below 64 KiB, 8192 u16 positions hashed from 4 bytes.
 //!
@@ -188,11 +189,15 @@ fn parse<T: Table>(
         // Find a match, accelerating over input that has none.
         let mut m;
         let mut forward_ip = ip;
+        // The position after a sequence's start is always probed; the
+        // steps after it start at the acceleration.
+        let mut step = 1;
         let mut search = acceleration << SKIP_TRIGGER;
         loop {
             let (h, seq) = (forward_h, forward_seq as u32);
             ip = forward_ip;
-            forward_ip = ip + (search >> SKIP_TRIGGER) as usize;
+            forward_ip = ip + step;
+            step = (search >> SKIP_TRIGGER) as usize;
             search += 1;
             if forward_ip > mflimit_plus_one {
                 break 'sequences;
