@@ -107,11 +107,11 @@ macro_rules! kernel {
                         _ => v,
                     };
                     if W == 0 {
-                        fit = fit | v;
+                        fit |= v;
                     } else if W == <$t as Word>::BITS {
                         v.store(out, (<$t as Word>::LANES * R + lane) * <$t as Word>::SIZE);
                     } else {
-                        fit = fit | v;
+                        fit |= v;
                         let shift = R * W % <$t as Word>::BITS;
                         acc = if shift == 0 { v } else { acc | v << shift };
                         let (word, next) = (R * W / <$t as Word>::BITS, (R + 1) * W / <$t as Word>::BITS);
@@ -134,6 +134,21 @@ macro_rules! kernel {
             bases: &[$t],
             out: &mut [$t; 1024],
         ) {
+            if W == <$t as Word>::BITS && OP != DELTA {
+                // Words are values: each row is a run of LANES consecutive
+                // words to copy to a run of LANES consecutive values. Row
+                // by row, that is a plain copy; lane by lane (below), LLVM
+                // turns the strided rows into gathers.
+                $({
+                    const R: usize = $r;
+                    let at = index(R, 0);
+                    for lane in 0..<$t as Word>::LANES {
+                        let v = <$t as Sealed>::load(input, (<$t as Word>::LANES * R + lane) * <$t as Word>::SIZE);
+                        out[at + lane] = if OP == FOR { v.add(reference) } else { v };
+                    }
+                })*
+                return;
+            }
             let bases = &bases[..if OP == DELTA { <$t as Word>::LANES } else { 0 }];
             for lane in 0..<$t as Word>::LANES {
                 let mut prev = if OP == DELTA { bases[lane] } else { <$t as Word>::ZERO };
