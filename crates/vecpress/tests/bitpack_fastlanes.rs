@@ -171,6 +171,75 @@ compat!(compat_u16, u16);
 compat!(compat_u32, u32);
 compat!(compat_u64, u64);
 
+/// A block with one value (difference) too wide for the width, in each row
+/// in turn (the check runs in the packing pass, so it must see every row),
+/// is refused by every form at every level, naming the bits it needs; one
+/// that fits exactly still packs.
+macro_rules! too_wide {
+    ($name:ident, $t:ty) => {
+        #[test]
+        fn $name() {
+            const BITS: usize = <$t as Word>::BITS;
+            const LANES: usize = <$t as FastLanes>::LANES;
+            const ORDER: [usize; 8] = [0, 4, 2, 6, 1, 5, 3, 7];
+            let mut rng = Rng::new(0x71de + BITS as u64);
+            for width in 0..BITS {
+                let w = width as u8;
+                for row in 0..BITS {
+                    let values: Vec<$t> = random_block(&mut rng, width);
+                    let lane = rng.below(LANES as u64) as usize;
+                    let at = ORDER[row / 8] * 16 + (row % 8) * 128 + lane;
+                    // Just too wide in even rows, as wide as the type in odd ones.
+                    let (wide, need) = if row % 2 == 0 {
+                        (values[at] | (1 as $t) << width, width + 1)
+                    } else {
+                        (<$t>::MAX, BITS)
+                    };
+                    let arr: [$t; 1024] = values.clone().try_into().unwrap();
+                    let reference = <$t as Bytes>::random(&mut rng, BITS);
+                    let bases: [$t; LANES] =
+                        core::array::from_fn(|_| <$t as Bytes>::random(&mut rng, BITS));
+                    for &isa in Isa::available() {
+                        let ctx = format!("{} width {width} row {row} {isa:?}", stringify!($t));
+                        let refused = |r: Result<usize, Error>, form: &str| {
+                            assert!(
+                                matches!(r, Err(Error::InvalidArgument { value, .. }) if value == need),
+                                "{form} {ctx}: {r:?}"
+                            );
+                        };
+                        let mut out = vec![0u8; fl::packed_len(w)];
+                        let mut bad = values.clone();
+                        let fits = fl::pack_with(isa, &bad, w, &mut out);
+                        assert_eq!(fits, Ok(fl::packed_len(w)), "fits {ctx}");
+                        bad[at] = wide;
+                        refused(fl::pack_with(isa, &bad, w, &mut out), "pack");
+                        let shifted: Vec<$t> =
+                            bad.iter().map(|v| v.wrapping_add(reference)).collect();
+                        refused(
+                            fl::for_pack_with(isa, &shifted, reference, w, &mut out),
+                            "for_pack",
+                        );
+                        let mut deltas = arr;
+                        deltas[at] = wide;
+                        let mut summed = [0 as $t; 1024];
+                        <$t as Delta>::undelta::<LANES>(&deltas, &bases, &mut summed);
+                        refused(
+                            fl::delta_pack_with(isa, &summed, &bases, w, &mut out),
+                            "delta_pack",
+                        );
+                        assert_eq!(fl::width(&bad).map(usize::from), Ok(need), "width {ctx}");
+                    }
+                }
+            }
+        }
+    };
+}
+
+too_wide!(too_wide_u8, u8);
+too_wide!(too_wide_u16, u16);
+too_wide!(too_wide_u32, u32);
+too_wide!(too_wide_u64, u64);
+
 /// The crate's own `FoR::for_pack` (const widths) and
 /// `Delta::undelta_pack` against ours, for u32 at every width.
 #[test]

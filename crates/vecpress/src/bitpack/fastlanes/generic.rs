@@ -53,14 +53,18 @@ fn mask<T: Word>(w: usize) -> T {
 pub trait Kernel: Sized {
     /// Packs the 1024 `values` in `W` bits each into `out` (`128 W` bytes):
     /// their differences to `reference` with [`FOR`], to the row before (row
-    /// 0's to `bases[lane]`) with [`DELTA`]. Each value (difference) must fit
-    /// in `W` bits.
+    /// 0's to `bases[lane]`) with [`DELTA`]. Returns the OR of the values
+    /// (differences) packed, computed in the same pass, so that the caller
+    /// checks afterwards that each fitted in `W` bits (a value that did not
+    /// leaves its high bits in its neighbours' places: the bytes are then
+    /// wrong, and the caller discards them). At `W = BITS` every value fits
+    /// and the OR is not kept: it returns zero.
     fn pack<const W: usize, const B: usize, const OP: u8>(
         values: &[Self; 1024],
         reference: Self,
         bases: &[Self],
         out: &mut [u8; B],
-    );
+    ) -> Self;
     /// Unpacks 1024 values of `W` bits each from `input` (`128 W` bytes)
     /// into `out`, adding `reference` with [`FOR`], summing down each lane
     /// from `bases[lane]` with [`DELTA`].
@@ -84,11 +88,9 @@ macro_rules! kernel {
             reference: $t,
             bases: &[$t],
             out: &mut [u8; B],
-        ) {
-            if W == 0 {
-                return;
-            }
+        ) -> $t {
             let bases = &bases[..if OP == DELTA { <$t as Word>::LANES } else { 0 }];
+            let mut fit = <$t as Word>::ZERO;
             for lane in 0..<$t as Word>::LANES {
                 let mut prev = if OP == DELTA { bases[lane] } else { <$t as Word>::ZERO };
                 let mut acc = <$t as Word>::ZERO;
@@ -104,9 +106,12 @@ macro_rules! kernel {
                         }
                         _ => v,
                     };
-                    if W == <$t as Word>::BITS {
+                    if W == 0 {
+                        fit |= v;
+                    } else if W == <$t as Word>::BITS {
                         v.store(out, (<$t as Word>::LANES * R + lane) * <$t as Word>::SIZE);
                     } else {
+                        fit |= v;
                         let shift = R * W % <$t as Word>::BITS;
                         acc = if shift == 0 { v } else { acc | v << shift };
                         let (word, next) = (R * W / <$t as Word>::BITS, (R + 1) * W / <$t as Word>::BITS);
@@ -118,6 +123,7 @@ macro_rules! kernel {
                     }
                 })*
             }
+            fit
         }
 
         #[inline(always)]
@@ -128,6 +134,21 @@ macro_rules! kernel {
             bases: &[$t],
             out: &mut [$t; 1024],
         ) {
+            if W == <$t as Word>::BITS && OP != DELTA {
+                // Words are values: each row is a run of LANES consecutive
+                // words to copy to a run of LANES consecutive values. Row
+                // by row, that is a plain copy; lane by lane (below), LLVM
+                // turns the strided rows into gathers.
+                $({
+                    const R: usize = $r;
+                    let at = index(R, 0);
+                    for lane in 0..<$t as Word>::LANES {
+                        let v = <$t as Sealed>::load(input, (<$t as Word>::LANES * R + lane) * <$t as Word>::SIZE);
+                        out[at + lane] = if OP == FOR { v.add(reference) } else { v };
+                    }
+                })*
+                return;
+            }
             let bases = &bases[..if OP == DELTA { <$t as Word>::LANES } else { 0 }];
             for lane in 0..<$t as Word>::LANES {
                 let mut prev = if OP == DELTA { bases[lane] } else { <$t as Word>::ZERO };

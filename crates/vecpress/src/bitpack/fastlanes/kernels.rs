@@ -8,8 +8,9 @@ use super::generic::{self, Kernel};
 use crate::Isa;
 
 /// A packing kernel: `(values, reference, bases, out)`; `out` holds at
-/// least `128 W` bytes.
-pub(super) type PackFn<T> = unsafe fn(&[T; 1024], T, &[T], &mut [u8]);
+/// least `128 W` bytes. Returns the OR of the values packed (see
+/// [`Kernel::pack`]).
+pub(super) type PackFn<T> = unsafe fn(&[T; 1024], T, &[T], &mut [u8]) -> T;
 /// An unpacking kernel: `(input, reference, bases, out)`; `input` holds at
 /// least `128 W` bytes.
 pub(super) type UnpackFn<T> = unsafe fn(&[u8], T, &[T], &mut [T; 1024]);
@@ -28,7 +29,7 @@ macro_rules! level {
                 reference: T,
                 bases: &[T],
                 out: &mut [u8],
-            ) {
+            ) -> T {
                 let out: &mut [u8; B] = (&mut out[..B]).try_into().unwrap();
                 T::pack::<W, B, OP>(values, reference, bases, out)
             }

@@ -123,6 +123,19 @@ pub fn delta_width<T: Word>(values: &[T], bases: &[T]) -> Result<u8, Error> {
 /// returns the bytes written, [`packed_len`]. `Err(InvalidArgument)` when a
 /// value needs more bits than `width` (see [`width`]), or the block or
 /// width is not one.
+///
+/// Whether the values fit is checked in the packing pass itself, so after
+/// the `Err` of a value too wide the first [`packed_len`] bytes of `out`
+/// have been written and are unspecified (the other errors write nothing).
+///
+/// ```
+/// use vecpress::bitpack::fastlanes;
+/// let mut values = [1u8; 1024];
+/// let mut out = [0u8; 128];
+/// assert_eq!(fastlanes::pack(&values, 1, &mut out), Ok(128));
+/// values[700] = 2;
+/// assert!(fastlanes::pack(&values, 1, &mut out).is_err());
+/// ```
 pub fn pack<T: Word>(values: &[T], width: u8, out: &mut [u8]) -> Result<usize, Error> {
     pack_impl::<T, PLAIN>(Isa::best(), values, T::ZERO, &[], width, out)
 }
@@ -168,6 +181,8 @@ pub fn unpack_with<T: Word>(
 
 /// Packs `values` minus `reference` (wrapping) in `width` bits each, as
 /// the `fastlanes` crate's `FoR::for_pack`; returns the bytes written.
+/// The errors are those of [`pack`], for the differences: after the `Err`
+/// of a difference too wide, the bytes of `out` are unspecified.
 ///
 /// ```
 /// use vecpress::bitpack::fastlanes;
@@ -227,7 +242,9 @@ pub fn for_unpack_with<T: Word>(
 /// Packs the differences down each lane of the transposed block `values`
 /// (row 0's to `bases[lane]`, `T::LANES` bases) in `width` bits each, as
 /// the `fastlanes` crate's `Delta::delta` then `BitPacking::pack`; returns
-/// the bytes written.
+/// the bytes written. The errors are those of [`pack`], for the
+/// differences: after the `Err` of a difference too wide, the bytes of
+/// `out` are unspecified.
 ///
 /// ```
 /// use vecpress::bitpack::fastlanes;
@@ -485,18 +502,20 @@ fn pack_impl<T: Word, const OP: u8>(
             actual: out.len(),
         });
     }
-    let need = needed::<T, OP>(values, reference, bases);
+    let f = T::pack_fn(isa, OP, w);
+    // SAFETY: `isa` came from `Isa::best()` or `Isa::check()`, so the CPU
+    // has its features; the kernel checks its slices' bounds (`out` holds
+    // `len` bytes, `bases` a base a lane for Delta, as checked above).
+    let fit = unsafe { f(values, reference, bases, out) };
+    // The kernel packs and ORs the values in one pass; whether they fitted
+    // is known only after it has written `out`.
+    let need = fit.bit_len();
     if need > width {
         return Err(Error::InvalidArgument {
             what: "bits a value of the block needs, above the width given",
             value: usize::from(need),
         });
     }
-    let f = T::pack_fn(isa, OP, w);
-    // SAFETY: `isa` came from `Isa::best()` or `Isa::check()`, so the CPU
-    // has its features; the kernel checks its slices' bounds (`out` holds
-    // `len` bytes, `bases` a base a lane for Delta, as checked above).
-    unsafe { f(values, reference, bases, out) };
     Ok(len)
 }
 
