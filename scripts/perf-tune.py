@@ -32,6 +32,16 @@ OPS = [
 ]
 RUST = {"scalar": "Sc", "sse41": "Sse41", "avx2": "Avx2", "avx512": "Avx512"}
 LOOPS = ["copy8", "copy16", "shuffle16", "copy32"]
+LEVELS = ["scalar", "sse41", "avx2", "avx512"]
+
+
+def fallback(kernels, want):
+    """The geometric mean of the kernel a CPU runs when `want` is chosen: `want`
+    where its record has it, else the highest recorded level below it."""
+    for level in reversed(LEVELS[: LEVELS.index(want) + 1]):
+        if level in kernels:
+            return kernels[level][0]
+    return None
 
 
 def load(path):
@@ -112,17 +122,24 @@ def main():
     print("== safe (the highest worst geometric mean over the recorded CPUs)")
     safe = []
     for op in OPS + ["lz4"]:
-        kernels = None
-        for codecs in per_cpu.values():
-            ks = set(codecs.get(op, {}))
-            if ks:
-                kernels = ks if kernels is None else kernels & ks
-        if not kernels:
+        recorded = [c[op] for c in per_cpu.values() if c.get(op)]
+        if not recorded:
             print(f"  {op:<25} (no record has it)")
             safe.append(None)
             continue
+        if op == "lz4":
+            # Every loop runs on every x86 CPU: only the loops all records have.
+            kernels = set.intersection(*(set(ks) for ks in recorded))
+        else:
+            # A level a CPU lacks runs there as the highest level below it
+            # (tune.rs's `available_at_most`), so it is judged by that kernel.
+            kernels = set().union(*(set(ks) for ks in recorded)) & set(LEVELS)
+        def speed(ks, k):
+            return ks[k][0] if op == "lz4" else fallback(ks, k)
+
         worst = {
-            k: min(c[op][k][0] for c in per_cpu.values() if op in c) for k in kernels
+            k: min(g for g in (speed(ks, k) for ks in recorded) if g is not None)
+            for k in kernels
         }
         ranked = sorted(worst.items(), key=lambda kv: -kv[1])
         print(f"  {op:<25} " + ", ".join(f"{k} {w:.3f}" for k, w in ranked))

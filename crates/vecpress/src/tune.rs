@@ -134,8 +134,8 @@ use Variant::{Copy8, Copy16, Copy32, Shuffle16};
 /// keep bp128 at AVX2 (the baseline kernel, AVX2's VByte tail, 128-bit
 /// sums) until a record shows the 512-bit one faster there. FastLanes runs at the
 /// highest level everywhere, as before it had a column: its kernels widen
-/// with the registers, and only Intel's record has measured them (AVX-512
-/// the fastest on every posting list there).
+/// with the registers, and the records that have measured them (Intel's
+/// and Zen 3's) rank the widest the fastest on every posting list.
 pub const PROFILES: &[Profile] = &[
     // AMD Zen 4 (perf/amd-25-17.jsonl): the AVX2 Stream VByte delta kernels
     // beat the AVX-512 ones (its 512-bit steps run as two halves). Plain
@@ -151,6 +151,19 @@ pub const PROFILES: &[Profile] = &[
             Avx2, Avx2, Avx512, Avx512, Avx512,
         ],
         lz4: &[Copy32, Shuffle16, Copy8, Copy16],
+    },
+    // AMD Zen 3 (perf/amd-25-1.jsonl): no AVX-512. The AVX2 kernels lead
+    // but for SIMD-BP128's delta form, where the record ranks the 4-lane
+    // kernel at SSE4.1 first (the two run the same 128-bit code but for
+    // the VByte tail of short lists). The VByte family has no AVX2 kernel.
+    Profile {
+        uarch: "zen3",
+        record: "amd-25-1",
+        choices: [
+            Sse41, Sse41, Sse41, Sse41, Avx2, Avx2, Avx2, Avx2, Avx2, Avx2, Avx2, Avx2, Avx2,
+            Sse41, Avx2, Avx2, Avx2,
+        ],
+        lz4: &[Copy32, Shuffle16, Copy16, Copy8],
     },
     // AMD Zen 5: the levels the kernels were tuned with there (the highest).
     Profile {
@@ -225,11 +238,15 @@ impl Cpu {
     /// ```
     /// let zen4 = vecpress::tune::Cpu { vendor: "amd".into(), family: 25, model: 17, name: String::new() };
     /// assert_eq!(zen4.uarch(), "zen4");
-    /// let zen3 = vecpress::tune::Cpu { model: 1, ..zen4 };
-    /// assert_eq!(zen3.uarch(), "other");
+    /// let zen3 = vecpress::tune::Cpu { model: 1, ..zen4.clone() };
+    /// assert_eq!(zen3.uarch(), "zen3");
+    /// let zen2 = vecpress::tune::Cpu { family: 23, model: 49, ..zen4 };
+    /// assert_eq!(zen2.uarch(), "other");
     /// ```
     pub fn uarch(&self) -> &'static str {
         match (self.vendor.as_str(), self.family, self.model) {
+            // Milan, Vermeer, Rembrandt, Cezanne and their kin.
+            ("amd", 25, 0x00..=0x0f | 0x20..=0x2f | 0x40..=0x5f) => "zen3",
             // Genoa, Raphael, Phoenix, Storm Peak and their kin.
             ("amd", 25, 0x10..=0x1f | 0x60..=0x7f | 0xa0..=0xaf) => "zen4",
             ("amd", 26, _) => "zen5",
@@ -387,8 +404,14 @@ mod tests {
         assert_eq!(cpu("amd", 26, 2).profile().uarch, "zen5");
         assert_eq!(cpu("intel", 6, 207).profile().record, "intel-6-207");
         assert_eq!(cpu("intel", 6, 143).profile().uarch, "golden-cove");
-        // Zen 3, an older Intel core, another vendor: the safe choices.
-        for other in [cpu("amd", 25, 1), cpu("intel", 6, 106), cpu("hygon", 24, 0)] {
+        assert_eq!(cpu("amd", 25, 1).profile().record, "amd-25-1");
+        assert_eq!(cpu("amd", 25, 0x21).profile().uarch, "zen3");
+        // Zen 2, an older Intel core, another vendor: the safe choices.
+        for other in [
+            cpu("amd", 23, 49),
+            cpu("intel", 6, 106),
+            cpu("hygon", 24, 0),
+        ] {
             assert_eq!(other.profile(), &SAFE, "{other:?}");
         }
     }
