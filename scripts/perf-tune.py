@@ -31,17 +31,17 @@ OPS = [
     "fastlanes", "fastlanes-delta", "fastlanes-for",
 ]
 RUST = {"scalar": "Sc", "sse41": "Sse41", "avx2": "Avx2", "avx512": "Avx512"}
-LOOPS = ["copy8", "copy16", "shuffle16", "copy32"]
 LEVELS = ["scalar", "sse41", "avx2", "avx512"]
 
 
-def fallback(kernels, want):
+def runs_as(kernels, want):
     """The geometric mean of the kernel a CPU runs when `want` is chosen: `want`
-    where its record has it, else the highest recorded level below it."""
-    for level in reversed(LEVELS[: LEVELS.index(want) + 1]):
-        if level in kernels:
-            return kernels[level][0]
-    return None
+    where its record has it, else (for an ISA level) the highest recorded level
+    below it, as tune.rs's `available_at_most` falls back."""
+    if want in kernels:
+        return kernels[want][0]
+    below = LEVELS[: LEVELS.index(want)] if want in LEVELS else []
+    return next((kernels[l][0] for l in reversed(below) if l in kernels), None)
 
 
 def load(path):
@@ -134,11 +134,8 @@ def main():
             # A level a CPU lacks runs there as the highest level below it
             # (tune.rs's `available_at_most`), so it is judged by that kernel.
             kernels = set().union(*(set(ks) for ks in recorded)) & set(LEVELS)
-        def speed(ks, k):
-            return ks[k][0] if op == "lz4" else fallback(ks, k)
-
         worst = {
-            k: min(g for g in (speed(ks, k) for ks in recorded) if g is not None)
+            k: min(g for g in (runs_as(ks, k) for ks in recorded) if g is not None)
             for k in kernels
         }
         ranked = sorted(worst.items(), key=lambda kv: -kv[1])
