@@ -6,6 +6,9 @@
 #   scripts/fuzz.sh TARGET SECONDS
 #   scripts/fuzz.sh all SECONDS
 #   FUZZ_MAX_LEN=N FUZZ_RSS_MB=N  input length and memory limits (4096, 2048)
+#   FUZZ_CODEGEN_UNITS=N           build with N codegen units (cargo-fuzz's
+#                                  default is 1: the fastest fuzzing, and the
+#                                  slowest build; a short run wants 16)
 set -euo pipefail
 cd "$(dirname "$0")/../fuzz"
 target=${1:?usage: scripts/fuzz.sh TARGET|all SECONDS}
@@ -20,8 +23,15 @@ if ! cargo +nightly fuzz --version >/dev/null 2>&1; then
     cargo +nightly install --locked cargo-fuzz >/dev/null
 fi
 
+build=()
+if [[ -n "${FUZZ_CODEGEN_UNITS:-}" ]]; then
+    build=(--codegen-units "$FUZZ_CODEGEN_UNITS")
+fi
 if [[ "$target" == all ]]; then
     targets=$(cargo +nightly fuzz list)
+    # One build of every target: cargo links them side by side, where a
+    # run per target would link each in turn.
+    cargo +nightly fuzz build "${build[@]}"
 else
     targets=$target
 fi
@@ -31,6 +41,6 @@ for t in $targets; do
         ../scripts/fuzz-seeds.sh "$t"
     fi
     echo "fuzz: $t for ${seconds}s"
-    cargo +nightly fuzz run "$t" "corpus/$t" -- -max_total_time="$seconds" \
+    cargo +nightly fuzz run "${build[@]}" "$t" "corpus/$t" -- -max_total_time="$seconds" \
         -max_len="${FUZZ_MAX_LEN:-4096}" -rss_limit_mb="${FUZZ_RSS_MB:-2048}" 2>&1 | tail -n 3
 done

@@ -21,8 +21,11 @@ struct Pfor;
 impl BlockFormat for Pfor {
     const MAX_BLOCK_BYTES: usize = super::MAX_BLOCK_BYTES;
 
-    fn sum_after(_: Isa) -> bool {
-        false
+    /// As bp128's: the AVX-512 kernel sums a block of gaps with no
+    /// exceptions in the registers it unpacks it in; below it, one pass
+    /// over every block after them all.
+    fn sum_after(isa: Isa) -> bool {
+        isa != Isa::Avx512
     }
 
     fn write<const DELTA: bool>(values: &[u32; BLOCK], mut prev: u32, out: &mut [u8]) -> usize {
