@@ -112,7 +112,12 @@ else
         model_name=$(lscpu | awk -F': *' '$1 == "Model name" { print $2; exit }')
     fi
 fi
-cpu="${model_name:-unknown CPU} ($detail), $(nproc) cores"
+# The microarchitecture of the CPU's profile in tune.rs, as the binary reports
+# it ("zen3" -> "Zen 3", "golden-cove" -> "Golden Cove"); none for a CPU with
+# no profile of its own.
+uarch=$("$bin" inspect --cpu 2>/dev/null | awk '/^profile:/ && $3 == "(from" { print $2 }' |
+    sed -E 's/^zen([0-9]+)$/Zen \1/; s/-/ /g; s/\b(.)/\u\1/g' || true)
+cpu="${model_name:-unknown CPU} ($detail${uarch:+, $uarch}), $(nproc) cores"
 
 commit=$(git rev-parse --short HEAD)
 if [[ -n "$(git status --porcelain --untracked-files=no)" ]]; then
