@@ -14,6 +14,9 @@
 #[path = "../tests/common/data.rs"]
 mod data;
 
+#[path = "common/files.rs"]
+mod files;
+
 use std::path::PathBuf;
 use std::time::Duration;
 
@@ -120,26 +123,6 @@ fn by_width(c: &mut Criterion) {
     group.finish();
 }
 
-/// The lists of a ds2i file: `[n: u32 LE][n x u32 LE]...`.
-fn read_lists(path: &PathBuf) -> Vec<Vec<u32>> {
-    let Ok(bytes) = std::fs::read(path) else {
-        return Vec::new();
-    };
-    let words: Vec<u32> = bytes
-        .chunks_exact(4)
-        .map(|w| u32::from_le_bytes([w[0], w[1], w[2], w[3]]))
-        .collect();
-    let mut lists = Vec::new();
-    let mut at = 0;
-    while at < words.len() {
-        let n = words[at] as usize;
-        let end = (at + 1 + n).min(words.len());
-        lists.push(words[at + 1..end].to_vec());
-        at = end;
-    }
-    lists
-}
-
 /// A block of up to 4096 values of a list: its gaps encoded from `prev`
 /// (the value before it in the list, or 0).
 struct Block {
@@ -153,21 +136,17 @@ fn postings(c: &mut Criterion) {
         .map(PathBuf::from)
         .or_else(|| data::optional("postings"))
         .unwrap_or_default();
-    let Ok(entries) = std::fs::read_dir(&dir) else {
+    let paths = files::sorted(&dir, Some("docs"));
+    if paths.is_empty() {
         eprintln!("group_varint bench: no posting lists in {}", dir.display());
         return;
-    };
-    let mut files: Vec<PathBuf> = entries.filter_map(|e| Some(e.ok()?.path())).collect();
-    files.sort();
+    }
     let subjects = subjects();
     let mut out = vec![0u32; BLOCK];
     let mut group = c.benchmark_group("group-varint-postings");
     group.sample_size(10);
-    for path in files
-        .iter()
-        .filter(|p| p.extension().is_some_and(|e| e == "docs"))
-    {
-        let lists = read_lists(path);
+    for path in &paths {
+        let lists = files::ds2i_lists(&std::fs::read(path).unwrap_or_default());
         let total: usize = lists.iter().map(Vec::len).sum();
         if total == 0 {
             continue;

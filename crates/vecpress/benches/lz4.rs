@@ -7,6 +7,9 @@
 #[path = "../tests/common/data.rs"]
 mod data;
 
+#[path = "common/files.rs"]
+mod files;
+
 use std::path::PathBuf;
 use std::time::Duration;
 
@@ -21,18 +24,14 @@ fn inputs() -> Vec<(String, Vec<u8>)> {
         .map(PathBuf::from)
         .or_else(|| data::optional("silesia"))
         .unwrap_or_default();
-    let mut files: Vec<(String, Vec<u8>)> = std::fs::read_dir(&dir)
-        .into_iter()
-        .flatten()
-        .flatten()
-        .filter(|e| e.path().is_file())
-        .filter_map(|e| {
-            let data = std::fs::read(e.path()).ok()?;
-            Some((e.file_name().to_string_lossy().into_owned(), data))
+    let mut found: Vec<(String, Vec<u8>)> = files::sorted(&dir, None)
+        .iter()
+        .filter_map(|path| {
+            let name = path.file_name()?.to_string_lossy().into_owned();
+            Some((name, std::fs::read(path).ok()?))
         })
         .collect();
-    files.sort();
-    if files.is_empty() {
+    if found.is_empty() {
         let words = [
             "lorem ",
             "ipsum ",
@@ -49,9 +48,9 @@ fn inputs() -> Vec<(String, Vec<u8>)> {
             x ^= x << 17;
             text.extend_from_slice(words[(x % 6) as usize].as_bytes());
         }
-        files.push(("generated".into(), text));
+        found.push(("generated".into(), text));
     }
-    files
+    found
 }
 
 /// The blocks of `data` compressed as liblz4 (or, off x86_64, we) would.

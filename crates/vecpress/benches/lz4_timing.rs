@@ -25,6 +25,9 @@ mod data;
 #[path = "common/args.rs"]
 mod args;
 
+#[path = "common/files.rs"]
+mod files;
+
 use std::time::{Duration, Instant};
 
 use std::cell::RefCell;
@@ -105,14 +108,10 @@ fn decoders<'a>() -> Vec<Decoder<'a>> {
 fn main() {
     let paths = args::paths(|| {
         let dir = data::optional("silesia").unwrap_or_default();
-        let mut found: Vec<String> = std::fs::read_dir(dir)
-            .into_iter()
-            .flatten()
-            .flatten()
-            .map(|e| e.path().to_string_lossy().into_owned())
-            .collect();
-        found.sort();
-        found
+        files::sorted(&dir, None)
+            .iter()
+            .map(|p| p.to_string_lossy().into_owned())
+            .collect()
     });
     let decoders = decoders();
     let pair_decoders = pair_decoders();

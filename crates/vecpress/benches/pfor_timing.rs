@@ -17,6 +17,9 @@ mod data;
 #[path = "common/args.rs"]
 mod args;
 
+#[path = "common/files.rs"]
+mod files;
+
 use std::time::{Duration, Instant};
 
 use vecpress::Isa;
@@ -33,25 +36,13 @@ fn rounds() -> usize {
         .unwrap_or(20)
 }
 
-/// The lists of a ds2i `.docs` file (`[n][n x u32]...`, after a first list
-/// of one value, the universe) cut into blocks of at most [`BLOCK`] sorted
-/// values, each coded from 0 as `vecpress bench` codes them.
+/// The lists of a ds2i `.docs` file cut into blocks of at most [`BLOCK`]
+/// sorted values, each coded from 0 as `vecpress bench` codes them.
 fn blocks(raw: &[u8]) -> Vec<(u32, Vec<u32>)> {
-    let words: Vec<u32> = raw
-        .chunks_exact(4)
-        .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
-        .collect();
-    let mut out = Vec::new();
-    let mut at = 0;
-    while at < words.len() {
-        let n = words[at] as usize;
-        let Some(list) = words.get(at + 1..at + 1 + n) else {
-            break;
-        };
-        out.extend(list.chunks(BLOCK).map(|chunk| (0, chunk.to_vec())));
-        at += 1 + n;
-    }
-    out
+    files::ds2i_lists(raw)
+        .iter()
+        .flat_map(|list| list.chunks(BLOCK).map(|chunk| (0, chunk.to_vec())))
+        .collect()
 }
 
 type Decode = fn(Isa, &[u8], &mut [u32], u32) -> Result<usize, vecpress::Error>;
@@ -60,15 +51,10 @@ type Encode = fn(&[u32], u32) -> Vec<u8>;
 fn main() {
     let paths = args::paths(|| {
         let dir = data::optional("postings").unwrap_or_default();
-        let mut found: Vec<String> = std::fs::read_dir(dir)
-            .into_iter()
-            .flatten()
-            .flatten()
-            .map(|e| e.path().to_string_lossy().into_owned())
-            .filter(|p| p.ends_with(".docs"))
-            .collect();
-        found.sort();
-        found
+        files::sorted(&dir, Some("docs"))
+            .iter()
+            .map(|p| p.to_string_lossy().into_owned())
+            .collect()
     });
     let codecs: [(&str, Encode, Decode); 2] = [
         (

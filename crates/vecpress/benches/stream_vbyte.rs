@@ -11,6 +11,9 @@ mod data;
 #[path = "common/gaps.rs"]
 mod gaps;
 
+#[path = "common/files.rs"]
+mod files;
+
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
 use vecpress::{Isa, stream_vbyte as svb, vbyte};
 
@@ -19,23 +22,17 @@ const BLOCK: usize = 4096;
 /// The first 4096 d-gaps of the lists of a ds2i `.docs` file, if present.
 fn posting_gaps(path: &std::path::Path) -> Option<Vec<u32>> {
     let raw = std::fs::read(path).ok()?;
-    let words: Vec<u32> = raw
-        .chunks_exact(4)
-        .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+    let out: Vec<u32> = files::ds2i_lists(&raw)
+        .iter()
+        .flat_map(|list| {
+            list.iter().scan(0u32, |prev, &v| {
+                let gap = v.wrapping_sub(*prev);
+                *prev = v;
+                Some(gap)
+            })
+        })
+        .take(BLOCK)
         .collect();
-    let mut out = Vec::with_capacity(BLOCK);
-    let mut at = 0;
-    while at < words.len() && out.len() < BLOCK {
-        let n = words[at] as usize;
-        let list = words.get(at + 1..at + 1 + n)?;
-        let mut prev = 0;
-        for &v in list {
-            out.push(v.wrapping_sub(prev));
-            prev = v;
-        }
-        at += 1 + n;
-    }
-    out.truncate(BLOCK);
     (out.len() == BLOCK).then_some(out)
 }
 

@@ -190,7 +190,10 @@ fn delta_blocks_with_each_exception_count_decode_on_every_kernel() {
     ];
     for &n in &counts {
         for b in [0u8, 1, 3, 8, 17, 31] {
-            for e in [1u8, 5, 32 - b].into_iter().filter(|&e| e <= 32 - b) {
+            for e in [1u8, 5, 12, 25, 26, 32 - b]
+                .into_iter()
+                .filter(|&e| e <= 32 - b)
+            {
                 let mask = |w: u8| if w >= 32 { u32::MAX } else { (1u32 << w) - 1 };
                 let lows: Vec<u32> = (0..128).map(|_| rng.next_u64() as u32 & mask(b)).collect();
                 // Positions 0 and 127 whenever there are two, the rest drawn.
