@@ -79,7 +79,25 @@ def cpuinfo(field):
     return ""
 
 
-def cpu_key():
+def uarch(binary):
+    """The microarchitecture of the CPU's profile in tune.rs, as the binary
+    reports it ("zen3" -> "Zen 3", "golden-cove" -> "Golden Cove"); "" for a
+    CPU with no profile of its own."""
+    try:
+        r = subprocess.run([binary, "inspect", "--cpu"], capture_output=True, text=True)
+    except OSError:
+        return ""
+    for line in r.stdout.splitlines():
+        words = line.split()
+        if len(words) >= 3 and words[0] == "profile:" and words[2] == "(from":
+            name = words[1]
+            if name.startswith("zen") and name[3:].isdigit():
+                return f"Zen {name[3:]}"
+            return " ".join(w.capitalize() for w in name.split("-"))
+    return ""
+
+
+def cpu_key(binary):
     """The CPU's key and name, as scripts/perf-record.sh makes them."""
     vendor = cpuinfo("vendor_id")
     name = cpuinfo("model name")
@@ -91,6 +109,9 @@ def cpu_key():
         imp, part = cpuinfo("CPU implementer"), cpuinfo("CPU part")
         key = f"arm-{imp or 'unknown'}-{part or 'unknown'}"
         detail = f"implementer {imp or '?'} part {part or '?'}"
+    arch = uarch(binary)
+    if arch:
+        detail += f", {arch}"
     return key, f"{name or 'unknown CPU'} ({detail}), {os.cpu_count()} cores"
 
 
@@ -116,7 +137,7 @@ def main():
     reps = int(os.environ.get("REPS", "11"))
     size_mb = os.environ.get("SIZE_MB")
     repeat = int(os.environ.get("REPEAT", "3"))
-    key, cpu = cpu_key()
+    key, cpu = cpu_key(binary)
     out_path = os.environ.get("CLI_OUT") or os.path.join("perf", f"cli-{key}.jsonl")
     have_lz4 = shutil.which("lz4") is not None
     have_time = os.access("/usr/bin/time", os.X_OK)
