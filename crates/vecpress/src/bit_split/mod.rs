@@ -52,6 +52,9 @@
 mod lz4;
 mod scalar;
 
+#[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
+mod generic;
+
 #[cfg(target_arch = "aarch64")]
 mod neon;
 #[cfg(target_arch = "x86_64")]
@@ -299,14 +302,24 @@ pub(crate) fn encode_block(
     out: &mut [u8],
     scratch: &mut [u8],
 ) {
+    let n = input.len() / width;
     if isa == Isa::Scalar {
         return scalar::encode_block(input, width, out);
     }
-    let n = input.len() / width;
+    if gfni(isa) {
+        let _ = byte_split::encode_with(isa, input, width, scratch);
+        transpose_words(isa, scratch);
+        for (s, o) in scratch.chunks_exact(n).zip(out.chunks_exact_mut(n)) {
+            let _ = byte_split::encode_with(isa, s, 8, o);
+        }
+        return;
+    }
+    if width == 1 {
+        return stream_to_rows(isa, input, out);
+    }
     let _ = byte_split::encode_with(isa, input, width, scratch);
-    transpose_words(isa, scratch);
     for (s, o) in scratch.chunks_exact(n).zip(out.chunks_exact_mut(n)) {
-        let _ = byte_split::encode_with(isa, s, 8, o);
+        stream_to_rows(isa, s, o);
     }
 }
 
@@ -318,34 +331,85 @@ pub(crate) fn decode_block(
     out: &mut [u8],
     scratch: &mut [u8],
 ) {
+    let n = input.len() / width;
     if isa == Isa::Scalar {
         return scalar::decode_block(input, width, out);
     }
-    let n = input.len() / width;
-    for (i, s) in input.chunks_exact(n).zip(scratch.chunks_exact_mut(n)) {
-        let _ = byte_split::decode_with(isa, i, 8, s);
+    if gfni(isa) {
+        for (i, s) in input.chunks_exact(n).zip(scratch.chunks_exact_mut(n)) {
+            let _ = byte_split::decode_with(isa, i, 8, s);
+        }
+        transpose_words(isa, scratch);
+        let _ = byte_split::decode_with(isa, scratch, width, out);
+        return;
     }
-    transpose_words(isa, scratch);
+    if width == 1 {
+        return rows_to_stream(isa, input, out);
+    }
+    for (i, s) in input.chunks_exact(n).zip(scratch.chunks_exact_mut(n)) {
+        rows_to_stream(isa, i, s);
+    }
     let _ = byte_split::decode_with(isa, scratch, width, out);
 }
 
-/// The one map from ISA level to the word transposition kernel: transposes
-/// every 8-byte word of `buf` (a multiple of 8 bytes long).
+/// Whether `isa` transposes in three passes with GFNI (the Avx512 level on
+/// a CPU that has it) rather than in the one-pass kernels of `generic.rs`.
+fn gfni(isa: Isa) -> bool {
+    #[cfg(target_arch = "x86_64")]
+    if isa == Isa::Avx512 {
+        return x86::has_gfni();
+    }
+    let _ = isa;
+    false
+}
+
+/// The one map from ISA level to the kernel that turns 8 bit rows into
+/// their byte stream (`rows.len()` bytes of `out`).
+fn rows_to_stream(isa: Isa, rows: &[u8], out: &mut [u8]) {
+    let done = match isa {
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: `isa` came from `Isa::best()` or `Isa::check()`, so the CPU
+        // has every feature of the Avx2 level (Avx512 implies it); `out`
+        // is as long as `rows` (the callers' chunks).
+        Isa::Avx2 | Isa::Avx512 => unsafe { x86::rows_to_stream_avx2(rows, out) },
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: as above, the CPU has the Sse41 level.
+        Isa::Sse41 => unsafe { x86::rows_to_stream_sse41(rows, out) },
+        #[cfg(target_arch = "aarch64")]
+        // SAFETY: as above, the CPU has Neon.
+        Isa::Neon => unsafe { neon::rows_to_stream_neon(rows, out) },
+        _ => 0,
+    };
+    scalar::rows_to_stream(rows, out, done);
+}
+
+/// The inverse of [`rows_to_stream`], with the same map.
+fn stream_to_rows(isa: Isa, stream: &[u8], rows: &mut [u8]) {
+    let done = match isa {
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: `isa` came from `Isa::best()` or `Isa::check()`, so the CPU
+        // has every feature of the Avx2 level (Avx512 implies it); `rows`
+        // is as long as `stream` (the callers' chunks).
+        Isa::Avx2 | Isa::Avx512 => unsafe { x86::stream_to_rows_avx2(stream, rows) },
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: as above, the CPU has the Sse41 level.
+        Isa::Sse41 => unsafe { x86::stream_to_rows_sse41(stream, rows) },
+        #[cfg(target_arch = "aarch64")]
+        // SAFETY: as above, the CPU has Neon.
+        Isa::Neon => unsafe { neon::stream_to_rows_neon(stream, rows) },
+        _ => 0,
+    };
+    scalar::stream_to_rows(stream, rows, done);
+}
+
+/// Transposes every 8-byte word of `buf` (a multiple of 8 bytes long):
+/// with GFNI a register at a time, the rest in scalar code.
 fn transpose_words(isa: Isa, buf: &mut [u8]) {
     let done = match isa {
         #[cfg(target_arch = "x86_64")]
         // SAFETY: `isa` came from `Isa::best()` or `Isa::check()`, so the CPU
         // has every feature of the Avx512 level; `has_gfni` checked GFNI.
         Isa::Avx512 if x86::has_gfni() => unsafe { x86::transpose_gfni(buf) },
-        #[cfg(target_arch = "x86_64")]
-        // SAFETY: as above, the CPU has the Avx2 level (Avx512 implies it).
-        Isa::Avx2 | Isa::Avx512 => unsafe { x86::transpose_avx2(buf) },
-        #[cfg(target_arch = "x86_64")]
-        // SAFETY: as above, the CPU has the Sse41 level.
-        Isa::Sse41 => unsafe { x86::transpose_sse41(buf) },
-        #[cfg(target_arch = "aarch64")]
-        // SAFETY: as above, the CPU has Neon.
-        Isa::Neon => unsafe { neon::transpose_neon(buf) },
         _ => 0,
     };
     scalar::transpose_words(buf, done);

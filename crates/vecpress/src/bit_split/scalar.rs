@@ -26,6 +26,33 @@ pub(super) fn transpose_words(buf: &mut [u8], from: usize) {
     }
 }
 
+/// Turns columns `from..` of the 8 rows of `rows` (each `rows.len() / 8`
+/// bytes) into their stream's bytes `8 * from..` in `out`: byte `m` of
+/// column `g`'s transposed word is the stream's byte `8 g + m`.
+pub(super) fn rows_to_stream(rows: &[u8], out: &mut [u8], from: usize) {
+    let r = rows.len() / 8;
+    for g in from..r {
+        let mut x = 0u64;
+        for b in 0..8 {
+            x |= u64::from(rows[b * r + g]) << (8 * b);
+        }
+        out[8 * g..8 * g + 8].copy_from_slice(&transpose8(x).to_le_bytes());
+    }
+}
+
+/// The inverse of [`rows_to_stream`]: the stream's bytes `8 * from..` of
+/// `stream` into columns `from..` of the 8 rows of `rows`.
+pub(super) fn stream_to_rows(stream: &[u8], rows: &mut [u8], from: usize) {
+    let r = stream.len() / 8;
+    for g in from..r {
+        let w = stream[8 * g..8 * g + 8].try_into().unwrap_or([0; 8]);
+        let x = transpose8(u64::from_le_bytes(w));
+        for b in 0..8 {
+            rows[b * r + g] = (x >> (8 * b)) as u8;
+        }
+    }
+}
+
 /// Bit-shuffles one block: `input` holds `n` values of `width` bytes, `n` a
 /// multiple of 8; bit `b` of byte `j` of value `i` goes to bit `i % 8` of
 /// byte `i / 8` of row `8 * j + b`, each row `n / 8` bytes long.

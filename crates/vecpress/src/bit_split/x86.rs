@@ -1,75 +1,48 @@
-//! The 8 x 8 bit transposition of every 8-byte word, a register at a time:
-//! the three rounds of `scalar::transpose8` on 64-bit lanes (SSE2, AVX2,
-//! AVX-512), or one `gf2p8affineqb` per register where the CPU has GFNI
+//! x86-64 entries: the one-pass kernels of `generic.rs` on SSE4.1 and AVX2
+//! registers, and, where the CPU has GFNI with AVX-512, the 8 x 8 bit
+//! transposition of every 8-byte word by one `gf2p8affineqb` per register
 //! (each word becomes the matrix operand, a constant of one-hot bytes the
 //! data operand, which picks the transposed bits).
 //!
-//! Each entry transposes whole registers from the start of `buf` and
-//! returns the bytes done; the scalar code transposes the rest.
+//! Each entry works on whole registers from the start of its input and
+//! returns how much it did; the scalar code does the rest.
 
 use core::arch::x86_64::*;
 
-macro_rules! rounds {
-    ($x:expr, $t:ty, $and:ident, $xor:ident, $srl:ident, $sll:ident, $set:ident) => {{
-        let x: $t = $x;
-        let t = $and($xor(x, $srl::<7>(x)), $set(0x00aa_00aa_00aa_00aa));
-        let x = $xor($xor(x, t), $sll::<7>(t));
-        let t = $and($xor(x, $srl::<14>(x)), $set(0x0000_cccc_0000_cccc));
-        let x = $xor($xor(x, t), $sll::<14>(t));
-        let t = $and($xor(x, $srl::<28>(x)), $set(0x0000_0000_f0f0_f0f0));
-        $xor($xor(x, t), $sll::<28>(t))
-    }};
-}
+use super::generic;
 
 /// # Safety
-/// The CPU must have every feature of the Sse41 level.
+/// The CPU must have every feature of the Sse41 level; `out` holds at
+/// least `rows.len()` bytes.
 #[target_feature(enable = "sse2,ssse3,sse4.1")]
-pub(super) unsafe fn transpose_sse41(buf: &mut [u8]) -> usize {
-    let done = buf.len() / 16 * 16;
-    for i in (0..done).step_by(16) {
-        let p = buf[i..].as_mut_ptr().cast::<__m128i>();
-        // SAFETY: bytes `i..i + 16` lie inside `buf` (`i + 16 <= done`);
-        // unaligned loads and stores.
-        unsafe {
-            let x = _mm_loadu_si128(p);
-            let y = rounds!(
-                x,
-                __m128i,
-                _mm_and_si128,
-                _mm_xor_si128,
-                _mm_srli_epi64,
-                _mm_slli_epi64,
-                _mm_set1_epi64x
-            );
-            _mm_storeu_si128(p, y);
-        }
-    }
-    done
+pub(super) unsafe fn rows_to_stream_sse41(rows: &[u8], out: &mut [u8]) -> usize {
+    // SAFETY: the caller's promises.
+    unsafe { generic::rows_to_stream::<__m128i>(rows, out) }
 }
 
 /// # Safety
-/// The CPU must have every feature of the Avx2 level.
+/// As [`rows_to_stream_sse41`].
+#[target_feature(enable = "sse2,ssse3,sse4.1")]
+pub(super) unsafe fn stream_to_rows_sse41(stream: &[u8], rows: &mut [u8]) -> usize {
+    // SAFETY: the caller's promises.
+    unsafe { generic::stream_to_rows::<__m128i>(stream, rows) }
+}
+
+/// # Safety
+/// The CPU must have every feature of the Avx2 level; `out` holds at least
+/// `rows.len()` bytes.
 #[target_feature(enable = "sse2,ssse3,sse4.1,avx,avx2,bmi1,bmi2,popcnt")]
-pub(super) unsafe fn transpose_avx2(buf: &mut [u8]) -> usize {
-    let done = buf.len() / 32 * 32;
-    for i in (0..done).step_by(32) {
-        let p = buf[i..].as_mut_ptr().cast::<__m256i>();
-        // SAFETY: bytes `i..i + 32` lie inside `buf`; unaligned loads and stores.
-        unsafe {
-            let x = _mm256_loadu_si256(p);
-            let y = rounds!(
-                x,
-                __m256i,
-                _mm256_and_si256,
-                _mm256_xor_si256,
-                _mm256_srli_epi64,
-                _mm256_slli_epi64,
-                _mm256_set1_epi64x
-            );
-            _mm256_storeu_si256(p, y);
-        }
-    }
-    done
+pub(super) unsafe fn rows_to_stream_avx2(rows: &[u8], out: &mut [u8]) -> usize {
+    // SAFETY: the caller's promises.
+    unsafe { generic::rows_to_stream::<__m256i>(rows, out) }
+}
+
+/// # Safety
+/// As [`rows_to_stream_avx2`].
+#[target_feature(enable = "sse2,ssse3,sse4.1,avx,avx2,bmi1,bmi2,popcnt")]
+pub(super) unsafe fn stream_to_rows_avx2(stream: &[u8], rows: &mut [u8]) -> usize {
+    // SAFETY: the caller's promises.
+    unsafe { generic::stream_to_rows::<__m256i>(stream, rows) }
 }
 
 /// Whether the CPU has GFNI for 512-bit registers (with the Avx512 level).

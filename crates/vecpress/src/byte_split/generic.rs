@@ -101,7 +101,7 @@ pub(super) fn array<V: Copy, const K: usize>(s: &[V]) -> [V; K] {
 /// # Safety
 /// The CPU must have `V`'s features.
 #[inline(always)]
-pub(super) unsafe fn transpose<V: Lanes, const K: usize>(r: &mut [V; K], e: usize) {
+pub(crate) unsafe fn transpose<V: Lanes, const K: usize>(r: &mut [V; K], e: usize) {
     #[inline(always)]
     unsafe fn round<V: Lanes, const K: usize>(r: &mut [V; K], e: usize) {
         let p = *r;

@@ -75,6 +75,9 @@ mod neon;
 #[cfg(target_arch = "x86_64")]
 mod x86;
 
+// Bit Split's kernels transpose 2-byte elements with it.
+#[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
+pub(crate) use generic::transpose;
 pub use lz4::{
     compress_lz4, compress_lz4_to_vec, decompress_lz4, decompress_lz4_with, max_compressed_len_lz4,
 };

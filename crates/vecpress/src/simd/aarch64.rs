@@ -241,4 +241,29 @@ impl Lanes for uint8x16_t {
         // SAFETY: Neon is the caller's promise; `table` is 16 readable bytes.
         unsafe { vqtbl1q_u8(self, vld1q_u8(table.as_ptr())) }
     }
+    #[inline(always)]
+    unsafe fn splat(x: u8) -> Self {
+        // SAFETY: Neon is the caller's promise.
+        unsafe { vdupq_n_u8(x) }
+    }
+    #[inline(always)]
+    unsafe fn and(self, other: Self) -> Self {
+        // SAFETY: Neon is the caller's promise.
+        unsafe { vandq_u8(self, other) }
+    }
+    #[inline(always)]
+    unsafe fn xor(self, other: Self) -> Self {
+        // SAFETY: Neon is the caller's promise.
+        unsafe { veorq_u8(self, other) }
+    }
+    #[inline(always)]
+    unsafe fn shr_u16<const N: i32>(self) -> Self {
+        // SAFETY: Neon is the caller's promise; reinterpretations are free.
+        unsafe { vreinterpretq_u8_u16(vshrq_n_u16::<N>(vreinterpretq_u16_u8(self))) }
+    }
+    #[inline(always)]
+    unsafe fn shl_u16<const N: i32>(self) -> Self {
+        // SAFETY: Neon is the caller's promise; reinterpretations are free.
+        unsafe { vreinterpretq_u8_u16(vshlq_n_u16::<N>(vreinterpretq_u16_u8(self))) }
+    }
 }

@@ -184,7 +184,7 @@ pub(crate) trait Vector: Copy {
 /// A register of `LANES` lanes of 16 bytes, with operations that stay within
 /// each lane (loads and stores aside): `__m128i` and `uint8x16_t` (one lane)
 /// and `__m256i` (two, AVX2), so that one algorithm runs one or two 16-byte
-/// problems side by side. Byte Split's transposition needs it.
+/// problems side by side: Byte Split's transposition and Bit Split's.
 ///
 /// # Safety
 /// Every method needs the CPU features of its implementation (`__m256i`:
@@ -210,4 +210,14 @@ pub(crate) trait Lanes: Copy {
     unsafe fn zip_hi(a: Self, b: Self, e: usize) -> Self;
     /// Byte `p` of each lane becomes byte `table[p]` of that lane.
     unsafe fn shuffle(self, table: &[u8; 16]) -> Self;
+    /// `x` in every byte.
+    unsafe fn splat(x: u8) -> Self;
+    /// Bitwise and.
+    unsafe fn and(self, other: Self) -> Self;
+    /// Bitwise exclusive or.
+    unsafe fn xor(self, other: Self) -> Self;
+    /// Each 16-bit element shifted right by `N` bits (1 to 15), zeros in.
+    unsafe fn shr_u16<const N: i32>(self) -> Self;
+    /// Each 16-bit element shifted left by `N` bits (1 to 15), zeros in.
+    unsafe fn shl_u16<const N: i32>(self) -> Self;
 }

@@ -213,6 +213,31 @@ impl Lanes for __m128i {
         // SAFETY: SSSE3 is the caller's promise; `table` is 16 readable bytes.
         unsafe { _mm_shuffle_epi8(self, _mm_loadu_si128(table.as_ptr().cast())) }
     }
+    #[inline(always)]
+    unsafe fn splat(x: u8) -> Self {
+        // SAFETY: SSE2 is the caller's promise.
+        unsafe { _mm_set1_epi8(x as i8) }
+    }
+    #[inline(always)]
+    unsafe fn and(self, other: Self) -> Self {
+        // SAFETY: SSE2 is the caller's promise.
+        unsafe { _mm_and_si128(self, other) }
+    }
+    #[inline(always)]
+    unsafe fn xor(self, other: Self) -> Self {
+        // SAFETY: SSE2 is the caller's promise.
+        unsafe { _mm_xor_si128(self, other) }
+    }
+    #[inline(always)]
+    unsafe fn shr_u16<const N: i32>(self) -> Self {
+        // SAFETY: SSE2 is the caller's promise.
+        unsafe { _mm_srli_epi16::<N>(self) }
+    }
+    #[inline(always)]
+    unsafe fn shl_u16<const N: i32>(self) -> Self {
+        // SAFETY: SSE2 is the caller's promise.
+        unsafe { _mm_slli_epi16::<N>(self) }
+    }
 }
 
 impl Lanes for __m256i {
@@ -284,6 +309,31 @@ impl Lanes for __m256i {
             let t = _mm256_broadcastsi128_si256(_mm_loadu_si128(table.as_ptr().cast()));
             _mm256_shuffle_epi8(self, t)
         }
+    }
+    #[inline(always)]
+    unsafe fn splat(x: u8) -> Self {
+        // SAFETY: AVX2 is the caller's promise.
+        unsafe { _mm256_set1_epi8(x as i8) }
+    }
+    #[inline(always)]
+    unsafe fn and(self, other: Self) -> Self {
+        // SAFETY: AVX2 is the caller's promise.
+        unsafe { _mm256_and_si256(self, other) }
+    }
+    #[inline(always)]
+    unsafe fn xor(self, other: Self) -> Self {
+        // SAFETY: AVX2 is the caller's promise.
+        unsafe { _mm256_xor_si256(self, other) }
+    }
+    #[inline(always)]
+    unsafe fn shr_u16<const N: i32>(self) -> Self {
+        // SAFETY: AVX2 is the caller's promise.
+        unsafe { _mm256_srli_epi16::<N>(self) }
+    }
+    #[inline(always)]
+    unsafe fn shl_u16<const N: i32>(self) -> Self {
+        // SAFETY: AVX2 is the caller's promise.
+        unsafe { _mm256_slli_epi16::<N>(self) }
     }
 }
 
