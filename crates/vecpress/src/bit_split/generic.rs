@@ -120,7 +120,7 @@ pub(super) unsafe fn rows_to_stream<V: Lanes>(rows: &[u8], out: &mut [u8]) -> us
             // `p[2 a + s]`: registers 2 a and 2 a + 1, columns 8 s..8 s + 8.
             let p: [V; 8] = eight!(i => {
                 let (a, b) = (x[i & !1], x[i | 1]);
-                if i % 2 == 0 {
+                if i.is_multiple_of(2) {
                     V::zip_lo(a, b, 1)
                 } else {
                     V::zip_hi(a, b, 1)
@@ -130,7 +130,7 @@ pub(super) unsafe fn rows_to_stream<V: Lanes>(rows: &[u8], out: &mut [u8]) -> us
             let q: [V; 8] = eight!(i => {
                 let (h, lo) = (i / 4 * 4, i % 4);
                 let (a, b) = (p[h + lo / 2], p[h + 2 + lo / 2]);
-                if lo % 2 == 0 {
+                if lo.is_multiple_of(2) {
                     V::zip_lo(a, b, 2)
                 } else {
                     V::zip_hi(a, b, 2)
@@ -139,7 +139,7 @@ pub(super) unsafe fn rows_to_stream<V: Lanes>(rows: &[u8], out: &mut [u8]) -> us
             // `y[k]`: every register, columns 2 k and 2 k + 1.
             let y: [V; 8] = eight!(k => {
                 let (a, b) = (q[k / 2], q[4 + k / 2]);
-                if k % 2 == 0 {
+                if k.is_multiple_of(2) {
                     V::zip_lo(a, b, 4)
                 } else {
                     V::zip_hi(a, b, 4)
