@@ -20,12 +20,18 @@
 //! Encoding runs the same backwards: the 128 bytes are split into the 8
 //! registers (a byte shuffle, then the 8 x 8 transposition of 2-byte
 //! elements), then the bit transposition, which is its own inverse.
+//!
+//! For values of 2, 4 and 8 bytes, [`rows_to_values`] and
+//! [`values_to_rows`] also join (split) the `K` streams in registers, as
+//! Byte Split's narrow kernels do, so that the whole block is one pass;
+//! other widths write the streams and let byte split join them.
+//!
 //! Against the three passes of byte split, word transposition and byte
 //! split, this keeps the middle data in registers and trades the 8 x 8 bit
 //! transposition of each 64-bit word (three rounds a register) for one that
 //! runs across 8 registers (three rounds per 8 registers).
 
-use crate::byte_split::transpose;
+use crate::byte_split::{SPLIT, transpose};
 use crate::simd::Lanes;
 
 /// `[body(0), ..., body(7)]` with `$i` bound to each index, written out: a
@@ -93,6 +99,75 @@ unsafe fn transpose_bits<V: Lanes>(x: &mut [V; 8]) {
 /// stream side by side: the 2-byte elements that [`transpose`] moves.
 const PAIRS: [u8; 16] = [0, 8, 1, 9, 2, 10, 3, 11, 4, 12, 5, 13, 6, 14, 7, 15];
 
+/// The 16 columns a lane from `c` of the 8 rows at `src` (each `r` bytes)
+/// as their stream's bytes: lane `h` of register `k` holds the stream's
+/// bytes `8 (c + 16 h) + 16 k..+ 16`.
+///
+/// # Safety
+/// The CPU must have `V`'s features; bytes `b r + c..b r + c + 16 LANES`
+/// of `src` are readable for every `b < 8`.
+#[inline(always)]
+unsafe fn step_stream<V: Lanes>(src: *const u8, r: usize, c: usize) -> [V; 8] {
+    // SAFETY: the caller's promises.
+    unsafe {
+        let mut x: [V; 8] = eight!(b => V::load(src.add(b * r + c)));
+        transpose_bits(&mut x);
+        // Byte g of register m is the stream's byte 8 g + m: three rounds
+        // interleave bytes, pairs and quads.
+        // `p[2 a + s]`: registers 2 a and 2 a + 1, columns 8 s..8 s + 8.
+        let p: [V; 8] = eight!(i => {
+            let (a, b) = (x[i & !1], x[i | 1]);
+            if i.is_multiple_of(2) {
+                V::zip_lo(a, b, 1)
+            } else {
+                V::zip_hi(a, b, 1)
+            }
+        });
+        // `q[4 h + t]`: registers 4 h..4 h + 4, columns 4 t..4 t + 4.
+        let q: [V; 8] = eight!(i => {
+            let (h, lo) = (i / 4 * 4, i % 4);
+            let (a, b) = (p[h + lo / 2], p[h + 2 + lo / 2]);
+            if lo.is_multiple_of(2) {
+                V::zip_lo(a, b, 2)
+            } else {
+                V::zip_hi(a, b, 2)
+            }
+        });
+        // `y[k]`: every register, columns 2 k and 2 k + 1.
+        let y: [V; 8] = eight!(k => {
+            let (a, b) = (q[k / 2], q[4 + k / 2]);
+            if k.is_multiple_of(2) {
+                V::zip_lo(a, b, 4)
+            } else {
+                V::zip_hi(a, b, 4)
+            }
+        });
+        y
+    }
+}
+
+/// The inverse of [`step_stream`]: writes the stream's bytes in `y` (lane
+/// `h` of register `k` its bytes `8 (c + 16 h) + 16 k..+ 16`) to the 16
+/// columns a lane from `c` of the 8 rows at `dst` (each `r` bytes).
+///
+/// # Safety
+/// The CPU must have `V`'s features; bytes `b r + c..b r + c + 16 LANES`
+/// of `dst` are writable for every `b < 8`.
+#[inline(always)]
+unsafe fn step_rows<V: Lanes>(y: [V; 8], dst: *mut u8, r: usize, c: usize) {
+    // SAFETY: the caller's promises.
+    unsafe {
+        let mut x: [V; 8] = eight!(k => y[k].shuffle(&PAIRS));
+        // Register k's element m (2 bytes) is value 8 g + m's byte for
+        // g = 2 k, 2 k + 1: transposed, register m holds g = 0..16.
+        transpose(&mut x, 2);
+        transpose_bits(&mut x);
+        for (b, v) in x.iter().enumerate() {
+            v.store(dst.add(b * r + c));
+        }
+    }
+}
+
 /// Turns rows `0..8` of `rows` (8 rows of `r` bytes, `r = rows.len() / 8`)
 /// into the `8 r` bytes of their stream at the start of `out`, 16 columns a
 /// lane at a time; returns the columns done (the scalar code does the rest).
@@ -113,38 +188,7 @@ pub(super) unsafe fn rows_to_stream<V: Lanes>(rows: &[u8], out: &mut [u8]) -> us
         // `8 (c + 16 h) + 16 k..+ 16` of `out`, below `8 (c + step) <= 8 r`.
         // The CPU has V's features (the caller's promise).
         unsafe {
-            let mut x: [V; 8] = eight!(b => V::load(src.add(b * r + c)));
-            transpose_bits(&mut x);
-            // Byte g of register m is the stream's byte 8 g + m: three rounds
-            // interleave bytes, pairs and quads.
-            // `p[2 a + s]`: registers 2 a and 2 a + 1, columns 8 s..8 s + 8.
-            let p: [V; 8] = eight!(i => {
-                let (a, b) = (x[i & !1], x[i | 1]);
-                if i.is_multiple_of(2) {
-                    V::zip_lo(a, b, 1)
-                } else {
-                    V::zip_hi(a, b, 1)
-                }
-            });
-            // `q[4 h + t]`: registers 4 h..4 h + 4, columns 4 t..4 t + 4.
-            let q: [V; 8] = eight!(i => {
-                let (h, lo) = (i / 4 * 4, i % 4);
-                let (a, b) = (p[h + lo / 2], p[h + 2 + lo / 2]);
-                if lo.is_multiple_of(2) {
-                    V::zip_lo(a, b, 2)
-                } else {
-                    V::zip_hi(a, b, 2)
-                }
-            });
-            // `y[k]`: every register, columns 2 k and 2 k + 1.
-            let y: [V; 8] = eight!(k => {
-                let (a, b) = (q[k / 2], q[4 + k / 2]);
-                if k.is_multiple_of(2) {
-                    V::zip_lo(a, b, 4)
-                } else {
-                    V::zip_hi(a, b, 4)
-                }
-            });
+            let y: [V; 8] = step_stream(src, r, c);
             for (k, v) in y.iter().enumerate() {
                 for h in 0..V::LANES {
                     v.store_lane(h, dst.add(8 * (c + 16 * h) + 16 * k));
@@ -176,14 +220,98 @@ pub(super) unsafe fn stream_to_rows<V: Lanes>(stream: &[u8], rows: &mut [u8]) ->
         // goes to bytes `b r + c..b r + c + step` of `rows`. The CPU has V's
         // features (the caller's promise).
         unsafe {
-            let mut x: [V; 8] =
-                eight!(k => V::load_lanes(src.add(8 * c + 16 * k), 128).shuffle(&PAIRS));
-            // Register k's element m (2 bytes) is value 8 g + m's byte for
-            // g = 2 k, 2 k + 1: transposed, register m holds g = 0..16.
-            transpose(&mut x, 2);
-            transpose_bits(&mut x);
-            for (b, v) in x.iter().enumerate() {
-                v.store(dst.add(b * r + c));
+            let y: [V; 8] = eight!(k => V::load_lanes(src.add(8 * c + 16 * k), 128));
+            step_rows(y, dst, r, c);
+        }
+        c += step;
+    }
+    c
+}
+
+/// Turns the `8 K` bit rows of `rows` (each `rows.len() / (8 K)` bytes)
+/// into values of `K` bytes at the start of `out`, in one pass; returns
+/// the columns done.
+///
+/// # Safety
+/// The CPU must have `V`'s features; `out` holds at least `rows.len()`
+/// bytes; `K` is 2, 4 or 8.
+#[inline(always)]
+pub(super) unsafe fn rows_to_values<V: Lanes, const K: usize>(
+    rows: &[u8],
+    out: &mut [u8],
+) -> usize {
+    let r = rows.len() / (8 * K);
+    let step = 16 * V::LANES;
+    assert!(out.len() >= 8 * K * r);
+    let src = rows.as_ptr();
+    let dst = out.as_mut_ptr();
+    let mut c = 0;
+    while c + step <= r {
+        // SAFETY: stream `j` reads rows `8 j..8 j + 8` of `rows` from
+        // column `c` (`c + step <= r`); lane `h` of the registers of
+        // column pair `k` goes to the values `8 (c + 16 h) + 16 k..+ 16`,
+        // below `8 (c + step) <= 8 r`. The CPU has V's features.
+        unsafe {
+            let mut ys = [[V::zero(); 8]; K];
+            for (j, y) in ys.iter_mut().enumerate() {
+                *y = step_stream(src.add(8 * j * r), r, c);
+            }
+            for k in 0..8 {
+                let mut o = [V::zero(); K];
+                for (v, y) in o.iter_mut().zip(&ys) {
+                    *v = y[k];
+                }
+                transpose(&mut o, 1);
+                for (q, v) in o.iter().enumerate() {
+                    for h in 0..V::LANES {
+                        v.store_lane(h, dst.add(K * (8 * (c + 16 * h) + 16 * k) + 16 * q));
+                    }
+                }
+            }
+        }
+        c += step;
+    }
+    c
+}
+
+/// The inverse of [`rows_to_values`]: values of `K` bytes into `8 K` bit
+/// rows, in one pass; returns the columns done.
+///
+/// # Safety
+/// The CPU must have `V`'s features; `rows` holds at least `values.len()`
+/// bytes; `values.len()` is a multiple of `8 K`; `K` is 2, 4 or 8.
+#[inline(always)]
+pub(super) unsafe fn values_to_rows<V: Lanes, const K: usize>(
+    values: &[u8],
+    rows: &mut [u8],
+) -> usize {
+    let r = values.len() / (8 * K);
+    let step = 16 * V::LANES;
+    assert!(rows.len() >= 8 * K * r);
+    let src = values.as_ptr();
+    let dst = rows.as_mut_ptr();
+    let per = 16 / K;
+    let mut c = 0;
+    while c + step <= r {
+        // SAFETY: lane `h` of register `q` for column pair `k` reads the
+        // `K` bytes of values `8 (c + 16 h) + 16 k + per q..+ per`, below
+        // `8 (c + step) <= 8 r` values; stream `j` goes to rows `8 j..8 j +
+        // 8` from column `c`. The CPU has V's features.
+        unsafe {
+            let mut ys = [[V::zero(); 8]; K];
+            for k in 0..8 {
+                let mut o = [V::zero(); K];
+                for (q, v) in o.iter_mut().enumerate() {
+                    *v = V::load_lanes(src.add(K * (8 * c + 16 * k) + 16 * q), 128 * K)
+                        .shuffle(&SPLIT[K]);
+                }
+                transpose(&mut o, per);
+                for (j, y) in ys.iter_mut().enumerate() {
+                    y[k] = o[j];
+                }
+            }
+            for (j, y) in ys.iter().enumerate() {
+                step_rows(*y, dst.add(8 * j * r), r, c);
             }
         }
         c += step;

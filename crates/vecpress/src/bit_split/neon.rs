@@ -19,3 +19,19 @@ pub(super) unsafe fn stream_to_rows_neon(stream: &[u8], rows: &mut [u8]) -> usiz
     // SAFETY: the caller's promises.
     unsafe { generic::stream_to_rows::<uint8x16_t>(stream, rows) }
 }
+
+/// # Safety
+/// As [`rows_to_stream_neon`]; `K` is 2, 4 or 8.
+#[target_feature(enable = "neon")]
+pub(super) unsafe fn rows_to_values_neon<const K: usize>(rows: &[u8], out: &mut [u8]) -> usize {
+    // SAFETY: the caller's promises.
+    unsafe { generic::rows_to_values::<uint8x16_t, K>(rows, out) }
+}
+
+/// # Safety
+/// As [`stream_to_rows_neon`]; `K` is 2, 4 or 8.
+#[target_feature(enable = "neon")]
+pub(super) unsafe fn values_to_rows_neon<const K: usize>(values: &[u8], rows: &mut [u8]) -> usize {
+    // SAFETY: the caller's promises.
+    unsafe { generic::values_to_rows::<uint8x16_t, K>(values, rows) }
+}

@@ -57,9 +57,14 @@ pub(super) fn stream_to_rows(stream: &[u8], rows: &mut [u8], from: usize) {
 /// multiple of 8; bit `b` of byte `j` of value `i` goes to bit `i % 8` of
 /// byte `i / 8` of row `8 * j + b`, each row `n / 8` bytes long.
 pub(super) fn encode_block(input: &[u8], width: usize, out: &mut [u8]) {
+    encode_columns(input, width, out, 0);
+}
+
+/// [`encode_block`] for the columns (bytes of each row) `from..` only.
+pub(super) fn encode_columns(input: &[u8], width: usize, out: &mut [u8], from: usize) {
     let row = input.len() / width / 8;
     for j in 0..width {
-        for g in 0..row {
+        for g in from..row {
             let mut x = 0u64;
             for m in 0..8 {
                 x |= u64::from(input[(8 * g + m) * width + j]) << (8 * m);
@@ -74,9 +79,14 @@ pub(super) fn encode_block(input: &[u8], width: usize, out: &mut [u8]) {
 
 /// The inverse of [`encode_block`].
 pub(super) fn decode_block(input: &[u8], width: usize, out: &mut [u8]) {
+    decode_columns(input, width, out, 0);
+}
+
+/// [`decode_block`] for the columns (bytes of each row) `from..` only.
+pub(super) fn decode_columns(input: &[u8], width: usize, out: &mut [u8], from: usize) {
     let row = input.len() / width / 8;
     for j in 0..width {
-        for g in 0..row {
+        for g in from..row {
             let mut x = 0u64;
             for b in 0..8 {
                 x |= u64::from(input[(8 * j + b) * row + g]) << (8 * b);

@@ -84,3 +84,35 @@ pub(super) unsafe fn transpose_gfni(buf: &mut [u8]) -> usize {
     }
     done
 }
+
+/// # Safety
+/// As [`rows_to_stream_avx2`]; `K` is 2, 4 or 8.
+#[target_feature(enable = "sse2,ssse3,sse4.1,avx,avx2,bmi1,bmi2,popcnt")]
+pub(super) unsafe fn rows_to_values_avx2<const K: usize>(rows: &[u8], out: &mut [u8]) -> usize {
+    // SAFETY: the caller's promises.
+    unsafe { generic::rows_to_values::<__m256i, K>(rows, out) }
+}
+
+/// # Safety
+/// As [`stream_to_rows_avx2`]; `K` is 2, 4 or 8.
+#[target_feature(enable = "sse2,ssse3,sse4.1,avx,avx2,bmi1,bmi2,popcnt")]
+pub(super) unsafe fn values_to_rows_avx2<const K: usize>(values: &[u8], rows: &mut [u8]) -> usize {
+    // SAFETY: the caller's promises.
+    unsafe { generic::values_to_rows::<__m256i, K>(values, rows) }
+}
+
+/// # Safety
+/// As [`rows_to_stream_sse41`]; `K` is 2, 4 or 8.
+#[target_feature(enable = "sse2,ssse3,sse4.1")]
+pub(super) unsafe fn rows_to_values_sse41<const K: usize>(rows: &[u8], out: &mut [u8]) -> usize {
+    // SAFETY: the caller's promises.
+    unsafe { generic::rows_to_values::<__m128i, K>(rows, out) }
+}
+
+/// # Safety
+/// As [`stream_to_rows_sse41`]; `K` is 2, 4 or 8.
+#[target_feature(enable = "sse2,ssse3,sse4.1")]
+pub(super) unsafe fn values_to_rows_sse41<const K: usize>(values: &[u8], rows: &mut [u8]) -> usize {
+    // SAFETY: the caller's promises.
+    unsafe { generic::values_to_rows::<__m128i, K>(values, rows) }
+}

@@ -75,12 +75,14 @@ mod neon;
 #[cfg(target_arch = "x86_64")]
 mod x86;
 
-// Bit Split's kernels transpose 2-byte elements with it.
+// Bit Split's kernels split and join values with them.
 #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
 pub(crate) use generic::transpose;
 pub use lz4::{
     compress_lz4, compress_lz4_to_vec, decompress_lz4, decompress_lz4_with, max_compressed_len_lz4,
 };
+#[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
+pub(crate) use tables::SPLIT;
 pub use typed::{
     decode_f32, decode_f64, decode_u16, decode_u32, decode_u64, encode_f32, encode_f64, encode_u16,
     encode_u32, encode_u64,

@@ -10,7 +10,7 @@
 #![forbid(unsafe_code)]
 
 /// Byte `d` of the result takes byte `SPLIT[k][d]` of the lane (0x80: zero).
-pub(super) const SPLIT: [[u8; 16]; 9] = {
+pub(crate) const SPLIT: [[u8; 16]; 9] = {
     let mut t = [[ZERO; 16]; 9];
     let mut k = 2;
     while k <= 8 {
