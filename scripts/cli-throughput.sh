@@ -14,7 +14,7 @@
 #
 # then the peak RSS (/usr/bin/time -v) of each of those at -T 1, 2 and 0.
 # Results go, one JSON object a line, to perf/cli-<vendor>-<family>-<model>.jsonl
-# (the CPU key of scripts/perf-record.sh); scripts/perf-doc.py puts them in
+# (the CPU key of scripts/cpu.sh); scripts/perf-doc.py puts them in
 # docs/BENCHMARKS.md. Timings mean something only on a quiet machine.
 #
 #   scripts/cli-throughput.sh [OUT]
@@ -61,58 +61,13 @@ if [[ -n "$(git status --porcelain --untracked-files=no)" ]]; then
     commit="$commit-dirty"
 fi
 
+source scripts/cpu.sh
+cpu_describe "$bin"
+
 export CLI_BIN=$bin CLI_DATA=$data CLI_OUT=$out_arg CLI_COMMIT=$commit
+export CLI_CPU_KEY=$cpu_key CLI_CPU=$cpu_label
 exec python3 - <<'EOF'
 import json, os, shutil, statistics, subprocess, sys, tempfile, time
-
-
-def cpuinfo(field):
-    """The first value of a /proc/cpuinfo field ("" when there is none)."""
-    try:
-        with open("/proc/cpuinfo", encoding="utf-8") as f:
-            for line in f:
-                k, _, v = line.partition(":")
-                if k.strip() == field:
-                    return v.strip()
-    except OSError:
-        pass
-    return ""
-
-
-def uarch(binary):
-    """The microarchitecture of the CPU's profile in tune.rs, as the binary
-    reports it ("zen3" -> "Zen 3", "golden-cove" -> "Golden Cove"); "" for a
-    CPU with no profile of its own."""
-    try:
-        r = subprocess.run([binary, "inspect", "--cpu"], capture_output=True, text=True)
-    except OSError:
-        return ""
-    for line in r.stdout.splitlines():
-        words = line.split()
-        if len(words) >= 3 and words[0] == "profile:" and words[2] == "(from":
-            name = words[1]
-            if name.startswith("zen") and name[3:].isdigit():
-                return f"Zen {name[3:]}"
-            return " ".join(w.capitalize() for w in name.split("-"))
-    return ""
-
-
-def cpu_key(binary):
-    """The CPU's key and name, as scripts/perf-record.sh makes them."""
-    vendor = cpuinfo("vendor_id")
-    name = cpuinfo("model name")
-    if vendor:
-        short = {"GenuineIntel": "intel", "AuthenticAMD": "amd"}.get(vendor, vendor.lower())
-        family, model = cpuinfo("cpu family"), cpuinfo("model")
-        key, detail = f"{short}-{family}-{model}", f"family {family} model {model}"
-    else:
-        imp, part = cpuinfo("CPU implementer"), cpuinfo("CPU part")
-        key = f"arm-{imp or 'unknown'}-{part or 'unknown'}"
-        detail = f"implementer {imp or '?'} part {part or '?'}"
-    arch = uarch(binary)
-    if arch:
-        detail += f", {arch}"
-    return key, f"{name or 'unknown CPU'} ({detail}), {os.cpu_count()} cores"
 
 
 def elapsed(cmd):
@@ -137,7 +92,7 @@ def main():
     reps = int(os.environ.get("REPS", "11"))
     size_mb = os.environ.get("SIZE_MB")
     repeat = int(os.environ.get("REPEAT", "3"))
-    key, cpu = cpu_key(binary)
+    key, cpu = os.environ["CLI_CPU_KEY"], os.environ["CLI_CPU"]
     out_path = os.environ.get("CLI_OUT") or os.path.join("perf", f"cli-{key}.jsonl")
     have_lz4 = shutil.which("lz4") is not None
     have_time = os.access("/usr/bin/time", os.X_OK)

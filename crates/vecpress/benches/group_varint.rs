@@ -146,7 +146,8 @@ fn postings(c: &mut Criterion) {
     let mut group = c.benchmark_group("group-varint-postings");
     group.sample_size(10);
     for path in &paths {
-        let lists = files::ds2i_lists(&std::fs::read(path).unwrap_or_default());
+        let raw = std::fs::read(path).unwrap_or_default();
+        let lists: Vec<Vec<u32>> = files::ds2i_lists(&raw).collect();
         let total: usize = lists.iter().map(Vec::len).sum();
         if total == 0 {
             continue;

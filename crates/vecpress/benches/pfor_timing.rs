@@ -40,8 +40,10 @@ fn rounds() -> usize {
 /// sorted values, each coded from 0 as `vecpress bench` codes them.
 fn blocks(raw: &[u8]) -> Vec<(u32, Vec<u32>)> {
     files::ds2i_lists(raw)
-        .iter()
-        .flat_map(|list| list.chunks(BLOCK).map(|chunk| (0, chunk.to_vec())))
+        .flat_map(|list| {
+            let chunks = list.chunks(BLOCK);
+            chunks.map(|chunk| (0, chunk.to_vec())).collect::<Vec<_>>()
+        })
         .collect()
 }
 

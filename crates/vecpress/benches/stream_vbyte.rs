@@ -23,9 +23,8 @@ const BLOCK: usize = 4096;
 fn posting_gaps(path: &std::path::Path) -> Option<Vec<u32>> {
     let raw = std::fs::read(path).ok()?;
     let out: Vec<u32> = files::ds2i_lists(&raw)
-        .iter()
         .flat_map(|list| {
-            list.iter().scan(0u32, |prev, &v| {
+            list.into_iter().scan(0u32, |prev, v| {
                 let gap = v.wrapping_sub(*prev);
                 *prev = v;
                 Some(gap)

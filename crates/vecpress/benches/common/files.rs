@@ -20,20 +20,20 @@ pub fn sorted(dir: &Path, ext: Option<&str>) -> Vec<PathBuf> {
 }
 
 /// The lists of a ds2i posting-list file (`[n: u32 LE][n x u32 LE]...`),
-/// up to a list the bytes cut short.
-pub fn ds2i_lists(raw: &[u8]) -> Vec<Vec<u32>> {
-    let words: Vec<u32> = raw
-        .chunks_exact(4)
-        .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
-        .collect();
-    let mut lists = Vec::new();
-    let mut at = 0;
-    while let Some(&n) = words.get(at) {
-        let Some(list) = words.get(at + 1..at + 1 + n as usize) else {
-            break;
-        };
-        lists.push(list.to_vec());
-        at += 1 + n as usize;
-    }
-    lists
+/// each read from `raw` when asked for, up to a list the bytes cut short:
+/// a harness that wants the first few values reads no more.
+pub fn ds2i_lists(raw: &[u8]) -> impl Iterator<Item = Vec<u32>> + '_ {
+    let mut rest = raw;
+    std::iter::from_fn(move || {
+        let (head, tail) = rest.split_first_chunk::<4>()?;
+        let n = u32::from_le_bytes(*head) as usize;
+        let body = tail.get(..n.checked_mul(4)?)?;
+        rest = &tail[body.len()..];
+        let words = body.chunks_exact(4);
+        Some(
+            words
+                .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+                .collect(),
+        )
+    })
 }

@@ -61,6 +61,8 @@ pub(super) fn encode_block(input: &[u8], width: usize, out: &mut [u8]) {
 }
 
 /// [`encode_block`] for the columns (bytes of each row) `from..` only.
+/// Inlined, so that [`encode_block`]'s loop starts at a constant.
+#[inline(always)]
 pub(super) fn encode_columns(input: &[u8], width: usize, out: &mut [u8], from: usize) {
     let row = input.len() / width / 8;
     for j in 0..width {
@@ -83,6 +85,8 @@ pub(super) fn decode_block(input: &[u8], width: usize, out: &mut [u8]) {
 }
 
 /// [`decode_block`] for the columns (bytes of each row) `from..` only.
+/// Inlined, so that [`decode_block`]'s loop starts at a constant.
+#[inline(always)]
 pub(super) fn decode_columns(input: &[u8], width: usize, out: &mut [u8], from: usize) {
     let row = input.len() / width / 8;
     for j in 0..width {
