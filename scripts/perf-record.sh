@@ -86,38 +86,11 @@ if [[ ! -x "$bin" ]]; then
     exit 1
 fi
 
-# The first value of a /proc/cpuinfo field ("" when the kernel does not give it).
-cpuinfo() {
-    awk -F': *' -v k="$1" '$1 ~ "^" k "[ \t]*$" { print $2; exit }' /proc/cpuinfo
-}
-vendor=$(cpuinfo vendor_id)
-model_name=$(cpuinfo 'model name')
-if [[ -n "$vendor" ]]; then
-    case "$vendor" in
-        GenuineIntel) short=intel ;;
-        AuthenticAMD) short=amd ;;
-        *) short=$(tr '[:upper:]' '[:lower:]' <<<"$vendor") ;;
-    esac
-    family=$(cpuinfo 'cpu family')
-    model=$(cpuinfo model)
-    key="$short-$family-$model"
-    detail="family $family model $model"
-else
-    # aarch64 names its cores by implementer and part instead.
-    implementer=$(cpuinfo 'CPU implementer')
-    part=$(cpuinfo 'CPU part')
-    key="arm-${implementer:-unknown}-${part:-unknown}"
-    detail="implementer ${implementer:-?} part ${part:-?}"
-    if [[ -z "$model_name" ]] && command -v lscpu >/dev/null 2>&1; then
-        model_name=$(lscpu | awk -F': *' '$1 == "Model name" { print $2; exit }')
-    fi
-fi
-# The microarchitecture of the CPU's profile in tune.rs, as the binary reports
-# it ("zen3" -> "Zen 3", "golden-cove" -> "Golden Cove"); none for a CPU with
-# no profile of its own.
-uarch=$("$bin" inspect --cpu 2>/dev/null | awk '/^profile:/ && $3 == "(from" { print $2 }' |
-    sed -E 's/^zen([0-9]+)$/Zen \1/; s/-/ /g; s/\b(.)/\u\1/g' || true)
-cpu="${model_name:-unknown CPU} ($detail${uarch:+, $uarch}), $(nproc) cores"
+# The record's name and the CPU label its rows carry (scripts/cpu.sh).
+source scripts/cpu.sh
+cpu_describe "$bin"
+key=$cpu_key
+cpu=$cpu_label
 
 commit=$(git rev-parse --short HEAD)
 if [[ -n "$(git status --porcelain --untracked-files=no)" ]]; then
