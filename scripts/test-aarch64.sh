@@ -8,7 +8,8 @@
 # Pitfalls it avoids: rustup's cargo/rustc come first on PATH and have no
 # aarch64 std, so Debian's are named explicitly; dynamically linked aarch64
 # binaries hang in pthread_create under qemu-user 7.2, so tests link
-# statically; a separate target dir keeps the two compilers apart.
+# statically; a fork can deadlock under qemu-user, so the tests spawn no
+# commands (VECPRESS_TEST_EMULATED); a separate target dir keeps the two compilers apart.
 set -euo pipefail
 
 cd "$(dirname "$0")/.."
@@ -51,6 +52,9 @@ export RUSTDOC=/usr/bin/rustdoc
 export CARGO_TARGET_AARCH64_UNKNOWN_LINUX_GNU_LINKER=aarch64-linux-gnu-gcc
 export CARGO_TARGET_AARCH64_UNKNOWN_LINUX_GNU_RUNNER=qemu-aarch64
 export CARGO_TARGET_AARCH64_UNKNOWN_LINUX_GNU_RUSTFLAGS="-C target-feature=+crt-static"
+# The tests spawn no commands under qemu-user, where a fork in a process with
+# other threads can deadlock (the native run checks interop with commands).
+export VECPRESS_TEST_EMULATED=qemu-aarch64
 
 status=0
 /usr/bin/cargo test -p vecpress --target aarch64-unknown-linux-gnu \

@@ -159,15 +159,8 @@ fn dictionary_frames_with_flipped_bytes_give_errors_not_panics() {
 
 #[test]
 fn the_lz4_command_reads_our_dictionary_frames() {
-    use std::process::{Command, Stdio};
-    let found = Command::new("lz4")
-        .arg("--version")
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .status()
-        .is_ok_and(|s| s.success());
-    if !found {
-        eprintln!("note: the lz4 command is not on PATH; lz4 -D interop is skipped");
+    use std::process::Command;
+    if !common::lz4_command() {
         return;
     }
     let dir = std::env::temp_dir().join(format!("vecpress-lz4-dict-{}", std::process::id()));

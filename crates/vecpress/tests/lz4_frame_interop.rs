@@ -8,7 +8,7 @@ use std::io::Write;
 use std::path::PathBuf;
 use std::process::{Command, Stdio};
 
-use common::{all_infos, corpus_files, random_bytes, repetitive, text_like};
+use common::{all_infos, corpus_files, lz4_command, random_bytes, repetitive, text_like};
 use vecpress::lz4::frame::{self, FrameInfo};
 
 /// Generated inputs, and the corpora's files when present (their first
@@ -23,19 +23,6 @@ fn inputs() -> Vec<(String, Vec<u8>)> {
     ];
     v.extend(corpus_files(2 << 20));
     v
-}
-
-fn lz4_command() -> bool {
-    let found = Command::new("lz4")
-        .arg("--version")
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .status()
-        .is_ok_and(|s| s.success());
-    if !found {
-        eprintln!("note: the lz4 command is not on PATH; interop with it is skipped");
-    }
-    found
 }
 
 /// A scratch file path unique to this process and `tag`.

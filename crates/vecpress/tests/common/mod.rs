@@ -3,6 +3,8 @@
 
 pub mod data;
 
+use std::process::{Command, Stdio};
+
 use vecpress::lz4::frame::{BlockSize, FrameInfo};
 
 /// A small deterministic generator (xorshift64*), so failures name a seed.
@@ -248,4 +250,28 @@ pub fn legacy_frame(data: &[u8]) -> Vec<u8> {
         out.extend(block);
     }
     out
+}
+
+/// Whether the `lz4` command can be run to check interop with it; says why
+/// not on stderr when it cannot. Under an emulator (`VECPRESS_TEST_EMULATED`,
+/// set by scripts/test-aarch64.sh) no command is spawned: qemu-user can
+/// deadlock in a fork while other threads of the test are translating code,
+/// and the native run of the same tests covers the interop.
+pub fn lz4_command() -> bool {
+    if std::env::var_os("VECPRESS_TEST_EMULATED").is_some() {
+        eprintln!(
+            "note: under an emulator; interop with the lz4 command is left to the native run"
+        );
+        return false;
+    }
+    let found = Command::new("lz4")
+        .arg("--version")
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .status()
+        .is_ok_and(|s| s.success());
+    if !found {
+        eprintln!("note: the lz4 command is not on PATH; interop with it is skipped");
+    }
+    found
 }
