@@ -95,8 +95,10 @@ unsafe fn transpose_bits<V: Lanes>(x: &mut [V; 8]) {
     }
 }
 
-/// Gathers byte `k` of each lane's 16 bytes `2 k` and `2 k + 1` of the
-/// stream side by side: the 2-byte elements that [`transpose`] moves.
+/// Pairs each lane's byte `m` with its byte `8 + m` as 2-byte element `m`:
+/// in a lane of the stream, which holds two columns of 8 values, that is
+/// value `m`'s byte in both columns, the element that [`transpose`] then
+/// gathers into register `m`.
 const PAIRS: [u8; 16] = [0, 8, 1, 9, 2, 10, 3, 11, 4, 12, 5, 13, 6, 14, 7, 15];
 
 /// The 16 columns a lane from `c` of the 8 rows at `src` (each `r` bytes)
@@ -318,3 +320,74 @@ pub(super) unsafe fn values_to_rows<V: Lanes, const K: usize>(
     }
     c
 }
+
+/// Instantiates the kernels above for one ISA level: a module `$name`
+/// whose `KERNELS` holds them compiled with `$features` (for registers
+/// `$V`), the entries of `mod.rs`'s dispatch.
+macro_rules! kernels {
+    ($name:ident, $V:ty, $features:literal, $doc:literal) => {
+        #[doc = $doc]
+        pub(super) mod $name {
+            use super::*;
+            use $crate::bit_split::Kernels;
+            use $crate::bit_split::generic as g;
+
+            /// The level's kernels, for `Kernels::of`.
+            pub(in $crate::bit_split) static KERNELS: Kernels = Kernels {
+                rows_to_stream,
+                stream_to_rows,
+                rows_to_values,
+                values_to_rows,
+            };
+
+            /// # Safety
+            /// As `g::rows_to_stream`, with the level's features.
+            #[target_feature(enable = $features)]
+            unsafe fn rows_to_stream(rows: &[u8], out: &mut [u8]) -> usize {
+                // SAFETY: the caller's promises.
+                unsafe { g::rows_to_stream::<$V>(rows, out) }
+            }
+
+            /// # Safety
+            /// As `g::stream_to_rows`, with the level's features.
+            #[target_feature(enable = $features)]
+            unsafe fn stream_to_rows(stream: &[u8], rows: &mut [u8]) -> usize {
+                // SAFETY: the caller's promises.
+                unsafe { g::stream_to_rows::<$V>(stream, rows) }
+            }
+
+            /// # Safety
+            /// As `g::rows_to_values`, with the level's features; other
+            /// widths than 2, 4 and 8 do nothing.
+            #[target_feature(enable = $features)]
+            unsafe fn rows_to_values(rows: &[u8], width: usize, out: &mut [u8]) -> usize {
+                // SAFETY: the caller's promises; each arm passes the width it matched.
+                unsafe {
+                    match width {
+                        2 => g::rows_to_values::<$V, 2>(rows, out),
+                        4 => g::rows_to_values::<$V, 4>(rows, out),
+                        8 => g::rows_to_values::<$V, 8>(rows, out),
+                        _ => 0,
+                    }
+                }
+            }
+
+            /// # Safety
+            /// As `g::values_to_rows`, with the level's features; other
+            /// widths than 2, 4 and 8 do nothing.
+            #[target_feature(enable = $features)]
+            unsafe fn values_to_rows(values: &[u8], width: usize, rows: &mut [u8]) -> usize {
+                // SAFETY: the caller's promises; each arm passes the width it matched.
+                unsafe {
+                    match width {
+                        2 => g::values_to_rows::<$V, 2>(values, rows),
+                        4 => g::values_to_rows::<$V, 4>(values, rows),
+                        8 => g::values_to_rows::<$V, 8>(values, rows),
+                        _ => 0,
+                    }
+                }
+            }
+        }
+    };
+}
+pub(super) use kernels;

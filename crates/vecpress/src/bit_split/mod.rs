@@ -298,6 +298,65 @@ fn blocked(
     Ok(input.len())
 }
 
+/// The SIMD kernels of one ISA level (`generic::kernels!` makes them):
+/// each turns a prefix of its input, whole registers from the start, and
+/// returns the columns done; the scalar code does the rest.
+pub(crate) struct Kernels {
+    /// 8 bit rows (`rows.len() / 8` bytes each) into their byte stream.
+    rows_to_stream: unsafe fn(rows: &[u8], out: &mut [u8]) -> usize,
+    /// The inverse of `rows_to_stream`.
+    stream_to_rows: unsafe fn(stream: &[u8], rows: &mut [u8]) -> usize,
+    /// `8 width` bit rows into values of `width` = 2, 4 or 8 bytes, in one
+    /// pass (other widths do nothing).
+    rows_to_values: unsafe fn(rows: &[u8], width: usize, out: &mut [u8]) -> usize,
+    /// The inverse of `rows_to_values`.
+    values_to_rows: unsafe fn(values: &[u8], width: usize, rows: &mut [u8]) -> usize,
+}
+
+impl Kernels {
+    /// The one map from ISA level to its kernels; `None` at the scalar
+    /// level. Calling them is sound when `isa` came from `Isa::best()` or
+    /// `Isa::check()` (the CPU has its features; Avx512 implies Avx2's) and
+    /// the output is as long as the input.
+    fn of(isa: Isa) -> Option<&'static Kernels> {
+        match isa {
+            #[cfg(target_arch = "x86_64")]
+            Isa::Avx2 | Isa::Avx512 => Some(&x86::avx2::KERNELS),
+            #[cfg(target_arch = "x86_64")]
+            Isa::Sse41 => Some(&x86::sse41::KERNELS),
+            #[cfg(target_arch = "aarch64")]
+            Isa::Neon => Some(&neon::neon::KERNELS),
+            _ => None,
+        }
+    }
+
+    fn rows_to_stream(&self, rows: &[u8], out: &mut [u8]) {
+        // SAFETY: `Kernels::of` gave `self` for a checked level; `out` is as
+        // long as `rows` (the callers' chunks).
+        let done = unsafe { (self.rows_to_stream)(rows, out) };
+        scalar::rows_to_stream(rows, out, done);
+    }
+
+    fn stream_to_rows(&self, stream: &[u8], rows: &mut [u8]) {
+        // SAFETY: as in `rows_to_stream`; the chunks are 8 values long.
+        let done = unsafe { (self.stream_to_rows)(stream, rows) };
+        scalar::stream_to_rows(stream, rows, done);
+    }
+
+    fn rows_to_values(&self, rows: &[u8], width: usize, out: &mut [u8]) {
+        // SAFETY: as in `rows_to_stream`.
+        let done = unsafe { (self.rows_to_values)(rows, width, out) };
+        scalar::decode_columns(rows, width, out, done);
+    }
+
+    fn values_to_rows(&self, values: &[u8], width: usize, rows: &mut [u8]) {
+        // SAFETY: as in `rows_to_stream`; blocks are whole multiples of 8
+        // values.
+        let done = unsafe { (self.values_to_rows)(values, width, rows) };
+        scalar::encode_columns(values, width, rows, done);
+    }
+}
+
 /// Bit-shuffles one block of `n` values, `n` a multiple of 8 (`input`,
 /// `out` and `scratch` are all `n * width` bytes long).
 pub(crate) fn encode_block(
@@ -308,9 +367,6 @@ pub(crate) fn encode_block(
     scratch: &mut [u8],
 ) {
     let n = input.len() / width;
-    if isa == Isa::Scalar {
-        return scalar::encode_block(input, width, out);
-    }
     if gfni(isa) {
         let _ = byte_split::encode_with(isa, input, width, scratch);
         transpose_words(isa, scratch);
@@ -319,16 +375,18 @@ pub(crate) fn encode_block(
         }
         return;
     }
+    let Some(k) = Kernels::of(isa) else {
+        return scalar::encode_block(input, width, out);
+    };
     if width == 1 {
-        return stream_to_rows(isa, input, out);
-    }
-    if one_pass(isa, width) {
-        let done = values_to_rows(isa, input, width, out);
-        return scalar::encode_columns(input, width, out, done);
-    }
-    let _ = byte_split::encode_with(isa, input, width, scratch);
-    for (s, o) in scratch.chunks_exact(n).zip(out.chunks_exact_mut(n)) {
-        stream_to_rows(isa, s, o);
+        k.stream_to_rows(input, out);
+    } else if one_pass(isa, width) {
+        k.values_to_rows(input, width, out);
+    } else {
+        let _ = byte_split::encode_with(isa, input, width, scratch);
+        for (s, o) in scratch.chunks_exact(n).zip(out.chunks_exact_mut(n)) {
+            k.stream_to_rows(s, o);
+        }
     }
 }
 
@@ -341,9 +399,6 @@ pub(crate) fn decode_block(
     scratch: &mut [u8],
 ) {
     let n = input.len() / width;
-    if isa == Isa::Scalar {
-        return scalar::decode_block(input, width, out);
-    }
     if gfni(isa) {
         for (i, s) in input.chunks_exact(n).zip(scratch.chunks_exact_mut(n)) {
             let _ = byte_split::decode_with(isa, i, 8, s);
@@ -352,24 +407,27 @@ pub(crate) fn decode_block(
         let _ = byte_split::decode_with(isa, scratch, width, out);
         return;
     }
+    let Some(k) = Kernels::of(isa) else {
+        return scalar::decode_block(input, width, out);
+    };
     if width == 1 {
-        return rows_to_stream(isa, input, out);
+        k.rows_to_stream(input, out);
+    } else if one_pass(isa, width) {
+        k.rows_to_values(input, width, out);
+    } else {
+        for (i, s) in input.chunks_exact(n).zip(scratch.chunks_exact_mut(n)) {
+            k.rows_to_stream(i, s);
+        }
+        let _ = byte_split::decode_with(isa, scratch, width, out);
     }
-    if one_pass(isa, width) {
-        let done = rows_to_values(isa, input, width, out);
-        return scalar::decode_columns(input, width, out, done);
-    }
-    for (i, s) in input.chunks_exact(n).zip(scratch.chunks_exact_mut(n)) {
-        rows_to_stream(isa, i, s);
-    }
-    let _ = byte_split::decode_with(isa, scratch, width, out);
 }
 
 /// Whether values of `width` bytes go to and from their bit rows in one
-/// pass (`rows_to_values`, `values_to_rows`) rather than through byte split
-/// in a second. Widths 2, 4 and 8 have one-pass kernels; at the Sse41 level
-/// widths 4 and 8 measured no faster with them (their 32 and 64 registers
-/// of streams spill from the 16 that SSE has), so they take two passes.
+/// pass (`Kernels::rows_to_values`, `values_to_rows`) rather than through
+/// byte split in a second. Widths 2, 4 and 8 have one-pass kernels; at the
+/// Sse41 level widths 4 and 8 measured no faster with them (their 32 and
+/// 64 registers of streams spill from the 16 that SSE has), so they take
+/// two passes.
 fn one_pass(isa: Isa, width: usize) -> bool {
     width == 2 || (matches!(width, 4 | 8) && isa != Isa::Sse41)
 }
@@ -385,109 +443,14 @@ fn gfni(isa: Isa) -> bool {
     false
 }
 
-/// The one map from ISA level to the kernel that turns 8 bit rows into
-/// their byte stream (`rows.len()` bytes of `out`).
-fn rows_to_stream(isa: Isa, rows: &[u8], out: &mut [u8]) {
-    let done = match isa {
-        #[cfg(target_arch = "x86_64")]
-        // SAFETY: `isa` came from `Isa::best()` or `Isa::check()`, so the CPU
-        // has every feature of the Avx2 level (Avx512 implies it); `out`
-        // is as long as `rows` (the callers' chunks).
-        Isa::Avx2 | Isa::Avx512 => unsafe { x86::rows_to_stream_avx2(rows, out) },
-        #[cfg(target_arch = "x86_64")]
-        // SAFETY: as above, the CPU has the Sse41 level.
-        Isa::Sse41 => unsafe { x86::rows_to_stream_sse41(rows, out) },
-        #[cfg(target_arch = "aarch64")]
-        // SAFETY: as above, the CPU has Neon.
-        Isa::Neon => unsafe { neon::rows_to_stream_neon(rows, out) },
-        _ => 0,
-    };
-    scalar::rows_to_stream(rows, out, done);
-}
-
-/// The one map from ISA level to the one-pass kernels for values of
-/// `width` = 2, 4 or 8 bytes: turns the bit rows of `rows` into the values
-/// at the start of `out` (as long as `rows`); returns the columns done.
-fn rows_to_values(isa: Isa, rows: &[u8], width: usize, out: &mut [u8]) -> usize {
-    macro_rules! by_width {
-        ($m:ident::$f:ident) => {
-            match width {
-                2 => $m::$f::<2> as unsafe fn(&[u8], &mut [u8]) -> usize,
-                4 => $m::$f::<4>,
-                _ => $m::$f::<8>,
-            }
-        };
-    }
-    match isa {
-        #[cfg(target_arch = "x86_64")]
-        // SAFETY: `isa` came from `Isa::best()` or `Isa::check()`, so the CPU
-        // has every feature of the Avx2 level (Avx512 implies it); `out`
-        // is as long as `rows` (the callers' blocks); the width is 2, 4 or 8.
-        Isa::Avx2 | Isa::Avx512 => unsafe { by_width!(x86::rows_to_values_avx2)(rows, out) },
-        #[cfg(target_arch = "x86_64")]
-        // SAFETY: as above, the CPU has the Sse41 level.
-        Isa::Sse41 => unsafe { by_width!(x86::rows_to_values_sse41)(rows, out) },
-        #[cfg(target_arch = "aarch64")]
-        // SAFETY: as above, the CPU has Neon.
-        Isa::Neon => unsafe { by_width!(neon::rows_to_values_neon)(rows, out) },
-        _ => 0,
-    }
-}
-
-/// The inverse of [`rows_to_values`], with the same map.
-fn values_to_rows(isa: Isa, values: &[u8], width: usize, rows: &mut [u8]) -> usize {
-    macro_rules! by_width {
-        ($m:ident::$f:ident) => {
-            match width {
-                2 => $m::$f::<2> as unsafe fn(&[u8], &mut [u8]) -> usize,
-                4 => $m::$f::<4>,
-                _ => $m::$f::<8>,
-            }
-        };
-    }
-    match isa {
-        #[cfg(target_arch = "x86_64")]
-        // SAFETY: `isa` came from `Isa::best()` or `Isa::check()`, so the CPU
-        // has every feature of the Avx2 level (Avx512 implies it); `rows`
-        // is as long as `values`, a whole number of 8 values (the callers'
-        // blocks); the width is 2, 4 or 8.
-        Isa::Avx2 | Isa::Avx512 => unsafe { by_width!(x86::values_to_rows_avx2)(values, rows) },
-        #[cfg(target_arch = "x86_64")]
-        // SAFETY: as above, the CPU has the Sse41 level.
-        Isa::Sse41 => unsafe { by_width!(x86::values_to_rows_sse41)(values, rows) },
-        #[cfg(target_arch = "aarch64")]
-        // SAFETY: as above, the CPU has Neon.
-        Isa::Neon => unsafe { by_width!(neon::values_to_rows_neon)(values, rows) },
-        _ => 0,
-    }
-}
-
-/// The inverse of [`rows_to_stream`], with the same map.
-fn stream_to_rows(isa: Isa, stream: &[u8], rows: &mut [u8]) {
-    let done = match isa {
-        #[cfg(target_arch = "x86_64")]
-        // SAFETY: `isa` came from `Isa::best()` or `Isa::check()`, so the CPU
-        // has every feature of the Avx2 level (Avx512 implies it); `rows`
-        // is as long as `stream` (the callers' chunks).
-        Isa::Avx2 | Isa::Avx512 => unsafe { x86::stream_to_rows_avx2(stream, rows) },
-        #[cfg(target_arch = "x86_64")]
-        // SAFETY: as above, the CPU has the Sse41 level.
-        Isa::Sse41 => unsafe { x86::stream_to_rows_sse41(stream, rows) },
-        #[cfg(target_arch = "aarch64")]
-        // SAFETY: as above, the CPU has Neon.
-        Isa::Neon => unsafe { neon::stream_to_rows_neon(stream, rows) },
-        _ => 0,
-    };
-    scalar::stream_to_rows(stream, rows, done);
-}
-
 /// Transposes every 8-byte word of `buf` (a multiple of 8 bytes long):
 /// with GFNI a register at a time, the rest in scalar code.
 fn transpose_words(isa: Isa, buf: &mut [u8]) {
     let done = match isa {
         #[cfg(target_arch = "x86_64")]
         // SAFETY: `isa` came from `Isa::best()` or `Isa::check()`, so the CPU
-        // has every feature of the Avx512 level; `has_gfni` checked GFNI.
+        // has every feature of the Avx512 level; `has_gfni` checked GFNI
+        // here, where the soundness is argued, not only in the caller.
         Isa::Avx512 if x86::has_gfni() => unsafe { x86::transpose_gfni(buf) },
         _ => 0,
     };

@@ -11,39 +11,18 @@ use core::arch::x86_64::*;
 
 use super::generic;
 
-/// # Safety
-/// The CPU must have every feature of the Sse41 level; `out` holds at
-/// least `rows.len()` bytes.
-#[target_feature(enable = "sse2,ssse3,sse4.1")]
-pub(super) unsafe fn rows_to_stream_sse41(rows: &[u8], out: &mut [u8]) -> usize {
-    // SAFETY: the caller's promises.
-    unsafe { generic::rows_to_stream::<__m128i>(rows, out) }
-}
-
-/// # Safety
-/// As [`rows_to_stream_sse41`].
-#[target_feature(enable = "sse2,ssse3,sse4.1")]
-pub(super) unsafe fn stream_to_rows_sse41(stream: &[u8], rows: &mut [u8]) -> usize {
-    // SAFETY: the caller's promises.
-    unsafe { generic::stream_to_rows::<__m128i>(stream, rows) }
-}
-
-/// # Safety
-/// The CPU must have every feature of the Avx2 level; `out` holds at least
-/// `rows.len()` bytes.
-#[target_feature(enable = "sse2,ssse3,sse4.1,avx,avx2,bmi1,bmi2,popcnt")]
-pub(super) unsafe fn rows_to_stream_avx2(rows: &[u8], out: &mut [u8]) -> usize {
-    // SAFETY: the caller's promises.
-    unsafe { generic::rows_to_stream::<__m256i>(rows, out) }
-}
-
-/// # Safety
-/// As [`rows_to_stream_avx2`].
-#[target_feature(enable = "sse2,ssse3,sse4.1,avx,avx2,bmi1,bmi2,popcnt")]
-pub(super) unsafe fn stream_to_rows_avx2(stream: &[u8], rows: &mut [u8]) -> usize {
-    // SAFETY: the caller's promises.
-    unsafe { generic::stream_to_rows::<__m256i>(stream, rows) }
-}
+generic::kernels!(
+    sse41,
+    __m128i,
+    "sse2,ssse3,sse4.1",
+    "The kernels on SSE4.1 registers."
+);
+generic::kernels!(
+    avx2,
+    __m256i,
+    "sse2,ssse3,sse4.1,avx,avx2,bmi1,bmi2,popcnt",
+    "The kernels on AVX2 registers."
+);
 
 /// Whether the CPU has GFNI for 512-bit registers (with the Avx512 level).
 pub(super) fn has_gfni() -> bool {
@@ -83,36 +62,4 @@ pub(super) unsafe fn transpose_gfni(buf: &mut [u8]) -> usize {
         }
     }
     done
-}
-
-/// # Safety
-/// As [`rows_to_stream_avx2`]; `K` is 2, 4 or 8.
-#[target_feature(enable = "sse2,ssse3,sse4.1,avx,avx2,bmi1,bmi2,popcnt")]
-pub(super) unsafe fn rows_to_values_avx2<const K: usize>(rows: &[u8], out: &mut [u8]) -> usize {
-    // SAFETY: the caller's promises.
-    unsafe { generic::rows_to_values::<__m256i, K>(rows, out) }
-}
-
-/// # Safety
-/// As [`stream_to_rows_avx2`]; `K` is 2, 4 or 8.
-#[target_feature(enable = "sse2,ssse3,sse4.1,avx,avx2,bmi1,bmi2,popcnt")]
-pub(super) unsafe fn values_to_rows_avx2<const K: usize>(values: &[u8], rows: &mut [u8]) -> usize {
-    // SAFETY: the caller's promises.
-    unsafe { generic::values_to_rows::<__m256i, K>(values, rows) }
-}
-
-/// # Safety
-/// As [`rows_to_stream_sse41`]; `K` is 2, 4 or 8.
-#[target_feature(enable = "sse2,ssse3,sse4.1")]
-pub(super) unsafe fn rows_to_values_sse41<const K: usize>(rows: &[u8], out: &mut [u8]) -> usize {
-    // SAFETY: the caller's promises.
-    unsafe { generic::rows_to_values::<__m128i, K>(rows, out) }
-}
-
-/// # Safety
-/// As [`stream_to_rows_sse41`]; `K` is 2, 4 or 8.
-#[target_feature(enable = "sse2,ssse3,sse4.1")]
-pub(super) unsafe fn values_to_rows_sse41<const K: usize>(values: &[u8], rows: &mut [u8]) -> usize {
-    // SAFETY: the caller's promises.
-    unsafe { generic::values_to_rows::<__m128i, K>(values, rows) }
 }
