@@ -85,13 +85,13 @@ if [[ -n "${SKIP_FUZZ:-}" ]]; then
 elif rustup toolchain list 2>/dev/null | grep -q '^nightly'; then
     step "fuzz targets: cargo +nightly fmt --check"
     (cd fuzz && cargo +nightly fmt --check)
-    step "fuzz smoke run (every target, ${FUZZ_SECONDS:-10} s each, seeded when the corpus is empty)"
+    step "fuzz smoke run (every target, ${FUZZ_SECONDS:-7} s each, seeded when the corpus is empty)"
     # Sixteen codegen units and opt-level 1: cargo-fuzz's one unit at
     # opt-level 3 builds the instrumented kernels for longer than the whole
     # smoke run lasts; a smoke run needs its inputs run, not run fastest.
     env -u CARGO_PROFILE_RELEASE_LTO -u CARGO_PROFILE_RELEASE_CODEGEN_UNITS -u CARGO_PROFILE_RELEASE_DEBUG \
         CARGO_PROFILE_RELEASE_OPT_LEVEL="${FUZZ_OPT_LEVEL:-1}" \
-        FUZZ_CODEGEN_UNITS="${FUZZ_CODEGEN_UNITS:-16}" scripts/fuzz.sh all "${FUZZ_SECONDS:-10}"
+        FUZZ_CODEGEN_UNITS="${FUZZ_CODEGEN_UNITS:-16}" scripts/fuzz.sh all "${FUZZ_SECONDS:-7}"
 else
     step "fuzz smoke run skipped: no nightly toolchain"
 fi

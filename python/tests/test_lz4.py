@@ -146,6 +146,11 @@ def test_byte_split_lz4_is_split_then_lz4():
 @pytest.mark.parametrize("level", [0, 1, 2, 3, 9, 10, 12])
 def test_levels_interop_with_liblz4(level):
     for src in corpus():
+        if level >= 10:
+            # The optimal parser (liblz4's as well as ours) takes about 8 s a
+            # megabyte on the long runs of the integer column; two frame
+            # blocks of it test the same thing.
+            src = src[: 300_000]
         block = lz4.compress(src, level=level)
         assert lz4.decompress(block, len(src)) == src
         assert plz4_block.decompress(block, uncompressed_size=len(src)) == src
