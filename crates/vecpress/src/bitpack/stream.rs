@@ -102,6 +102,15 @@ pub(super) fn decode<F: BlockFormat, const DELTA: bool>(
     mut prev: u32,
 ) -> Result<usize, Error> {
     let n = out.len();
+    if n < BLOCK {
+        // All tail: a list shorter than a block (in a posting index, most
+        // lists) skips the blocks' setup.
+        return if DELTA {
+            vbyte::decode_delta_impl(isa, input, out, prev)
+        } else {
+            vbyte::decode_impl(isa, input, out)
+        };
+    }
     let sum_after = DELTA && F::sum_after(isa);
     let sum_each = DELTA && !sum_after;
     let mut pos = 0;
@@ -125,9 +134,9 @@ pub(super) fn decode<F: BlockFormat, const DELTA: bool>(
     }
     let tail = &mut out[whole..];
     let read = if DELTA {
-        vbyte::decode_delta_with(isa, &input[pos..], tail, prev)
+        vbyte::decode_delta_impl(isa, &input[pos..], tail, prev)
     } else {
-        vbyte::decode_with(isa, &input[pos..], tail)
+        vbyte::decode_impl(isa, &input[pos..], tail)
     }
     .map_err(|e| e.shifted(pos))?;
     Ok(pos + read)
@@ -162,7 +171,7 @@ pub(super) fn search_delta<F: BlockFormat>(
     }
     let done = n / BLOCK * BLOCK;
     let tail = &mut buf[..n - done];
-    vbyte::decode_delta_with(isa, &input[pos..], tail, prev).map_err(|e| e.shifted(pos))?;
+    vbyte::decode_delta_impl(isa, &input[pos..], tail, prev).map_err(|e| e.shifted(pos))?;
     Ok(tail
         .iter()
         .position(|&v| v >= key)

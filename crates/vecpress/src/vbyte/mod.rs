@@ -346,14 +346,27 @@ const fn min_kernel(isa: Isa) -> usize {
     }
 }
 
+/// [`decode_with`] for a level the caller has checked (`Isa::best()`, the
+/// tuned choice, or `Isa::check()`): what the streams of other codecs call
+/// for their VByte tails.
+///
+/// Lists too short for a kernel return from the scalar loop before the
+/// kernels' setup: in a posting index most lists hold a value or two, and
+/// there a call's fixed cost is most of its time.
+#[inline]
+pub(crate) fn decode_impl(isa: Isa, input: &[u8], out: &mut [u32]) -> Result<usize, Error> {
+    if out.len() < min_kernel(isa) {
+        return scalar::decode(input, out, 0);
+    }
+    decode_bulk(isa, input, out)
+}
+
 /// The one map from ISA level to kernel. The kernel decodes a prefix and the
 /// checked scalar path does the rest (the tail, or anything it declined).
-fn decode_impl(isa: Isa, input: &[u8], out: &mut [u32]) -> Result<usize, Error> {
-    let isa = if out.len() < min_kernel(isa) {
-        Isa::Scalar
-    } else {
-        isa
-    };
+/// Not inlined, so that [`decode_impl`]'s short path does not save and
+/// restore the registers the kernels use.
+#[inline(never)]
+fn decode_bulk(isa: Isa, input: &[u8], out: &mut [u32]) -> Result<usize, Error> {
     let (consumed, produced) = match isa {
         #[cfg(target_arch = "x86_64")]
         // SAFETY: `isa` came from `Isa::best()` or `Isa::check()`, so the CPU has SSE4.1 (Avx2 implies it).
@@ -370,17 +383,29 @@ fn decode_impl(isa: Isa, input: &[u8], out: &mut [u32]) -> Result<usize, Error> 
     Ok(consumed + rest)
 }
 
-fn decode_delta_impl(
+/// [`decode_delta_with`] for a level the caller has checked, short lists
+/// first, as [`decode_impl`].
+#[inline]
+pub(crate) fn decode_delta_impl(
     isa: Isa,
     input: &[u8],
     out: &mut [u32],
     mut prev: u32,
 ) -> Result<usize, Error> {
-    let isa = if out.len() < min_kernel(isa) {
-        Isa::Scalar
-    } else {
-        isa
-    };
+    if out.len() < min_kernel(isa) {
+        return scalar::decode_delta(input, out, &mut prev, 0);
+    }
+    decode_delta_bulk(isa, input, out, prev)
+}
+
+/// [`decode_bulk`] with the running sum from `prev`.
+#[inline(never)]
+fn decode_delta_bulk(
+    isa: Isa,
+    input: &[u8],
+    out: &mut [u32],
+    mut prev: u32,
+) -> Result<usize, Error> {
     let (consumed, produced) = match isa {
         #[cfg(target_arch = "x86_64")]
         // SAFETY: `isa` came from `Isa::best()` or `Isa::check()`, so the CPU has SSE4.1 (Avx2 implies it).

@@ -323,7 +323,7 @@ fn decode_impl(
             }
             Form::Delta => {
                 let mut ends = [0u32; BASES];
-                pos += vbyte::decode_delta_with(isa, &input[pos..], &mut ends, prev)
+                pos += vbyte::decode_delta_impl(isa, &input[pos..], &mut ends, prev)
                     .map_err(|e| e.shifted(pos))?;
                 let bases = bases(&ends);
                 let data = &input[pos..];
@@ -338,9 +338,9 @@ fn decode_impl(
     }
     let tail = blocks.into_remainder();
     let read = if form == Form::Delta {
-        vbyte::decode_delta_with(isa, &input[pos..], tail, prev)
+        vbyte::decode_delta_impl(isa, &input[pos..], tail, prev)
     } else {
-        vbyte::decode_with(isa, &input[pos..], tail)
+        vbyte::decode_impl(isa, &input[pos..], tail)
     }
     .map_err(|e| e.shifted(pos))?;
     Ok(pos + read)
