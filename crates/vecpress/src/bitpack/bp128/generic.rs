@@ -10,9 +10,10 @@
 //!             leaves its high bits, v >> (32 - i W mod 32), in the next
 //!     unpack: v = (word >> (i W mod 32)) | (next word << ...), masked to W bits
 //! sorted: v is the gap to the value before it in the block (the first one's
-//!     to `initial`); unpacking sums the gaps back in a second pass over
-//!     the block (in L1), where four lanes at a time take one add on the
-//!     chain from step to step
+//!     to `initial`); unpacking sums the gaps back, in the registers they
+//!     are unpacked in (`unpack_map`, four lanes at x86's SSE4.1 and AVX2
+//!     levels) or in a second pass over the block (in L1); four lanes at a
+//!     time take one add on the chain from step to step
 //! ```
 #![forbid(unsafe_code)]
 
@@ -113,6 +114,18 @@ pub(super) fn pack<const L: usize, const W: usize, const SORTED: bool>(
 /// [`running_sum`] or a kernel's own). Returns the bytes read.
 #[inline(always)]
 pub(super) fn unpack<const L: usize, const W: usize>(input: &[u8], out: &mut [u32]) -> usize {
+    unpack_map::<L, W>(input, out, |v| v)
+}
+
+/// [`unpack`] with `f` applied to each lane vector, in order, before it is
+/// stored: the sorted kernels sum the gaps there, in the registers they
+/// were unpacked in.
+#[inline(always)]
+pub(super) fn unpack_map<const L: usize, const W: usize>(
+    input: &[u8],
+    out: &mut [u32],
+    mut f: impl FnMut([u32; L]) -> [u32; L],
+) -> usize {
     let len = 4 * W * L;
     let input = &input[..len];
     let out = &mut out[..PER_LANE * L];
@@ -132,7 +145,7 @@ pub(super) fn unpack<const L: usize, const W: usize>(input: &[u8], out: &mut [u3
                 }
             }
         }
-        out[L * I..L * I + L].copy_from_slice(&v);
+        out[L * I..L * I + L].copy_from_slice(&f(v));
     });
     len
 }
