@@ -129,7 +129,9 @@ use Variant::{Copy8, Copy16, Copy32, Shuffle16};
 /// SIMD-BP128 (and PFOR, which unpacks with it) has a kernel of its own
 /// at AVX-512 (`vpermt2d` and `vpshrdvd` on four packed words a register,
 /// the gaps summed as they are unpacked); below it, the 4-lane kernel is the
-/// same code above the baseline (one 128-bit register). Only Intel's record
+/// same code above the baseline (one 128-bit register), whose sorted form
+/// sums the gaps as it unpacks them at SSE4.1 and in a second pass at
+/// AVX2 (the one-pass form is measured on Zen 3 alone). Only Intel's record
 /// has measured the AVX-512 kernel: the other profiles, and CPUs with none,
 /// keep bp128 at AVX2 (the baseline kernel, AVX2's VByte tail, 128-bit
 /// sums) until a record shows the 512-bit one faster there. FastLanes runs at the
@@ -153,9 +155,9 @@ pub const PROFILES: &[Profile] = &[
         lz4: &[Copy32, Shuffle16, Copy8, Copy16],
     },
     // AMD Zen 3 (perf/amd-25-1.jsonl): no AVX-512. The AVX2 kernels lead
-    // but for SIMD-BP128's delta form, where the record ranks the 4-lane
-    // kernel at SSE4.1 first (the two run the same 128-bit code but for
-    // the VByte tail of short lists). The VByte family has no AVX2 kernel.
+    // but for SIMD-BP128's delta form, where SSE4.1's kernel sums the gaps
+    // in the registers it unpacks them in, and AVX2's in a second pass.
+    // The VByte family has no AVX2 kernel.
     Profile {
         uarch: "zen3",
         record: "amd-25-1",

@@ -11,8 +11,8 @@
 //!     unpack: v = (word >> (i W mod 32)) | (next word << ...), masked to W bits
 //! sorted: v is the gap to the value before it in the block (the first one's
 //!     to `initial`); unpacking sums the gaps back, in the registers they
-//!     are unpacked in (`unpack_map`, four lanes at x86's SSE4.1 and AVX2
-//!     levels) or in a second pass over the block (in L1); four lanes at a
+//!     are unpacked in (`unpack_map`, four lanes at x86's SSE4.1 level)
+//!     or in a second pass over the block (in L1); four lanes at a
 //!     time take one add on the chain from step to step
 //! ```
 #![forbid(unsafe_code)]

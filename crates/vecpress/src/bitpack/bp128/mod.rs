@@ -367,10 +367,11 @@ fn unpack_impl<const SORTED: bool>(
 /// register, for four lanes, and for sorted blocks of either lane count
 /// (whose running sum it computes in the same registers); plain 8-lane
 /// blocks stay with the AVX2 code, which unpacks them faster on Intel's
-/// Sapphire Rapids than sixteen at a time. At SSE4.1 and AVX2, sorted
-/// 4-lane blocks sum their gaps in the registers they are unpacked in
-/// (`sse41`), which saves the second pass's load and store of every value
-/// (about a tenth of bp128-delta's time on Zen 3).
+/// Sapphire Rapids than sixteen at a time. At SSE4.1, sorted 4-lane blocks
+/// sum their gaps in the registers they are unpacked in (`sse41`), which
+/// saves a second pass's load and store of every value; AVX2 keeps the
+/// second pass, so that `tune.rs` chooses between the two per CPU (the
+/// one-pass form is measured faster on Zen 3 only).
 mod kernels {
     use super::{Lanes, generic};
     use crate::Isa;
@@ -413,7 +414,7 @@ mod kernels {
     #[cfg(target_arch = "x86_64")]
     level!(avx2, "sse2,ssse3,sse4.1,avx,avx2,bmi1,bmi2");
 
-    /// The 4-lane sorted kernel of the SSE4.1 and AVX2 levels: each vector
+    /// The 4-lane sorted kernel of the SSE4.1 level: each vector
     /// of gaps summed in the register it was unpacked in (two shifted adds,
     /// then the last sum of the vector before it added to every lane), one
     /// store a vector, as the `bitpacking` crate's sorted decoder does.
@@ -513,8 +514,8 @@ mod kernels {
 
     /// Unpacks a sorted block with the kernel of `isa` (checked by the
     /// caller), summing its gaps from `initial`: in the same pass at the
-    /// AVX-512 level and, for four lanes, at SSE4.1 and AVX2; in a second
-    /// pass over the block otherwise.
+    /// AVX-512 level and, for four lanes, at SSE4.1; in a second pass over
+    /// the block otherwise.
     pub(super) fn unpack_sorted(
         isa: Isa,
         lanes: Lanes,
@@ -535,7 +536,7 @@ mod kernels {
             return unsafe { f(input, out, initial) };
         }
         #[cfg(target_arch = "x86_64")]
-        if lanes == Lanes::X4 && matches!(isa, Isa::Sse41 | Isa::Avx2) {
+        if lanes == Lanes::X4 && isa == Isa::Sse41 {
             let f = pick!(sse41::unpack_sorted::<4>(width) as UnpackSortedFn);
             // SAFETY: the level came from `Isa::best()` or `Isa::check()`:
             // the CPU has SSE4.1. The function checks its slices' bounds.

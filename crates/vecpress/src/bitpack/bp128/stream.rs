@@ -35,10 +35,10 @@ struct Bp128;
 impl BlockFormat for Bp128 {
     const MAX_BLOCK_BYTES: usize = 1 + Lanes::X4.packed_len(MAX_WIDTH);
 
-    /// The x86 kernels sum a block in the registers they unpack it in;
-    /// the others sum every block in one pass after them all.
+    /// The SSE4.1 and AVX-512 kernels sum a block in the registers they
+    /// unpack it in; the others sum every block in one pass after them all.
     fn sum_after(isa: Isa) -> bool {
-        !matches!(isa, Isa::Sse41 | Isa::Avx2 | Isa::Avx512)
+        !matches!(isa, Isa::Sse41 | Isa::Avx512)
     }
 
     fn write<const DELTA: bool>(values: &[u32; BLOCK], prev: u32, out: &mut [u8]) -> usize {

@@ -21,12 +21,12 @@ struct Pfor;
 impl BlockFormat for Pfor {
     const MAX_BLOCK_BYTES: usize = super::MAX_BLOCK_BYTES;
 
-    /// As bp128's: the x86 kernels sum a block of gaps with no exceptions
-    /// in the registers they unpack it in (a block with exceptions is
-    /// summed after its patch); the others sum every block in one pass
-    /// after them all.
+    /// As bp128's: the SSE4.1 and AVX-512 kernels sum a block of gaps
+    /// with no exceptions in the registers they unpack it in (a block with
+    /// exceptions is summed after its patch); the others sum every block
+    /// in one pass after them all.
     fn sum_after(isa: Isa) -> bool {
-        !matches!(isa, Isa::Sse41 | Isa::Avx2 | Isa::Avx512)
+        !matches!(isa, Isa::Sse41 | Isa::Avx512)
     }
 
     fn write<const DELTA: bool>(values: &[u32; BLOCK], mut prev: u32, out: &mut [u8]) -> usize {
