@@ -105,11 +105,7 @@ pub(super) fn decode<F: BlockFormat, const DELTA: bool>(
     if n < BLOCK {
         // All tail: a list shorter than a block (in a posting index, most
         // lists) skips the blocks' setup.
-        return if DELTA {
-            vbyte::decode_delta_impl(isa, input, out, prev)
-        } else {
-            vbyte::decode_impl(isa, input, out)
-        };
+        return vbyte::decode_tail(isa, input, 0, out, DELTA.then_some(prev));
     }
     let sum_after = DELTA && F::sum_after(isa);
     let sum_each = DELTA && !sum_after;
@@ -133,13 +129,7 @@ pub(super) fn decode<F: BlockFormat, const DELTA: bool>(
         prev = out[whole - 1];
     }
     let tail = &mut out[whole..];
-    let read = if DELTA {
-        vbyte::decode_delta_impl(isa, &input[pos..], tail, prev)
-    } else {
-        vbyte::decode_impl(isa, &input[pos..], tail)
-    }
-    .map_err(|e| e.shifted(pos))?;
-    Ok(pos + read)
+    Ok(pos + vbyte::decode_tail(isa, &input[pos..], pos, tail, DELTA.then_some(prev))?)
 }
 
 /// The index and value of the first value `>= key` of a sorted delta
@@ -171,7 +161,7 @@ pub(super) fn search_delta<F: BlockFormat>(
     }
     let done = n / BLOCK * BLOCK;
     let tail = &mut buf[..n - done];
-    vbyte::decode_delta_impl(isa, &input[pos..], tail, prev).map_err(|e| e.shifted(pos))?;
+    vbyte::decode_tail(isa, &input[pos..], pos, tail, Some(prev))?;
     Ok(tail
         .iter()
         .position(|&v| v >= key)

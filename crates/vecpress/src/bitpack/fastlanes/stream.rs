@@ -337,11 +337,6 @@ fn decode_impl(
         prev = block[BLOCK - 1];
     }
     let tail = blocks.into_remainder();
-    let read = if form == Form::Delta {
-        vbyte::decode_delta_impl(isa, &input[pos..], tail, prev)
-    } else {
-        vbyte::decode_impl(isa, &input[pos..], tail)
-    }
-    .map_err(|e| e.shifted(pos))?;
-    Ok(pos + read)
+    let prev = (form == Form::Delta).then_some(prev);
+    Ok(pos + vbyte::decode_tail(isa, &input[pos..], pos, tail, prev)?)
 }
