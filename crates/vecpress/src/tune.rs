@@ -133,11 +133,15 @@ use Variant::{Copy8, Copy16, Copy32, Shuffle16};
 /// sums the gaps as it unpacks them at SSE4.1 and in a second pass at
 /// AVX2 (the one-pass form is measured on Zen 3 alone). Only Intel's record
 /// has measured the AVX-512 kernel: the other profiles, and CPUs with none,
-/// keep bp128 at AVX2 (the baseline kernel, AVX2's VByte tail, 128-bit
-/// sums) until a record shows the 512-bit one faster there. FastLanes runs at the
-/// highest level everywhere, as before it had a column: its kernels widen
-/// with the registers, and the records that have measured them (Intel's
-/// and Zen 3's) rank the widest the fastest on every posting list.
+/// keep bp128-delta at AVX2 (the baseline kernel, AVX2's VByte tail,
+/// 128-bit sums) until a record shows the 512-bit one faster there. Plain
+/// bp128 (and PFOR) at AVX2 runs a 256-bit 4-lane kernel measured on Zen 3
+/// alone: the other profiles, and CPUs with none, choose SSE4.1 for it,
+/// which runs the code they ran at AVX2 before (the same baseline kernel
+/// and VByte tail). FastLanes runs at the highest level everywhere, as
+/// before it had a column: its kernels widen with the registers, and the
+/// records that have measured them (Intel's and Zen 3's) rank the widest
+/// the fastest on every posting list.
 pub const PROFILES: &[Profile] = &[
     // AMD Zen 4 (perf/amd-25-17.jsonl): the AVX2 Stream VByte delta kernels
     // beat the AVX-512 ones (its 512-bit steps run as two halves). Plain
@@ -150,11 +154,12 @@ pub const PROFILES: &[Profile] = &[
         record: "amd-25-17",
         choices: [
             Avx512, Avx512, Sse41, Sse41, Avx2, Avx2, Avx512, Avx2, Avx512, Avx2, Avx512, Avx512,
-            Avx2, Avx2, Avx512, Avx512, Avx512,
+            Sse41, Avx2, Avx512, Avx512, Avx512,
         ],
         lz4: &[Copy32, Shuffle16, Copy8, Copy16],
     },
     // AMD Zen 3 (perf/amd-25-1.jsonl): no AVX-512. The AVX2 kernels lead
+    // (plain SIMD-BP128's two lane vectors a 256-bit register among them)
     // but for SIMD-BP128's delta form, where SSE4.1's kernel sums the gaps
     // in the registers it unpacks them in, and AVX2's in a second pass.
     // The VByte family has no AVX2 kernel.
@@ -173,7 +178,7 @@ pub const PROFILES: &[Profile] = &[
         record: "amd-26",
         choices: [
             Avx512, Avx512, Sse41, Sse41, Avx2, Avx2, Avx512, Avx512, Avx512, Avx512, Avx512,
-            Avx512, Avx2, Avx2, Avx512, Avx512, Avx512,
+            Avx512, Sse41, Avx2, Avx512, Avx512, Avx512,
         ],
         lz4: &[Copy32, Shuffle16, Copy16, Copy8],
     },
@@ -198,7 +203,7 @@ pub const SAFE: Profile = Profile {
     record: "every record",
     choices: [
         Avx512, Avx512, Sse41, Sse41, Avx2, Avx2, Avx512, Avx512, Avx512, Avx512, Avx512, Avx512,
-        Avx2, Avx2, Avx512, Avx512, Avx512,
+        Sse41, Avx2, Avx512, Avx512, Avx512,
     ],
     lz4: &[Copy32, Shuffle16, Copy16, Copy8],
 };

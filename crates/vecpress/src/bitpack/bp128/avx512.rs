@@ -25,21 +25,6 @@ use core::arch::x86_64::*;
 use super::generic::PER_LANE;
 use crate::simd::x86::Prefix16;
 
-/// `$body` 16 times, with `$g` a constant 0..16 in each, so that every
-/// step's table is a constant where it is used (LLVM leaves a loop over
-/// sixteen steps rolled, and the tables then go through registers).
-macro_rules! unroll16 {
-    ($g:ident => $body:block) => {
-        unroll16!(@each $g, $body; 0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15)
-    };
-    (@each $g:ident, $body:block; $($n:literal)*) => {
-        $({
-            const $g: usize = $n;
-            $body
-        })*
-    };
-}
-
 /// How to unpack the sixteen values of one step.
 #[derive(Clone, Copy)]
 struct Step {

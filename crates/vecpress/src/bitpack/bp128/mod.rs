@@ -40,6 +40,25 @@
 //! # Ok::<(), vecpress::Error>(())
 //! ```
 
+/// `$body` 16 times, with `$g` a constant 0..16 in each, so that every
+/// step's words and shifts are constants where they are used (LLVM leaves
+/// a loop over sixteen steps rolled, and the tables then go through
+/// registers): the steps of the AVX2 and AVX-512 kernels.
+#[cfg(target_arch = "x86_64")]
+macro_rules! unroll16 {
+    ($g:ident => $body:block) => {
+        unroll16!(@each $g, $body; 0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15)
+    };
+    (@each $g:ident, $body:block; $($n:literal)*) => {
+        $({
+            const $g: usize = $n;
+            $body
+        })*
+    };
+}
+
+#[cfg(target_arch = "x86_64")]
+mod avx2;
 #[cfg(target_arch = "x86_64")]
 mod avx512;
 mod generic;
@@ -245,6 +264,14 @@ pub(crate) fn unpack_block_with(isa: Isa, input: &[u8], width: u8, out: &mut [u3
     kernels::unpack(isa, Lanes::X4, input, usize::from(width), out);
 }
 
+/// [`unpack_block_with`] for a block of gaps that the caller patches and
+/// then sums ([`running_sum_with`]): PFOR's delta form, on the kernels
+/// bp128-delta's second pass unpacks with.
+pub(crate) fn unpack_gaps_block_with(isa: Isa, input: &[u8], width: u8, out: &mut [u32; 128]) {
+    debug_assert!(width <= MAX_WIDTH && input.len() >= Lanes::X4.packed_len(width));
+    kernels::unpack_gaps(isa, Lanes::X4, input, usize::from(width), out);
+}
+
 /// Unpacks one 4-lane block of gaps as [`unpack_block_with`] does, and
 /// sums them from `initial`: bp128-delta's own path (one pass at the
 /// AVX-512 level), for PFOR blocks that have no exceptions.
@@ -361,9 +388,13 @@ fn unpack_impl<const SORTED: bool>(
 ///
 /// Four lanes are one 128-bit register, which the baseline of x86-64 (SSE2)
 /// and of aarch64 (Neon) already has: the code compiled without extra
-/// features is the 4-lane kernel at every level but AVX-512, and the 8-lane
-/// one below AVX2. AVX2 and AVX-512 run eight lanes in one 256-bit
-/// register. The AVX-512 level has `avx512`'s kernel, sixteen values a
+/// features is the 4-lane kernel below AVX-512 (at AVX2, for gaps a second
+/// pass sums), and the 8-lane one below AVX2. AVX2 and AVX-512 run eight
+/// lanes in one 256-bit register. Plain 4-lane blocks at AVX2 take
+/// `avx2`'s kernel, two lane vectors a 256-bit register with per-lane
+/// shifts (so only Zen 3's profile, which measured it faster, runs it by
+/// default; the others choose SSE4.1, the same baseline kernel they ran
+/// at AVX2 before). The AVX-512 level has `avx512`'s kernel, sixteen values a
 /// register, for four lanes, and for sorted blocks of either lane count
 /// (whose running sum it computes in the same registers); plain 8-lane
 /// blocks stay with the AVX2 code, which unpacks them faster on Intel's
@@ -382,7 +413,7 @@ mod kernels {
     type UnpackSortedFn = unsafe fn(&[u8], &mut [u32], u32);
 
     #[cfg(target_arch = "x86_64")]
-    use super::avx512;
+    use super::{avx2 as avx2x4, avx512};
 
     /// Entry points of one level: the generic code under its features.
     macro_rules! level {
@@ -503,6 +534,8 @@ mod kernels {
             #[cfg(target_arch = "x86_64")]
             Lanes::X4 if isa == Isa::Avx512 => pick!(avx512::unpack::<4>(width) as UnpackFn),
             #[cfg(target_arch = "x86_64")]
+            Lanes::X4 if isa == Isa::Avx2 => pick!(avx2x4::unpack::<4>(width) as UnpackFn),
+            #[cfg(target_arch = "x86_64")]
             Lanes::X8 if wide(isa, lanes) => pick!(avx2::unpack::<8>(width) as UnpackFn),
             Lanes::X8 => pick!(baseline::unpack::<8>(width) as UnpackFn),
             Lanes::X4 => pick!(baseline::unpack::<4>(width) as UnpackFn),
@@ -510,6 +543,18 @@ mod kernels {
         // SAFETY: as in `pack`; the AVX-512 function is picked only for
         // the `Avx512` level, which has every feature it enables.
         unsafe { f(input, out) }
+    }
+
+    /// [`unpack`] for gaps that a second pass sums: at AVX2, four lanes
+    /// keep the 128-bit baseline kernel here, the path the records of the
+    /// CPUs that sum at AVX2 measured (the 256-bit kernel is measured on
+    /// plain blocks alone).
+    pub(super) fn unpack_gaps(isa: Isa, lanes: Lanes, input: &[u8], width: usize, out: &mut [u32]) {
+        #[cfg(target_arch = "x86_64")]
+        if lanes == Lanes::X4 && isa == Isa::Avx2 {
+            return unpack(Isa::Sse41, lanes, input, width, out);
+        }
+        unpack(isa, lanes, input, width, out);
     }
 
     /// Unpacks a sorted block with the kernel of `isa` (checked by the
@@ -542,7 +587,7 @@ mod kernels {
             // the CPU has SSE4.1. The function checks its slices' bounds.
             return unsafe { f(input, out, initial) };
         }
-        unpack(isa, lanes, input, width, out);
+        unpack_gaps(isa, lanes, input, width, out);
         running_sum(isa, &mut out[..lanes.block_len()], initial);
     }
 

@@ -228,7 +228,11 @@ pub(super) fn read<const DELTA: bool>(
         bp128::unpack_sorted_block_with(isa, packed, h.width, out, initial);
         return Ok(h.len);
     }
-    bp128::unpack_block_with(isa, packed, h.width, out);
+    if DELTA {
+        bp128::unpack_gaps_block_with(isa, packed, h.width, out);
+    } else {
+        bp128::unpack_block_with(isa, packed, h.width, out);
+    }
     if h.exceptions != 0 {
         patch(isa, &h, input, out)?;
     }
