@@ -35,6 +35,23 @@ pub(crate) mod tiny_gaps;
 #[cfg(target_arch = "x86_64")]
 pub(crate) mod x86;
 
+/// A table laid out from the start of a 64-byte cache line, so that no
+/// row of 16, 32 or 64 bytes that a kernel loads straddles two lines: a
+/// byte array's own alignment is 1, and where the linker put a shuffle
+/// table, one row in four of it was split (a split load takes a second
+/// cache access, on the chain of a decoder's steps).
+#[repr(C, align(64))]
+pub(crate) struct Aligned<T>(pub(crate) T);
+
+impl<T> core::ops::Deref for Aligned<T> {
+    type Target = T;
+
+    #[inline(always)]
+    fn deref(&self) -> &T {
+        &self.0
+    }
+}
+
 /// A 16-byte register.
 ///
 /// 32- and 64-byte registers (two and four 16-byte loads inserted into one)
@@ -220,4 +237,20 @@ pub(crate) trait Lanes: Copy {
     unsafe fn shr_u16<const N: i32>(self) -> Self;
     /// Each 16-bit element shifted left by `N` bits (1 to 15), zeros in.
     unsafe fn shl_u16<const N: i32>(self) -> Self;
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Aligned;
+    use crate::stream_vbyte::tables::{DECODE, DECODE_0124, ENCODE, ENCODE_0124};
+
+    /// The shuffle tables start a cache line wherever the linker puts
+    /// them: a row load never straddles two lines.
+    #[test]
+    fn shuffle_tables_start_a_cache_line() {
+        assert_eq!(core::mem::align_of::<Aligned<[u8; 1]>>(), 64);
+        for table in [&DECODE, &DECODE_0124, &ENCODE, &ENCODE_0124] {
+            assert_eq!(table.as_ptr() as usize % 64, 0);
+        }
+    }
 }

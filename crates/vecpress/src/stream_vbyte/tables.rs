@@ -58,8 +58,8 @@ const LO: u64 = 0x5555_5555_5555_5555;
 impl Variant for Codes1234 {
     const LENS: [usize; 4] = LENS_1234;
     const LENGTH: &'static [u8; 256] = &LENGTH;
-    const DECODE: &'static [[u8; 16]; 256] = &DECODE;
-    const ENCODE: &'static [[u8; 16]; 256] = &ENCODE;
+    const DECODE: &'static [[u8; 16]; 256] = &DECODE.0;
+    const ENCODE: &'static [[u8; 16]; 256] = &ENCODE.0;
     const EXPAND: &'static [u16; 256] = &EXPAND;
     const LIMITS: [u32; 3] = [0xff, 0xffff, 0xff_ffff];
 
@@ -78,8 +78,8 @@ impl Variant for Codes1234 {
 impl Variant for Codes0124 {
     const LENS: [usize; 4] = LENS_0124;
     const LENGTH: &'static [u8; 256] = &LENGTH_0124;
-    const DECODE: &'static [[u8; 16]; 256] = &DECODE_0124;
-    const ENCODE: &'static [[u8; 16]; 256] = &ENCODE_0124;
+    const DECODE: &'static [[u8; 16]; 256] = &DECODE_0124.0;
+    const ENCODE: &'static [[u8; 16]; 256] = &ENCODE_0124.0;
     const EXPAND: &'static [u16; 256] = &EXPAND_0124;
     const LIMITS: [u32; 3] = [0, 0xff, 0xffff];
 
@@ -107,13 +107,17 @@ pub(crate) static LENGTH: [u8; 256] = build_length(LENS_1234);
 /// Data bytes per control byte, "0124" variant.
 pub(crate) static LENGTH_0124: [u8; 256] = build_length(LENS_0124);
 /// Decoding masks, standard format.
-pub(crate) static DECODE: [[u8; 16]; 256] = build_decode(LENS_1234);
+pub(crate) static DECODE: crate::simd::Aligned<[[u8; 16]; 256]> =
+    crate::simd::Aligned(build_decode(LENS_1234));
 /// Decoding masks, "0124" variant.
-pub(crate) static DECODE_0124: [[u8; 16]; 256] = build_decode(LENS_0124);
+pub(crate) static DECODE_0124: crate::simd::Aligned<[[u8; 16]; 256]> =
+    crate::simd::Aligned(build_decode(LENS_0124));
 /// Encoding masks, standard format.
-pub(crate) static ENCODE: [[u8; 16]; 256] = build_encode(LENS_1234);
+pub(crate) static ENCODE: crate::simd::Aligned<[[u8; 16]; 256]> =
+    crate::simd::Aligned(build_encode(LENS_1234));
 /// Encoding masks, "0124" variant.
-pub(crate) static ENCODE_0124: [[u8; 16]; 256] = build_encode(LENS_0124);
+pub(crate) static ENCODE_0124: crate::simd::Aligned<[[u8; 16]; 256]> =
+    crate::simd::Aligned(build_encode(LENS_0124));
 
 #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
 pub(crate) static EXPAND: [u16; 256] = build_expand(LENS_1234);
@@ -150,7 +154,7 @@ const fn build_expand(lens: [usize; 4]) -> [u16; 256] {
 /// interleaves the low and high bits of four codes into a control byte.
 /// (The SSE4.1 encoder's; Neon sums its codes instead.)
 #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
-pub(crate) static SPREAD: [u8; 16] = build_spread();
+pub(crate) static SPREAD: crate::simd::Aligned<[u8; 16]> = crate::simd::Aligned(build_spread());
 
 #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
 const fn build_spread() -> [u8; 16] {

@@ -37,10 +37,12 @@ pub(crate) const SHUFFLES: usize = 170;
 
 /// For each 12-bit mask of continuation bits (bit k = high bit of input byte k):
 /// [bytes consumed (0 when the 12 bytes start with no decodable case, e.g. a varint longer than 5 bytes), shuffle index in 0..170].
-pub(crate) static DECODE: [[u8; 2]; 4096] = build_decode();
+pub(crate) static DECODE: crate::simd::Aligned<[[u8; 2]; 4096]> =
+    crate::simd::Aligned(build_decode());
 
 /// The 170 pshufb masks: 0..64 six values of 1-2 bytes, 64..145 four values of 1-3 bytes, 145..170 two values of 1-5 bytes. 0xff (-1 / high bit set) selects a zero byte.
-pub(crate) static SHUFFLE: [[u8; 16]; 170] = build_shuffle();
+pub(crate) static SHUFFLE: crate::simd::Aligned<[[u8; 16]; 170]> =
+    crate::simd::Aligned(build_shuffle());
 
 /// One of the three ways a step decodes.
 struct Case {

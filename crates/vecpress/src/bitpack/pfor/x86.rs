@@ -12,11 +12,11 @@ use crate::Isa;
 /// For each part width `e` (1..=32; row 0 unused), the bytes that bring
 /// part `j` of eight (whose first bit is bit `j e` of a window) into 64-bit
 /// lane `j`: bytes `j e / 8 ..` of the window.
-static GATHER: [[u8; 64]; 33] = gathers();
+static GATHER: crate::simd::Aligned<[[u8; 64]; 33]> = crate::simd::Aligned(gathers());
 
 /// For each `e`, the shift of lane `j` that puts part `j`'s first bit at
 /// bit 0: `j e % 8`.
-static SHIFT: [[u64; 8]; 33] = shifts();
+static SHIFT: crate::simd::Aligned<[[u64; 8]; 33]> = crate::simd::Aligned(shifts());
 
 const fn gathers() -> [[u8; 64]; 33] {
     let mut t = [[0u8; 64]; 33];

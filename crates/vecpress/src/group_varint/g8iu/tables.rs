@@ -17,7 +17,8 @@ pub(super) static COUNT: [u8; 256] = build_count();
 
 /// The two shuffle masks of each control byte (integers 0-3, integers 4-7),
 /// over the block's 8 data bytes.
-pub(super) static SHUFFLE: [[[u8; 16]; 2]; 256] = build_shuffle();
+pub(super) static SHUFFLE: crate::simd::Aligned<[[[u8; 16]; 2]; 256]> =
+    crate::simd::Aligned(build_shuffle());
 
 /// The integers of a block as (first byte, length) pairs, and their count;
 /// a count of 0 when the control byte is invalid.

@@ -11,7 +11,8 @@
 pub(super) static LEN: [u8; 256] = build_len();
 
 /// The shuffle mask of each control byte, over the 16 bytes that follow it.
-pub(super) static SHUFFLE: [[u8; 16]; 256] = build_shuffle();
+pub(super) static SHUFFLE: crate::simd::Aligned<[[u8; 16]; 256]> =
+    crate::simd::Aligned(build_shuffle());
 
 /// Bytes that value `i` (0..4) of a group with this control byte takes.
 const fn value_len(control: usize, i: usize) -> usize {

@@ -22,14 +22,14 @@ const fn distances(k: usize) -> [u8; 32] {
 }
 
 /// [`distances`] for 4 bytes written.
-pub(super) static DISTANCE_4: [u8; 32] = distances(4);
+pub(super) static DISTANCE_4: crate::simd::Aligned<[u8; 32]> = crate::simd::Aligned(distances(4));
 /// [`distances`] for 8 bytes written.
-pub(super) static DISTANCE_8: [u8; 32] = distances(8);
+pub(super) static DISTANCE_8: crate::simd::Aligned<[u8; 32]> = crate::simd::Aligned(distances(8));
 /// [`distances`] for 16 bytes written.
-pub(super) static DISTANCE_16: [u8; 32] = distances(16);
+pub(super) static DISTANCE_16: crate::simd::Aligned<[u8; 32]> = crate::simd::Aligned(distances(16));
 /// [`distances`] for 32 bytes written (the AVX2 loop's).
 #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
-pub(super) static DISTANCE_32: [u8; 32] = distances(32);
+pub(super) static DISTANCE_32: crate::simd::Aligned<[u8; 32]> = crate::simd::Aligned(distances(32));
 
 /// The largest multiple of `n` that is at most `k`, for `n` in `1..k`
 /// (entry 0 and entries from `k` on unused): the first `k` bytes of a match
@@ -45,11 +45,11 @@ const fn steps(k: usize) -> [u8; 32] {
 }
 
 /// [`steps`] of 8 bytes.
-pub(super) static STEP_8: [u8; 32] = steps(8);
+pub(super) static STEP_8: crate::simd::Aligned<[u8; 32]> = crate::simd::Aligned(steps(8));
 /// [`steps`] of 16 bytes.
-pub(super) static STEP_16: [u8; 32] = steps(16);
+pub(super) static STEP_16: crate::simd::Aligned<[u8; 32]> = crate::simd::Aligned(steps(16));
 /// [`steps`] of 32 bytes (the AVX2 loop's).
-pub(super) static STEP_32: [u8; 32] = steps(32);
+pub(super) static STEP_32: crate::simd::Aligned<[u8; 32]> = crate::simd::Aligned(steps(32));
 
 /// The [`steps`] table of `k`-byte copies (8, 16 or 32).
 pub(super) fn steps_of(k: usize) -> &'static [u8; 32] {
@@ -63,7 +63,8 @@ pub(super) fn steps_of(k: usize) -> &'static [u8; 32] {
 /// For each offset `n` in `1..16`, the shuffle (pshufb, Neon `tbl`) that
 /// fills 16 bytes with the pattern of `n` bytes: byte `i` takes byte `i % n`
 /// (row 0 unused).
-pub(super) static PATTERN_16: [[u8; 16]; 16] = patterns();
+pub(super) static PATTERN_16: crate::simd::Aligned<[[u8; 16]; 16]> =
+    crate::simd::Aligned(patterns());
 
 const fn patterns() -> [[u8; 16]; 16] {
     let mut t = [[0u8; 16]; 16];

@@ -406,7 +406,7 @@ fn sum_values(isa: Isa, control: &[u8], n: usize, data: &[u8]) -> (usize, usize,
 /// `pshufb`/`tbl` bytes that zero the u32 lanes from `r` on (high bit set),
 /// or-ed into a `DECODE` row for a group of which only `r` values count.
 #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
-static FIRST_LANES: [[u8; 16]; 4] = {
+static FIRST_LANES: crate::simd::Aligned<[[u8; 16]; 4]> = crate::simd::Aligned({
     let mut t = [[0u8; 16]; 4];
     let mut r = 0;
     while r < 4 {
@@ -418,7 +418,7 @@ static FIRST_LANES: [[u8; 16]; 4] = {
         r += 1;
     }
     t
-};
+});
 
 /// The summing of [`sum_values`], written once over [`Vector`]: each
 /// group's bytes shuffled into its four values by its `DECODE` row, as

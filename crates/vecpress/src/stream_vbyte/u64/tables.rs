@@ -17,19 +17,22 @@ pub(crate) static PAIR_LENGTHS: [u8; 16] = build_pair_lengths();
 /// For each nibble (two codes): the `pshufb`/`tbl` mask that moves the two
 /// values' bytes, read from the start of a 16-byte register, into two
 /// little-endian 64-bit lanes. `0xff` selects a zero byte.
-pub(crate) static PAIR_SHUFFLE: [[u8; 16]; 16] = build_pair_shuffle();
+pub(crate) static PAIR_SHUFFLE: crate::simd::Aligned<[[u8; 16]; 16]> =
+    crate::simd::Aligned(build_pair_shuffle());
 
 /// For each control byte: [`PAIR_SHUFFLE`] of its low nibble, then of its
 /// high nibble. AVX2's `vpshufb` applies each half to its own 128-bit lane,
 /// loaded from the start of that pair.
 #[cfg(target_arch = "x86_64")]
-pub(crate) static LANE_SHUFFLE: [[u8; 32]; 256] = build_lane_shuffle();
+pub(crate) static LANE_SHUFFLE: crate::simd::Aligned<[[u8; 32]; 256]> =
+    crate::simd::Aligned(build_lane_shuffle());
 
 /// For each control byte: the `vpermb` index of each of the 32 output bytes
 /// into 32 data bytes read from the group's start, with [`PERMUTE_KEEP`]
 /// telling which output bytes are data (bit `i` for byte `i`; others zero).
 #[cfg(target_arch = "x86_64")]
-pub(crate) static PERMUTE: [[u8; 32]; 256] = build_permute();
+pub(crate) static PERMUTE: crate::simd::Aligned<[[u8; 32]; 256]> =
+    crate::simd::Aligned(build_permute());
 
 /// Bit `i` set when byte `i` of [`PERMUTE`]'s output is a data byte.
 #[cfg(target_arch = "x86_64")]

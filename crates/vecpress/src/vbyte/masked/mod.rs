@@ -86,8 +86,8 @@ const _: () = assert!(SHUFFLES < 256 && REJECT >= FOUR_END);
 /// `DECODE`, `[bytes consumed, shuffle index]`, but with [`REJECT`] for the
 /// windows it rejects (0 bytes consumed): the kernel then needs no test of
 /// its own for them.
-static STEPS: [[u8; 2]; 1 << WINDOW] = {
-    let mut table = DECODE;
+static STEPS: crate::simd::Aligned<[[u8; 2]; 1 << WINDOW]> = crate::simd::Aligned({
+    let mut table = DECODE.0;
     let mut mask = 0;
     while mask < 1 << WINDOW {
         if table[mask][0] == 0 {
@@ -96,7 +96,7 @@ static STEPS: [[u8; 2]; 1 << WINDOW] = {
         mask += 1;
     }
     table
-};
+});
 
 /// `SHUFFLE`, padded to 256 entries so that a `u8` index needs no bounds
 /// check, plus [`REJECT`].
@@ -106,11 +106,11 @@ static STEPS: [[u8; 2]; 1 << WINDOW] = {
 /// of more than 5 bytes (5 continuation bits in a row) starting at byte 0 or
 /// at the end of a first varint of 1-5 bytes, so byte 4 or byte 5 has its
 /// continuation bit set and the check fails.
-static SHUFFLES_X: [[u8; 16]; 256] = {
+static SHUFFLES_X: crate::simd::Aligned<[[u8; 16]; 256]> = crate::simd::Aligned({
     let mut table = [[0xffu8; 16]; 256];
     let mut i = 0;
     while i < SHUFFLES {
-        table[i] = SHUFFLE[i];
+        table[i] = SHUFFLE.0[i];
         i += 1;
     }
     // The 6-value case: value k at 16-bit lane 2k for k < 4, values 4 and 5
@@ -121,8 +121,8 @@ static SHUFFLES_X: [[u8; 16]; 256] = {
         let mut k = 0;
         while k < 6 {
             let lane = if k < 4 { 2 * k } else { 2 * (k - 4) + 1 };
-            row[2 * lane] = SHUFFLE[i][2 * k];
-            row[2 * lane + 1] = SHUFFLE[i][2 * k + 1];
+            row[2 * lane] = SHUFFLE.0[i][2 * k];
+            row[2 * lane + 1] = SHUFFLE.0[i][2 * k + 1];
             k += 1;
         }
         table[i] = row;
@@ -131,7 +131,7 @@ static SHUFFLES_X: [[u8; 16]; 256] = {
     table[REJECT as usize][6] = 4;
     table[REJECT as usize][14] = 5;
     table
-};
+});
 
 /// Decodes a prefix of `input` into `out`; returns (bytes consumed, values produced).
 ///

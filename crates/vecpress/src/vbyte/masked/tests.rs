@@ -71,7 +71,7 @@ fn check_kernel(input: &[u8], n: usize, what: &str) {
 /// 6-value layout.
 #[test]
 fn private_tables() {
-    for (mask, (&step, &entry)) in STEPS.iter().zip(&DECODE).enumerate() {
+    for (mask, (&step, &entry)) in STEPS.iter().zip(DECODE.iter()).enumerate() {
         if entry[0] == 0 {
             assert_eq!(step, [0, REJECT], "mask {mask:012b}");
             assert!(mask & 0b11_0000 != 0, "mask {mask:012b}");
@@ -81,7 +81,7 @@ fn private_tables() {
     }
     let reject = SHUFFLES_X[usize::from(REJECT)];
     assert_eq!((reject[6], reject[14]), (4, 5));
-    for (i, (mine, theirs)) in SHUFFLES_X.iter().zip(&SHUFFLE).enumerate() {
+    for (i, (mine, theirs)) in SHUFFLES_X.iter().zip(SHUFFLE.iter()).enumerate() {
         if i >= usize::from(SIX_END) {
             assert_eq!(mine, theirs, "shuffle {i}");
             continue;
