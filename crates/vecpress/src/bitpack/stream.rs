@@ -105,7 +105,7 @@ pub(super) fn decode<F: BlockFormat, const DELTA: bool>(
     if n < BLOCK {
         // All tail: a list shorter than a block (in a posting index, most
         // lists) skips the blocks' setup.
-        return vbyte::decode_tail(isa, input, 0, out, DELTA.then_some(prev));
+        return vbyte::decode_tail(isa, input, out, DELTA.then_some(prev));
     }
     let sum_after = DELTA && F::sum_after(isa);
     let sum_each = DELTA && !sum_after;
@@ -129,7 +129,9 @@ pub(super) fn decode<F: BlockFormat, const DELTA: bool>(
         prev = out[whole - 1];
     }
     let tail = &mut out[whole..];
-    Ok(pos + vbyte::decode_tail(isa, &input[pos..], pos, tail, DELTA.then_some(prev))?)
+    let read = vbyte::decode_tail(isa, &input[pos..], tail, DELTA.then_some(prev))
+        .map_err(|e| e.shifted(pos))?;
+    Ok(pos + read)
 }
 
 /// The index and value of the first value `>= key` of a sorted delta
@@ -161,7 +163,7 @@ pub(super) fn search_delta<F: BlockFormat>(
     }
     let done = n / BLOCK * BLOCK;
     let tail = &mut buf[..n - done];
-    vbyte::decode_tail(isa, &input[pos..], pos, tail, Some(prev))?;
+    vbyte::decode_tail(isa, &input[pos..], tail, Some(prev)).map_err(|e| e.shifted(pos))?;
     Ok(tail
         .iter()
         .position(|&v| v >= key)

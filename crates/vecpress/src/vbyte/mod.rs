@@ -400,15 +400,14 @@ pub(crate) fn decode_delta_impl(
 
 /// The VByte tail of another codec's block stream: `out.len()` values
 /// from the start of `input`, read as gaps summed from `prev` when there is
-/// one (a delta stream), else as the values themselves. Errors are
-/// shifted to `offset`, where the tail starts in the stream, and the
-/// result is the bytes consumed. The one place the block streams choose
-/// between the two decoders.
+/// one (a delta stream), else as the values themselves; the bytes
+/// consumed. The one place the block streams choose between the two
+/// decoders. Errors are at offsets in `input`: a caller whose tail starts
+/// further into its stream shifts them.
 #[inline]
 pub(crate) fn decode_tail(
     isa: Isa,
     input: &[u8],
-    offset: usize,
     out: &mut [u32],
     prev: Option<u32>,
 ) -> Result<usize, Error> {
@@ -416,7 +415,6 @@ pub(crate) fn decode_tail(
         Some(prev) => decode_delta_impl(isa, input, out, prev),
         None => decode_impl(isa, input, out),
     }
-    .map_err(|e| e.shifted(offset))
 }
 
 /// [`decode_bulk`] with the running sum from `prev`.

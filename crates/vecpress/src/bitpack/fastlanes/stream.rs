@@ -338,5 +338,6 @@ fn decode_impl(
     }
     let tail = blocks.into_remainder();
     let prev = (form == Form::Delta).then_some(prev);
-    Ok(pos + vbyte::decode_tail(isa, &input[pos..], pos, tail, prev)?)
+    let read = vbyte::decode_tail(isa, &input[pos..], tail, prev).map_err(|e| e.shifted(pos))?;
+    Ok(pos + read)
 }
