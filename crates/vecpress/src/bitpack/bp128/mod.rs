@@ -71,6 +71,7 @@ pub use stream::{
     encode, encode_delta, encode_delta_to_vec, encode_to_vec, max_encoded_len, search_delta,
 };
 
+use crate::tune::Op;
 use crate::{Error, Isa};
 
 /// The widest a value can be: 32 bits.
@@ -193,8 +194,10 @@ pub fn pack_sorted_with(
 /// the first 128 or 256 values of `out`; returns the bytes read,
 /// [`Lanes::packed_len`]. Every bit pattern is a valid block: only a short
 /// `input` (`Truncated`), a short `out` or a width above 32 is an error.
+/// Four lanes unpack at the level this CPU's profile (`tune`) chooses for
+/// `bp128` streams, and sorted ones at `bp128-delta`'s.
 pub fn unpack(lanes: Lanes, input: &[u8], width: u8, out: &mut [u32]) -> Result<usize, Error> {
-    unpack_impl::<false>(Isa::best(), lanes, 0, input, width, out)
+    unpack_impl::<false>(default_level(lanes, Op::Bp128), lanes, 0, input, width, out)
 }
 
 /// [`unpack`] with the kernel of `isa`; `Err(Unsupported)` if the CPU lacks it.
@@ -228,7 +231,26 @@ pub fn unpack_sorted(
     width: u8,
     out: &mut [u32],
 ) -> Result<usize, Error> {
-    unpack_impl::<true>(Isa::best(), lanes, initial, input, width, out)
+    unpack_impl::<true>(
+        default_level(lanes, Op::Bp128Delta),
+        lanes,
+        initial,
+        input,
+        width,
+        out,
+    )
+}
+
+/// The level [`unpack`] and [`unpack_sorted`] run: for four lanes, the one
+/// this CPU's profile chooses for the streams of `op` (`tune`), which are
+/// 4-lane blocks; for eight lanes, which no stream stores, the highest
+/// (every level from AVX2 up runs the same 8-lane AVX2 code for plain
+/// blocks, the code each record's `bp128-8x` row measures).
+fn default_level(lanes: Lanes, op: Op) -> Isa {
+    match lanes {
+        Lanes::X4 => crate::tune::isa(op),
+        Lanes::X8 => Isa::best(),
+    }
 }
 
 /// [`unpack_sorted`] with the kernel of `isa`; `Err(Unsupported)` if the

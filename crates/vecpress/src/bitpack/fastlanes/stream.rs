@@ -52,6 +52,19 @@ enum Form {
     Delta,
 }
 
+impl Form {
+    /// The level this CPU's profile chooses for decoding the form
+    /// (`tune`), for every decoder that dispatches by itself.
+    fn isa(self) -> Isa {
+        use crate::tune::{Op, isa};
+        match self {
+            Form::Plain => isa(Op::FastLanes),
+            Form::For => isa(Op::FastLanesFor),
+            Form::Delta => isa(Op::FastLanesDelta),
+        }
+    }
+}
+
 /// Worst-case encoded size of `n` values in any of the three forms: 4257
 /// bytes a whole block (a width byte, the bases' 160 VByte bytes at most,
 /// 4096 packed), and the tail's VByte worst case.
@@ -119,13 +132,7 @@ pub fn encode_delta_to_vec(values: &[u32], prev: u32) -> Vec<u8> {
 /// Decodes `out.len()` values from the start of `input`; returns the bytes
 /// consumed.
 pub fn decode(input: &[u8], out: &mut [u32]) -> Result<usize, Error> {
-    decode_impl(
-        Form::Plain,
-        crate::tune::isa(crate::tune::Op::FastLanes),
-        input,
-        out,
-        0,
-    )
+    decode_impl(Form::Plain, Form::Plain.isa(), input, out, 0)
 }
 
 /// [`decode`] with the kernel of `isa`; `Err(Unsupported)` if the CPU lacks it.
@@ -140,13 +147,7 @@ pub fn decode_to_vec(input: &[u8], n: usize) -> Result<Vec<u32>, Error> {
 
 /// Decodes `out.len()` values of a FoR stream; returns the bytes consumed.
 pub fn decode_for(input: &[u8], out: &mut [u32]) -> Result<usize, Error> {
-    decode_impl(
-        Form::For,
-        crate::tune::isa(crate::tune::Op::FastLanesFor),
-        input,
-        out,
-        0,
-    )
+    decode_impl(Form::For, Form::For.isa(), input, out, 0)
 }
 
 /// [`decode_for`] with the kernel of `isa`; `Err(Unsupported)` if the CPU
@@ -163,13 +164,7 @@ pub fn decode_for_to_vec(input: &[u8], n: usize) -> Result<Vec<u32>, Error> {
 /// Decodes `out.len()` values of a delta stream, summing the gaps from
 /// `prev`; returns the bytes consumed.
 pub fn decode_delta(input: &[u8], out: &mut [u32], prev: u32) -> Result<usize, Error> {
-    decode_impl(
-        Form::Delta,
-        crate::tune::isa(crate::tune::Op::FastLanesDelta),
-        input,
-        out,
-        prev,
-    )
+    decode_impl(Form::Delta, Form::Delta.isa(), input, out, prev)
 }
 
 /// [`decode_delta`] with the kernel of `isa`; `Err(Unsupported)` if the CPU
@@ -202,7 +197,7 @@ fn from_vec(form: Form, input: &[u8], n: usize, prev: u32) -> Result<Vec<u32>, E
     if out.len() < n {
         return Err(short(input.len(), n - out.len()));
     }
-    decode_impl(form, Isa::best(), input, &mut out, prev)?;
+    decode_impl(form, form.isa(), input, &mut out, prev)?;
     Ok(out)
 }
 
