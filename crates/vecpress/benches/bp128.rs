@@ -1,8 +1,9 @@
 //! Interleaved timing of SIMD-BP128 block unpacking against the `bitpacking`
 //! crate, for every width 1 to 32, plain and sorted, at every kernel level this CPU
-//! has: each round runs every contender once over the same 64 packed blocks
-//! (in L1, as a stream's blocks are decoded one after another), so that a
-//! busy machine slows all of them alike; each contender's best round counts.
+//! has: each round runs every contender once over the same 4096 values
+//! (32 4-lane or 16 8-lane blocks, 16 KiB unpacked, which stay in L1: the
+//! 4096 values `vecpress bench` decodes at a time), so that a busy machine
+//! slows all of them alike; each contender's best round counts.
 //! The table gives the crate's time over each level's (above 1: ours is
 //! faster), 4-lane blocks against `BitPacker4x` and 8-lane ones against
 //! `BitPacker8x` (plain only: its sorted decoder is not a fair peer, see
@@ -18,8 +19,8 @@ use bitpacking::{BitPacker, BitPacker4x, BitPacker8x};
 use vecpress::Isa;
 use vecpress::bitpack::bp128::{self, Lanes};
 
-/// Blocks per timed sample.
-const BLOCKS: usize = 64;
+/// Values per timed sample.
+const VALUES: usize = 4096;
 
 fn time(f: &mut dyn FnMut()) -> Duration {
     let start = Instant::now();
@@ -34,13 +35,21 @@ fn xorshift(seed: &mut u64) -> u64 {
     *seed
 }
 
-/// The levels timed: every level above scalar this CPU has.
-fn levels() -> Vec<Isa> {
-    Isa::available()
-        .iter()
-        .copied()
-        .filter(|&i| i != Isa::Scalar)
+/// What is timed: the default dispatch (`None`, `bp128::unpack`: the level
+/// this CPU's profile chooses), then every level above scalar this CPU has.
+fn levels() -> Vec<Option<Isa>> {
+    std::iter::once(None)
+        .chain(
+            Isa::available()
+                .iter()
+                .filter(|&&i| i != Isa::Scalar)
+                .map(|&i| Some(i)),
+        )
         .collect()
+}
+
+fn head(level: Option<Isa>) -> String {
+    level.map_or("auto".to_string(), |i| i.name().to_string())
 }
 
 /// One width's best times: each level's, then the crate's.
@@ -58,7 +67,8 @@ fn measure<B: BitPacker>(
     seed: &mut u64,
 ) -> Row {
     let n = B::BLOCK_LEN;
-    let mut values = vec![0u32; n * BLOCKS];
+    let blocks = VALUES / n;
+    let mut values = vec![0u32; VALUES];
     for block in values.chunks_exact_mut(n) {
         let mut acc = 0u32;
         for v in block.iter_mut() {
@@ -76,7 +86,7 @@ fn measure<B: BitPacker>(
         }
     }
     let len = lanes.packed_len(width);
-    let mut packed = vec![0u8; len * BLOCKS];
+    let mut packed = vec![0u8; len * blocks];
     for (block, out) in values.chunks_exact(n).zip(packed.chunks_exact_mut(len)) {
         if sorted {
             packer.compress_sorted(0, block, out, width);
@@ -84,21 +94,24 @@ fn measure<B: BitPacker>(
             packer.compress(block, out, width);
         }
     }
-    let mut out = vec![0u32; n * BLOCKS];
+    let mut out = vec![0u32; VALUES];
     let levels = levels();
     let mut row = Row {
         ours: vec![Duration::MAX; levels.len()],
         theirs: Duration::MAX,
     };
     for _ in 0..rounds {
-        for (best, &isa) in row.ours.iter_mut().zip(&levels) {
+        for (best, &level) in row.ours.iter_mut().zip(&levels) {
             *best = (*best).min(time(&mut || {
                 for (p, o) in packed.chunks_exact(len).zip(out.chunks_exact_mut(n)) {
-                    if sorted {
-                        bp128::unpack_sorted_with(isa, lanes, 0, black_box(p), width, o).unwrap();
-                    } else {
-                        bp128::unpack_with(isa, lanes, black_box(p), width, o).unwrap();
+                    let p = black_box(p);
+                    match (level, sorted) {
+                        (None, false) => bp128::unpack(lanes, p, width, o),
+                        (None, true) => bp128::unpack_sorted(lanes, 0, p, width, o),
+                        (Some(isa), false) => bp128::unpack_with(isa, lanes, p, width, o),
+                        (Some(isa), true) => bp128::unpack_sorted_with(isa, lanes, 0, p, width, o),
                     }
+                    .unwrap();
                 }
             }));
         }
@@ -118,7 +131,7 @@ fn measure<B: BitPacker>(
 
 fn table<B: BitPacker>(name: &str, packer: B, lanes: Lanes, sorted: bool, rounds: usize) {
     let levels = levels();
-    let heads: Vec<String> = levels.iter().map(|i| format!("{i:>7}")).collect();
+    let heads: Vec<String> = levels.iter().map(|&l| format!("{:>7}", head(l))).collect();
     println!(
         "\n{name}: width, crate's time ÷ ours per level, ours in G values/s at the last level"
     );
@@ -138,7 +151,7 @@ fn table<B: BitPacker>(name: &str, packer: B, lanes: Lanes, sorted: bool, rounds
             logs[j] += r.ln();
         }
         let last = row.ours.last().expect("a level");
-        let speed = (B::BLOCK_LEN * BLOCKS) as f64 / last.as_nanos() as f64;
+        let speed = VALUES as f64 / last.as_nanos() as f64;
         let cells: Vec<String> = ratios.iter().map(|r| format!("{r:>6.2}x")).collect();
         println!("{width:>3}  {}  {speed:>5.2}", cells.join(" "));
     }
@@ -156,7 +169,8 @@ fn main() {
         .skip(1)
         .find_map(|a| a.parse().ok())
         .unwrap_or(100);
-    println!("levels {:?}, {rounds} rounds", levels());
+    let heads: Vec<String> = levels().into_iter().map(head).collect();
+    println!("{}, {rounds} rounds", heads.join(", "));
     table(
         "4 lanes ÷ BitPacker4x",
         BitPacker4x::new(),
