@@ -435,7 +435,7 @@ mod kernels {
     type UnpackSortedFn = unsafe fn(&[u8], &mut [u32], u32);
 
     #[cfg(target_arch = "x86_64")]
-    use super::{avx2 as avx2x4, avx512};
+    use super::{avx2, avx512};
 
     /// Entry points of one level: the generic code under its features.
     macro_rules! level {
@@ -465,7 +465,7 @@ mod kernels {
 
     level!(baseline);
     #[cfg(target_arch = "x86_64")]
-    level!(avx2, "sse2,ssse3,sse4.1,avx,avx2,bmi1,bmi2");
+    level!(generic_avx2, "sse2,ssse3,sse4.1,avx,avx2,bmi1,bmi2");
 
     /// The 4-lane sorted kernel of the SSE4.1 level: each vector
     /// of gaps summed in the register it was unpacked in (two shifted adds,
@@ -538,7 +538,7 @@ mod kernels {
         let _ = isa; // one 4-lane kernel serves every level; so do 8 lanes off x86
         let f = match lanes {
             #[cfg(target_arch = "x86_64")]
-            Lanes::X8 if wide(isa, lanes) => pick!(avx2::pack::<8, S>(width) as PackFn),
+            Lanes::X8 if wide(isa, lanes) => pick!(generic_avx2::pack::<8, S>(width) as PackFn),
             Lanes::X8 => pick!(baseline::pack::<8, S>(width) as PackFn),
             Lanes::X4 => pick!(baseline::pack::<4, S>(width) as PackFn),
         };
@@ -556,9 +556,9 @@ mod kernels {
             #[cfg(target_arch = "x86_64")]
             Lanes::X4 if isa == Isa::Avx512 => pick!(avx512::unpack::<4>(width) as UnpackFn),
             #[cfg(target_arch = "x86_64")]
-            Lanes::X4 if isa == Isa::Avx2 => pick!(avx2x4::unpack::<4>(width) as UnpackFn),
+            Lanes::X4 if isa == Isa::Avx2 => pick!(avx2::unpack::<4>(width) as UnpackFn),
             #[cfg(target_arch = "x86_64")]
-            Lanes::X8 if wide(isa, lanes) => pick!(avx2::unpack::<8>(width) as UnpackFn),
+            Lanes::X8 if wide(isa, lanes) => pick!(generic_avx2::unpack::<8>(width) as UnpackFn),
             Lanes::X8 => pick!(baseline::unpack::<8>(width) as UnpackFn),
             Lanes::X4 => pick!(baseline::unpack::<4>(width) as UnpackFn),
         };
