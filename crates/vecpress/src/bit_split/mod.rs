@@ -315,9 +315,9 @@ pub(crate) struct Kernels {
 
 impl Kernels {
     /// The one map from ISA level to its kernels; `None` at the scalar
-    /// level. Calling them is sound when `isa` came from `Isa::best()` or
-    /// `Isa::check()` (the CPU has its features; Avx512 implies Avx2's) and
-    /// the output is as long as the input.
+    /// level. Calling them is sound when `isa` came from `Isa::best()`,
+    /// `Isa::check()` or `tune::isa()` (the CPU has its features; Avx512
+    /// implies Avx2's) and the output is as long as the input.
     fn of(isa: Isa) -> Option<&'static Kernels> {
         match isa {
             #[cfg(target_arch = "x86_64")]
@@ -448,7 +448,7 @@ fn gfni(isa: Isa) -> bool {
 fn transpose_words(isa: Isa, buf: &mut [u8]) {
     let done = match isa {
         #[cfg(target_arch = "x86_64")]
-        // SAFETY: `isa` came from `Isa::best()` or `Isa::check()`, so the CPU
+        // SAFETY: `isa` came from `Isa::best()`, `Isa::check()` or `tune::isa()`, so the CPU
         // has every feature of the Avx512 level; `has_gfni` checked GFNI
         // here, where the soundness is argued, not only in the caller.
         Isa::Avx512 if x86::has_gfni() => unsafe { x86::transpose_gfni(buf) },

@@ -434,8 +434,8 @@ fn encode_into(isa: Isa, input: &[u8], width: usize, out: &mut impl Sink) {
     }
     let done = match isa {
         #[cfg(target_arch = "x86_64")]
-        // SAFETY: `isa` came from `Isa::best()` or `Isa::check()`, so the CPU has SSE4.1;
-        // the callers checked the lengths the kernel relies on.
+        // SAFETY: `isa` came from `Isa::best()`, `Isa::check()` or `tune::isa()`, so the CPU has
+        // SSE4.1; the callers checked the lengths the kernel relies on.
         Isa::Sse41 => unsafe { x86::sse41::encode(input, width, out) },
         #[cfg(target_arch = "x86_64")]
         // SAFETY: as above, the CPU has every feature of the Avx512 level.
@@ -467,8 +467,8 @@ fn decode_from(isa: Isa, src: &impl Source, width: usize, out: &mut [u8]) {
     }
     let done = match isa {
         #[cfg(target_arch = "x86_64")]
-        // SAFETY: `isa` came from `Isa::best()` or `Isa::check()`, so the CPU has SSE4.1;
-        // every stream of `src` holds `out.len() / width` bytes.
+        // SAFETY: `isa` came from `Isa::best()`, `Isa::check()` or `tune::isa()`, so the CPU has
+        // SSE4.1; every stream of `src` holds `out.len() / width` bytes.
         Isa::Sse41 => unsafe { x86::sse41::decode(src, width, out) },
         #[cfg(target_arch = "x86_64")]
         // SAFETY: as above, the CPU has every feature of the Avx512 level.

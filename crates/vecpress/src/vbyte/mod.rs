@@ -369,7 +369,8 @@ pub(crate) fn decode_impl(isa: Isa, input: &[u8], out: &mut [u32]) -> Result<usi
 fn decode_bulk(isa: Isa, input: &[u8], out: &mut [u32]) -> Result<usize, Error> {
     let (consumed, produced) = match isa {
         #[cfg(target_arch = "x86_64")]
-        // SAFETY: `isa` came from `Isa::best()` or `Isa::check()`, so the CPU has SSE4.1 (Avx2 implies it).
+        // SAFETY: `isa` came from `Isa::best()`, `Isa::check()` or `tune::isa()`, so the CPU has
+        // SSE4.1 (Avx2 implies it).
         Isa::Sse41 | Isa::Avx2 => unsafe { masked::decode_bulk(input, out) },
         #[cfg(target_arch = "x86_64")]
         // SAFETY: as above, the CPU has every feature of the Avx512 level.
@@ -427,7 +428,8 @@ fn decode_delta_bulk(
 ) -> Result<usize, Error> {
     let (consumed, produced) = match isa {
         #[cfg(target_arch = "x86_64")]
-        // SAFETY: `isa` came from `Isa::best()` or `Isa::check()`, so the CPU has SSE4.1 (Avx2 implies it).
+        // SAFETY: `isa` came from `Isa::best()`, `Isa::check()` or `tune::isa()`, so the CPU has
+        // SSE4.1 (Avx2 implies it).
         Isa::Sse41 | Isa::Avx2 => unsafe { masked::decode_delta_bulk(input, out, &mut prev) },
         #[cfg(target_arch = "x86_64")]
         // SAFETY: as above, the CPU has every feature of the Avx512 level.

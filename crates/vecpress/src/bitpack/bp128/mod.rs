@@ -543,7 +543,7 @@ mod kernels {
             Lanes::X4 => pick!(baseline::pack::<4, S>(width) as PackFn),
         };
         // SAFETY: the AVX2 function is picked only for a level that
-        // `Isa::best()` or `Isa::check()` gave, so the CPU has AVX2; the
+        // `Isa::best()`, `Isa::check()` or `tune::isa()` gave, so the CPU has AVX2; the
         // others need no more than the target's baseline. Each checks its
         // slices' bounds.
         unsafe { f(values, initial, out) }
@@ -597,7 +597,7 @@ mod kernels {
                 Lanes::X4 => pick!(avx512::unpack_sorted::<4>(width) as UnpackSortedFn),
                 Lanes::X8 => pick!(avx512::unpack_sorted::<8>(width) as UnpackSortedFn),
             };
-            // SAFETY: the level came from `Isa::best()` or `Isa::check()`:
+            // SAFETY: the level came from `Isa::best()`, `Isa::check()` or `tune::isa()`:
             // the CPU has every feature the function enables. It checks its
             // slices' bounds.
             return unsafe { f(input, out, initial) };
@@ -605,7 +605,7 @@ mod kernels {
         #[cfg(target_arch = "x86_64")]
         if lanes == Lanes::X4 && isa == Isa::Sse41 {
             let f = pick!(sse41::unpack_sorted::<4>(width) as UnpackSortedFn);
-            // SAFETY: the level came from `Isa::best()` or `Isa::check()`:
+            // SAFETY: the level came from `Isa::best()`, `Isa::check()` or `tune::isa()`:
             // the CPU has SSE4.1. The function checks its slices' bounds.
             return unsafe { f(input, out, initial) };
         }
@@ -623,14 +623,14 @@ mod kernels {
         debug_assert!(out.len().is_multiple_of(16));
         #[cfg(target_arch = "x86_64")]
         if isa == Isa::Avx512 {
-            // SAFETY: the level came from `Isa::best()` or `Isa::check()`:
+            // SAFETY: the level came from `Isa::best()`, `Isa::check()` or `tune::isa()`:
             // the CPU has AVX-512 F and BW.
             return unsafe { sums_avx512(out, initial) };
         }
         #[cfg(target_arch = "x86_64")]
         if isa != Isa::Scalar {
-            // SAFETY: every level above scalar that `Isa::best()` or
-            // `Isa::check()` gives has SSSE3 and SSE4.1.
+            // SAFETY: every level above scalar that `Isa::best()`,
+            // `Isa::check()` or `tune::isa()` gives has SSSE3 and SSE4.1.
             return unsafe { sums_sse41(out, initial) };
         }
         #[cfg(target_arch = "aarch64")]

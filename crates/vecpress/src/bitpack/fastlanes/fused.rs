@@ -52,7 +52,7 @@ pub(super) fn delta_unpack_natural(
     #[cfg(target_arch = "x86_64")]
     if let Some(f) = x86::kernel(isa, width) {
         // SAFETY: `isa` is one the CPU has (callers take it from
-        // `Isa::best()` or `Isa::check()`); `input` holds the `128 width`
+        // `Isa::best()`, `Isa::check()` or `tune::isa()`); `input` holds the `128 width`
         // bytes the kernel reads (asserted above) and `out` the 1024 values
         // it writes.
         unsafe { f(input.as_ptr(), bases, out) };

@@ -503,7 +503,7 @@ fn pack_impl<T: Word, const OP: u8>(
         });
     }
     let f = T::pack_fn(isa, OP, w);
-    // SAFETY: `isa` came from `Isa::best()` or `Isa::check()`, so the CPU
+    // SAFETY: `isa` came from `Isa::best()`, `Isa::check()` or `tune::isa()`, so the CPU
     // has its features; the kernel checks its slices' bounds (`out` holds
     // `len` bytes, `bases` a base a lane for Delta, as checked above).
     let fit = unsafe { f(values, reference, bases, out) };

@@ -74,7 +74,7 @@ pub(super) fn patch(
     }
     debug_assert!((1..=32).contains(&e) && width < 32 && positions.len() <= 128);
     debug_assert!(highs.len() >= (positions.len() * e).div_ceil(8));
-    // SAFETY: the level came from `Isa::best()` or `Isa::check()`, so the
+    // SAFETY: the level came from `Isa::best()`, `Isa::check()` or `tune::isa()`, so the
     // CPU has AVX-512 F, BW, VL and VBMI.
     unsafe { patch_avx512(positions, highs, e, width, out) };
     true

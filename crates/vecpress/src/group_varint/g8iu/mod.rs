@@ -293,7 +293,7 @@ fn decode_impl<const DELTA: bool>(
     };
     let (consumed, produced) = match isa {
         #[cfg(target_arch = "x86_64")]
-        // SAFETY: `isa` came from `Isa::best()` or `Isa::check()`, so the CPU
+        // SAFETY: `isa` came from `Isa::best()`, `Isa::check()` or `tune::isa()`, so the CPU
         // has SSE2, SSSE3 and SSE4.1.
         Isa::Sse41 => unsafe {
             if DELTA {

@@ -271,7 +271,7 @@ fn decode_impl<const DELTA: bool>(
     };
     let (consumed, produced) = match isa {
         #[cfg(target_arch = "x86_64")]
-        // SAFETY: `isa` came from `Isa::best()` or `Isa::check()`, so the CPU
+        // SAFETY: `isa` came from `Isa::best()`, `Isa::check()` or `tune::isa()`, so the CPU
         // has SSE4.1 and SSSE3 (every higher x86 level implies them).
         Isa::Sse41 | Isa::Avx2 | Isa::Avx512 => unsafe {
             if DELTA {

@@ -49,7 +49,7 @@ pub(super) fn bulk<V: Variant, const DELTA: bool>(
     }
     match isa {
         #[cfg(target_arch = "x86_64")]
-        // SAFETY: `isa` came from `Isa::best()` or `Isa::check()`, so the
+        // SAFETY: `isa` came from `Isa::best()`, `Isa::check()` or `tune::isa()`, so the
         // CPU has its features; `control` has a byte per 4 values of `out`.
         Isa::Sse41 => unsafe { sse41::decode::<V, DELTA>(control, data, out, prev) },
         #[cfg(target_arch = "x86_64")]

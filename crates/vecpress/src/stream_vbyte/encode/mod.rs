@@ -28,7 +28,7 @@ pub(super) fn bulk<V: Variant, const DELTA: bool>(
 ) -> (usize, usize) {
     match isa {
         #[cfg(target_arch = "x86_64")]
-        // SAFETY: `isa` came from `Isa::best()` or `Isa::check()`, so the
+        // SAFETY: `isa` came from `Isa::best()`, `Isa::check()` or `tune::isa()`, so the
         // CPU has the Avx512 level (and SSE4.1); `control` holds a byte per
         // group of four values, and each kernel gets the groups the one
         // before left, with the bytes after those it wrote.
@@ -43,7 +43,7 @@ pub(super) fn bulk<V: Variant, const DELTA: bool>(
             (k + k2, p + p2)
         },
         #[cfg(target_arch = "x86_64")]
-        // SAFETY: `isa` came from `Isa::best()` or `Isa::check()`, so the
+        // SAFETY: `isa` came from `Isa::best()`, `Isa::check()` or `tune::isa()`, so the
         // CPU has SSE4.1 (the higher levels imply it); `control` holds a
         // byte per group of four values.
         Isa::Sse41 | Isa::Avx2 | Isa::Avx512 => unsafe {

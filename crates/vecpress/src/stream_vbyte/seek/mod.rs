@@ -238,7 +238,7 @@ enum Found {
 fn find_groups(isa: Isa, control: &[u8], data: &[u8], acc: u32, target: u32) -> Found {
     match isa {
         #[cfg(target_arch = "x86_64")]
-        // SAFETY: `isa` came from `Isa::best()` or `Isa::check()`, so the
+        // SAFETY: `isa` came from `Isa::best()`, `Isa::check()` or `tune::isa()`, so the
         // CPU has SSE4.1.
         Isa::Sse41 => unsafe { x86::find_groups(control, data, acc, target) },
         #[cfg(target_arch = "x86_64")]
@@ -387,7 +387,7 @@ unsafe fn four_groups<W: Vector>(data: &[u8], k: [u8; 4], pos: usize) -> (W, usi
 fn sum_values(isa: Isa, control: &[u8], n: usize, data: &[u8]) -> (usize, usize, u32) {
     match isa {
         #[cfg(target_arch = "x86_64")]
-        // SAFETY: `isa` came from `Isa::best()` or `Isa::check()`, so the
+        // SAFETY: `isa` came from `Isa::best()`, `Isa::check()` or `tune::isa()`, so the
         // CPU has SSE4.1.
         Isa::Sse41 => unsafe { x86::sum_values(control, n, data) },
         #[cfg(target_arch = "x86_64")]

@@ -278,7 +278,8 @@ pub(crate) fn decode_part(
     let last = prev.as_deref_mut();
     let (consumed, produced) = match isa {
         #[cfg(target_arch = "x86_64")]
-        // SAFETY: `isa` came from `Isa::best()` or `Isa::check()`, so the CPU has SSE4.1.
+        // SAFETY: `isa` came from `Isa::best()`, `Isa::check()` or `tune::isa()`, so the CPU has
+        // SSE4.1.
         Isa::Sse41 => unsafe { sse41::decode_bulk(ctrl, data, out, last) },
         #[cfg(target_arch = "x86_64")]
         // SAFETY: as above, the CPU has every feature of the Avx2 level.
