@@ -131,32 +131,33 @@ use Variant::{Copy8, Copy16, Copy32, Shuffle16};
 /// the gaps summed as they are unpacked); below it, the 4-lane kernel is the
 /// same code above the baseline (one 128-bit register), whose sorted form
 /// sums the gaps as it unpacks them at SSE4.1 and in a second pass at
-/// AVX2 (the one-pass form is measured on Zen 3 alone). Only Intel's record
-/// has measured the AVX-512 kernel: the other profiles, and CPUs with none,
-/// keep bp128-delta at AVX2 (the baseline kernel, AVX2's VByte tail,
-/// 128-bit sums) until a record shows the 512-bit one faster there. Plain
-/// bp128 (and PFOR) at AVX2 runs a 256-bit 4-lane kernel measured on Zen 3
-/// alone: the other profiles, and CPUs with none, choose SSE4.1 for it,
-/// which runs the code they ran at AVX2 before (the same baseline kernel
-/// and VByte tail). FastLanes runs at the highest level everywhere, as
-/// before it had a column: its kernels widen with the registers, and the
-/// records that have measured them (Intel's and Zen 3's) rank the widest
-/// the fastest on every posting list.
+/// AVX2 (the one-pass form is measured on Zen 3 alone). Intel's and Zen
+/// 4's records rank the AVX-512 kernel first; Zen 5 and CPUs with no
+/// profile keep bp128-delta at AVX2 (the baseline kernel, AVX2's VByte
+/// tail, 128-bit sums) until a record shows the 512-bit one faster there.
+/// Plain bp128 (and PFOR) at AVX2 runs a 256-bit 4-lane kernel measured on
+/// Zen 3 alone: Zen 5 and CPUs with none choose SSE4.1 for it, which runs
+/// the code they ran at AVX2 before (the same baseline kernel and VByte
+/// tail). FastLanes runs at the highest level on every CPU but Zen 4: its
+/// kernels widen with the registers, and Intel's and Zen 3's records rank
+/// the widest the fastest on every posting list; Zen 4's does too, but
+/// for the delta form, whose 512-bit running sums (two halves there) lose
+/// to AVX2's.
 pub const PROFILES: &[Profile] = &[
-    // AMD Zen 4 (perf/amd-25-17.jsonl): the AVX2 Stream VByte delta kernels
-    // beat the AVX-512 ones (its 512-bit steps run as two halves). Plain
-    // Stream VByte stays at AVX-512, the fastest on every posting list of
-    // the record; its losses there on one-byte values came from a shortcut
-    // the wider kernels lacked (zero control bytes zero-extended with no
-    // table), which they now take as the SSE4.1 kernel does.
+    // AMD Zen 4 (perf/amd-25-17.jsonl): the AVX2 Stream VByte and FastLanes
+    // delta kernels beat the AVX-512 ones (their 512-bit running sums run as
+    // two halves). Plain Stream VByte stays at AVX-512, the fastest on the
+    // posting lists; it takes the zero-extension shortcut for one-byte
+    // values (zero control bytes, no table), as the SSE4.1 kernel does.
+    // SIMD-BP128 and PFOR run the AVX-512 kernel, plain and delta.
     Profile {
         uarch: "zen4",
         record: "amd-25-17",
         choices: [
             Avx512, Avx512, Sse41, Sse41, Avx2, Avx2, Avx512, Avx2, Avx512, Avx2, Avx512, Avx512,
-            Sse41, Avx2, Avx512, Avx512, Avx512,
+            Avx512, Avx512, Avx512, Avx2, Avx512,
         ],
-        lz4: &[Copy32, Shuffle16, Copy8, Copy16],
+        lz4: &[Copy32, Shuffle16, Copy16, Copy8],
     },
     // AMD Zen 3 (perf/amd-25-1.jsonl): no AVX-512. The AVX2 kernels lead
     // (plain SIMD-BP128's two lane vectors a 256-bit register among them)

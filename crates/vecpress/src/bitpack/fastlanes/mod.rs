@@ -310,7 +310,9 @@ pub fn delta_unpack_with<T: Word>(
 /// [`untranspose`] in one pass, as the `fastlanes-delta` stream decodes
 /// (at the SIMD levels the lanes' running sums are transposed in registers
 /// and stored as runs of consecutive values, with no buffer between);
-/// returns the bytes read.
+/// returns the bytes read. It runs the kernel the stream does, the level
+/// [`tune`](crate::tune) chooses for this CPU (the other block functions
+/// run the highest level).
 ///
 /// ```
 /// use vecpress::bitpack::fastlanes;
@@ -332,7 +334,8 @@ pub fn delta_unpack_natural(
     width: u8,
     out: &mut [u32],
 ) -> Result<usize, Error> {
-    delta_unpack_natural_impl(Isa::best(), input, bases, width, out)
+    let isa = crate::tune::isa(crate::tune::Op::FastLanesDelta);
+    delta_unpack_natural_impl(isa, input, bases, width, out)
 }
 
 /// [`delta_unpack_natural`] with the kernel of `isa`; `Err(Unsupported)`
