@@ -20,6 +20,11 @@
 #                        OUT under target/, not perf/)
 #   VECPRESS_DATA=DIR    the data (default: ../shared/data beside the repository)
 #   VECPRESS_BIN=FILE    time this binary instead of building target/release/vecpress
+#   VECPRESS_ALLOW_ABSENT=1  record even when the binary lacks a peer (a C peer
+#                        whose sources `cargo fetch` had not put on disk when it
+#                        was built); otherwise the first suite that lacks one
+#                        stops the record, since its ratios to that peer would
+#                        be missing from the record
 set -euo pipefail
 
 # Paths given by the caller, made absolute before moving to the repository root.
@@ -157,6 +162,18 @@ suite() {
     echo "perf-record: run $run of $runs: $name: vecpress bench $* --json --peers" >&2
     local status=0
     "$bin" bench "$@" --json --peers >"$raw" || status=$?
+    if [[ -z "${VECPRESS_ALLOW_ABSENT:-}" ]] && grep -q '"absent"' "$raw"; then
+        echo "perf-record: run $run: $name: peers absent from $bin:" >&2
+        python3 -c '
+import json, sys
+for line in sys.stdin:
+    r = json.loads(line) if line.strip() else {}
+    if "absent" in r:
+        print("  %s: %s" % (r["codec"], r["absent"]))
+' <"$raw" | sort -u >&2
+        echo "perf-record: rebuild with them, or set VECPRESS_ALLOW_ABSENT=1 to record without" >&2
+        exit 1
+    fi
     tag "$keep" <"$raw" >>"$tmp"
     # The bench fails after printing its rows when a decoder did not round-trip;
     # those rows carry "error" and the record goes on. Any other failure stops it.

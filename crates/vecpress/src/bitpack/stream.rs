@@ -14,13 +14,52 @@
 //! `Truncated` in values, the values still missing from that block on, at
 //! the byte in the stream where the block's input ran out; any other error
 //! of a block at its offset in the stream.
+//!
+//! The default decoders run the blocks at the level the CPU's profile
+//! chooses for the codec and the tail at the one it chooses for VByte
+//! ([`Levels::tuned`]); the `*_with(isa)` decoders run both at `isa`.
 #![forbid(unsafe_code)]
 
 use super::bp128;
+use crate::tune::{self, Op};
 use crate::{Error, Isa, Unit, vbyte};
 
 /// Values in a block of the stream.
 pub(super) const BLOCK: usize = 128;
+
+/// The levels a stream is decoded at: its blocks' kernels and its VByte
+/// tail's.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct Levels {
+    /// The level of the block format's kernels.
+    pub(super) blocks: Isa,
+    /// The level of the VByte tail (a whole list shorter than a block).
+    pub(super) tail: Isa,
+}
+
+impl Levels {
+    /// One level for both, as the `*_with(isa)` decoders run (checked by
+    /// the caller).
+    pub(super) fn one(isa: Isa) -> Self {
+        Levels {
+            blocks: isa,
+            tail: isa,
+        }
+    }
+
+    /// The default decoders' levels: the blocks at the level this CPU's
+    /// profile chooses for `blocks`, and the tail, a VByte stream, at the
+    /// level it chooses for VByte (gaps when `delta`). The two can differ:
+    /// on Zen 4 plain blocks unpack fastest at a level below VByte's, and
+    /// in a posting index most lists are all tail.
+    pub(super) fn tuned(blocks: Op, delta: bool) -> Self {
+        let tail = if delta { Op::VByteDelta } else { Op::VByte };
+        Levels {
+            blocks: tune::isa(blocks),
+            tail: tune::isa(tail),
+        }
+    }
+}
 
 /// A format of 128-value blocks that the shell strings together.
 pub(super) trait BlockFormat {
@@ -92,11 +131,11 @@ pub(super) fn encode_to_vec<F: BlockFormat, const DELTA: bool>(
     out
 }
 
-/// Decodes `out.len()` values from the start of `input` with the kernel
-/// of `isa` (checked by the caller), summing the gaps from `prev` when
-/// `DELTA`; returns the bytes consumed.
+/// Decodes `out.len()` values from the start of `input` at `levels`
+/// (checked by the caller), summing the gaps from `prev` when `DELTA`;
+/// returns the bytes consumed.
 pub(super) fn decode<F: BlockFormat, const DELTA: bool>(
-    isa: Isa,
+    levels: Levels,
     input: &[u8],
     out: &mut [u32],
     mut prev: u32,
@@ -105,8 +144,9 @@ pub(super) fn decode<F: BlockFormat, const DELTA: bool>(
     if n < BLOCK {
         // All tail: a list shorter than a block (in a posting index, most
         // lists) skips the blocks' setup.
-        return vbyte::decode_tail(isa, input, out, DELTA.then_some(prev));
+        return vbyte::decode_tail(levels.tail, input, out, DELTA.then_some(prev));
     }
+    let isa = levels.blocks;
     let sum_after = DELTA && F::sum_after(isa);
     let sum_each = DELTA && !sum_after;
     let mut pos = 0;
@@ -129,7 +169,7 @@ pub(super) fn decode<F: BlockFormat, const DELTA: bool>(
         prev = out[whole - 1];
     }
     let tail = &mut out[whole..];
-    let read = vbyte::decode_tail(isa, &input[pos..], tail, DELTA.then_some(prev))
+    let read = vbyte::decode_tail(levels.tail, &input[pos..], tail, DELTA.then_some(prev))
         .map_err(|e| e.shifted(pos))?;
     Ok(pos + read)
 }
@@ -146,7 +186,10 @@ pub(super) fn search_delta<F: BlockFormat>(
     key: u32,
     prev: u32,
 ) -> Result<Option<(usize, u32)>, Error> {
-    let isa = crate::tune::isa(crate::tune::Op::Bp128Delta);
+    let Levels {
+        blocks: isa,
+        tail: tail_isa,
+    } = Levels::tuned(Op::Bp128Delta, true);
     let mut pos = 0;
     let mut prev = prev;
     let mut buf = [0u32; BLOCK];
@@ -163,7 +206,7 @@ pub(super) fn search_delta<F: BlockFormat>(
     }
     let done = n / BLOCK * BLOCK;
     let tail = &mut buf[..n - done];
-    vbyte::decode_tail(isa, &input[pos..], tail, Some(prev)).map_err(|e| e.shifted(pos))?;
+    vbyte::decode_tail(tail_isa, &input[pos..], tail, Some(prev)).map_err(|e| e.shifted(pos))?;
     Ok(tail
         .iter()
         .position(|&v| v >= key)

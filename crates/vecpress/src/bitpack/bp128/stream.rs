@@ -132,13 +132,13 @@ pub fn encode_delta_to_vec(values: &[u32], prev: u32) -> Vec<u8> {
 /// Decodes `out.len()` values from the start of `input`; returns the bytes
 /// consumed.
 pub fn decode(input: &[u8], out: &mut [u32]) -> Result<usize, Error> {
-    let isa = crate::tune::isa(crate::tune::Op::Bp128);
-    stream::decode::<Bp128, false>(isa, input, out, 0)
+    let levels = stream::Levels::tuned(crate::tune::Op::Bp128, false);
+    stream::decode::<Bp128, false>(levels, input, out, 0)
 }
 
 /// [`decode`] with the kernel of `isa`; `Err(Unsupported)` if the CPU lacks it.
 pub fn decode_with(isa: Isa, input: &[u8], out: &mut [u32]) -> Result<usize, Error> {
-    stream::decode::<Bp128, false>(isa.check()?, input, out, 0)
+    stream::decode::<Bp128, false>(stream::Levels::one(isa.check()?), input, out, 0)
 }
 
 /// Decodes `n` values into a new vector.
@@ -150,8 +150,8 @@ pub fn decode_to_vec(input: &[u8], n: usize) -> Result<Vec<u32>, Error> {
 /// Decodes `out.len()` values of a delta stream, summing the gaps from
 /// `prev`; returns the bytes consumed.
 pub fn decode_delta(input: &[u8], out: &mut [u32], prev: u32) -> Result<usize, Error> {
-    let isa = crate::tune::isa(crate::tune::Op::Bp128Delta);
-    stream::decode::<Bp128, true>(isa, input, out, prev)
+    let levels = stream::Levels::tuned(crate::tune::Op::Bp128Delta, true);
+    stream::decode::<Bp128, true>(levels, input, out, prev)
 }
 
 /// [`decode_delta`] with the kernel of `isa`; `Err(Unsupported)` if the CPU
@@ -162,7 +162,7 @@ pub fn decode_delta_with(
     out: &mut [u32],
     prev: u32,
 ) -> Result<usize, Error> {
-    stream::decode::<Bp128, true>(isa.check()?, input, out, prev)
+    stream::decode::<Bp128, true>(stream::Levels::one(isa.check()?), input, out, prev)
 }
 
 /// Decodes `n` values of a delta stream into a new vector.

@@ -122,8 +122,8 @@ pub fn encode_delta_to_vec(values: &[u32], prev: u32) -> Vec<u8> {
 /// assert_eq!(out, [9, 1]);
 /// ```
 pub fn decode(input: &[u8], out: &mut [u32]) -> Result<usize, Error> {
-    let isa = crate::tune::isa(crate::tune::Op::Bp128);
-    stream::decode::<Pfor, false>(isa, input, out, 0)
+    let levels = stream::Levels::tuned(crate::tune::Op::Bp128, false);
+    stream::decode::<Pfor, false>(levels, input, out, 0)
 }
 
 /// [`decode`] with the kernel of `isa`; `Err(Unsupported)` if the CPU lacks it.
@@ -135,7 +135,7 @@ pub fn decode(input: &[u8], out: &mut [u32]) -> Result<usize, Error> {
 /// }
 /// ```
 pub fn decode_with(isa: Isa, input: &[u8], out: &mut [u32]) -> Result<usize, Error> {
-    stream::decode::<Pfor, false>(isa.check()?, input, out, 0)
+    stream::decode::<Pfor, false>(stream::Levels::one(isa.check()?), input, out, 0)
 }
 
 /// Decodes `n` values into a new vector.
@@ -158,8 +158,8 @@ pub fn decode_to_vec(input: &[u8], n: usize) -> Result<Vec<u32>, Error> {
 /// assert_eq!(out, [5, 7]);
 /// ```
 pub fn decode_delta(input: &[u8], out: &mut [u32], prev: u32) -> Result<usize, Error> {
-    let isa = crate::tune::isa(crate::tune::Op::Bp128Delta);
-    stream::decode::<Pfor, true>(isa, input, out, prev)
+    let levels = stream::Levels::tuned(crate::tune::Op::Bp128Delta, true);
+    stream::decode::<Pfor, true>(levels, input, out, prev)
 }
 
 /// [`decode_delta`] with the kernel of `isa`; `Err(Unsupported)` if the
@@ -178,7 +178,7 @@ pub fn decode_delta_with(
     out: &mut [u32],
     prev: u32,
 ) -> Result<usize, Error> {
-    stream::decode::<Pfor, true>(isa.check()?, input, out, prev)
+    stream::decode::<Pfor, true>(stream::Levels::one(isa.check()?), input, out, prev)
 }
 
 /// Decodes `n` values of a delta stream into a new vector.
