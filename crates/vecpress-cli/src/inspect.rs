@@ -101,6 +101,12 @@ fn cpu() {
     }
     let arms: Vec<&str> = tune::lz4_arms().iter().map(|v| v.name()).collect();
     println!("  {:<26}{}", "lz4 adaptive (arms)", arms.join(" "));
+    let form = if tune::lz4_register_patterns() {
+        "made in a register, one store"
+    } else {
+        "two 16-byte stores"
+    };
+    println!("  {:<26}{}", "lz4 copy32 short offsets", form);
 }
 
 fn container(

@@ -117,6 +117,11 @@ pub struct Profile {
     /// [`lz4::block::decompress_into`](crate::lz4::block::decompress_into)
     /// and the adaptive decompressor's first leader; the others are its arms.
     pub lz4: &'static [Variant],
+    /// Whether the `copy32` loop makes the first 32 bytes of a match that
+    /// overlaps its copies in a register, stored once (`true`), or as two
+    /// stores of 16, the second copied from the first (see
+    /// [`lz4_register_patterns`]).
+    pub lz4_register_patterns: bool,
 }
 
 use Isa::{Avx2, Avx512, Sse41};
@@ -134,8 +139,9 @@ use Variant::{Copy8, Copy16, Copy32, Shuffle16};
 /// AVX2 (the one-pass form is measured on Zen 3 alone). The streams'
 /// VByte tails (in a posting index, most lists are all tail) run at the
 /// vbyte and vbyte-delta columns' levels, not at the blocks'. Intel's and
-/// Zen 4's records rank the AVX-512 delta kernel first; Zen 5 and CPUs
-/// with no profile keep bp128-delta at AVX2 (the baseline kernel, 128-bit
+/// Zen 4's records rank the AVX-512 delta kernel first, and so does [`SAFE`]
+/// (its worst over the records is Zen 3's AVX2, where that level falls
+/// back); Zen 5 keeps bp128-delta at AVX2 (the baseline kernel, 128-bit
 /// sums) until a record shows the 512-bit one faster there. Plain bp128
 /// (and PFOR) at AVX2 runs a 256-bit 4-lane kernel measured on Zen 3
 /// alone; Zen 4's record ranks SSE4.1's baseline kernel above AVX-512's
@@ -152,7 +158,8 @@ pub const PROFILES: &[Profile] = &[
     // posting lists; it takes the zero-extension shortcut for one-byte
     // values (zero control bytes, no table), as the SSE4.1 kernel does.
     // SIMD-BP128 and PFOR unpack plain blocks at SSE4.1 (AVX-512's kernel
-    // lost 10-20% on census-income) and delta blocks at AVX-512.
+    // lost 10-20% on census-income) and delta blocks at AVX-512. The LZ4
+    // `copy32` loop makes overlapping matches' first 32 bytes in a register.
     Profile {
         uarch: "zen4",
         record: "amd-25-17",
@@ -161,6 +168,7 @@ pub const PROFILES: &[Profile] = &[
             Sse41, Avx512, Avx512, Avx2, Avx512,
         ],
         lz4: &[Copy32, Shuffle16, Copy16, Copy8],
+        lz4_register_patterns: true,
     },
     // AMD Zen 3 (perf/amd-25-1.jsonl): no AVX-512. The AVX2 kernels lead
     // (plain SIMD-BP128's two lane vectors a 256-bit register among them)
@@ -175,6 +183,7 @@ pub const PROFILES: &[Profile] = &[
             Sse41, Avx2, Avx2, Avx2,
         ],
         lz4: &[Copy32, Shuffle16, Copy16, Copy8],
+        lz4_register_patterns: false,
     },
     // AMD Zen 5: the levels the kernels were tuned with there (the highest).
     Profile {
@@ -185,6 +194,7 @@ pub const PROFILES: &[Profile] = &[
             Avx512, Sse41, Avx2, Avx512, Avx512, Avx512,
         ],
         lz4: &[Copy32, Shuffle16, Copy16, Copy8],
+        lz4_register_patterns: false,
     },
     // Intel Sapphire and Emerald Rapids (perf/intel-6-207.jsonl).
     Profile {
@@ -195,6 +205,7 @@ pub const PROFILES: &[Profile] = &[
             Avx512, Avx512, Avx512, Avx512, Avx512, Avx512,
         ],
         lz4: &[Copy32, Shuffle16, Copy16, Copy8],
+        lz4_register_patterns: false,
     },
 ];
 
@@ -207,9 +218,10 @@ pub const SAFE: Profile = Profile {
     record: "every record",
     choices: [
         Avx512, Avx512, Sse41, Sse41, Avx2, Avx2, Avx512, Avx512, Avx512, Avx512, Avx512, Avx512,
-        Sse41, Avx2, Avx512, Avx512, Avx512,
+        Sse41, Avx512, Avx512, Avx512, Avx512,
     ],
     lz4: &[Copy32, Shuffle16, Copy16, Copy8],
+    lz4_register_patterns: false,
 };
 
 /// The CPU this process runs on, as CPUID (or the platform) tells it.
@@ -393,6 +405,22 @@ pub fn lz4_arms() -> Vec<Variant> {
 pub fn lz4_variant() -> Variant {
     static CHOSEN: OnceLock<Variant> = OnceLock::new();
     *CHOSEN.get_or_init(|| lz4_arms().first().copied().unwrap_or(Variant::Checked))
+}
+
+/// Whether the `copy32` LZ4 loop makes the first 32 bytes of a match that
+/// overlaps its copies (offset below 32) in a register and stores them once,
+/// as this CPU's profile says. On Zen 4, where it was measured, that form
+/// runs long matches of short period (byte-split floats are full of them)
+/// about a third faster than two 16-byte stores, the second copied from the
+/// first, which the other profiles keep until their records measure it.
+///
+/// ```
+/// let _ = vecpress::tune::lz4_register_patterns(); // the same answer every call
+/// assert_eq!(vecpress::tune::lz4_register_patterns(), vecpress::tune::Cpu::current().profile().lz4_register_patterns);
+/// ```
+pub fn lz4_register_patterns() -> bool {
+    static CHOSEN: OnceLock<bool> = OnceLock::new();
+    *CHOSEN.get_or_init(|| Cpu::current().profile().lz4_register_patterns)
 }
 
 #[cfg(test)]

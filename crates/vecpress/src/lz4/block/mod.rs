@@ -492,13 +492,26 @@ fn decode_pair(
     a: (&[u8], &mut [u8]),
     b: (&[u8], &mut [u8]),
 ) -> (Result<usize, Error>, Result<usize, Error>) {
+    decode_pair_form(variant, crate::tune::lz4_register_patterns(), a, b)
+}
+
+/// [`decode_pair`] with the form of `copy32`'s overlapping matches given,
+/// as [`decode_from_form`].
+fn decode_pair_form(
+    variant: Variant,
+    register: bool,
+    a: (&[u8], &mut [u8]),
+    b: (&[u8], &mut [u8]),
+) -> (Result<usize, Error>, Result<usize, Error>) {
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = register;
     let ((a_src, a_dst), (b_src, b_dst)) = (a, b);
     if a_dst.len() / PAIR_MAX_EXPANSION > a_src.len()
         || b_dst.len() / PAIR_MAX_EXPANSION > b_src.len()
     {
         return (
-            decode(variant, a_src, a_dst, 0, &[]),
-            decode(variant, b_src, b_dst, 0, &[]),
+            decode_from_form(variant, register, a_src, a_dst, 0, &[], (0, 0)),
+            decode_from_form(variant, register, b_src, b_dst, 0, &[], (0, 0)),
         );
     }
     let pair = ((a_src, &mut *a_dst), (b_src, &mut *b_dst));
@@ -514,12 +527,15 @@ fn decode_pair(
         Variant::Shuffle16 => unsafe { neon::decode_pair_shuffle16(pair.0, pair.1) },
         #[cfg(target_arch = "x86_64")]
         // SAFETY: as above, the CPU has the Avx2 level.
-        Variant::Copy32 => unsafe { x86::decode_pair_copy32(pair.0, pair.1) },
+        Variant::Copy32 if register => unsafe { x86::decode_pair_copy32::<true>(pair.0, pair.1) },
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: as above.
+        Variant::Copy32 => unsafe { x86::decode_pair_copy32::<false>(pair.0, pair.1) },
         _ => ((0, 0), (0, 0)),
     };
     (
-        decode_from(variant, a_src, a_dst, 0, &[], a_at),
-        decode_from(variant, b_src, b_dst, 0, &[], b_at),
+        decode_from_form(variant, register, a_src, a_dst, 0, &[], a_at),
+        decode_from_form(variant, register, b_src, b_dst, 0, &[], b_at),
     )
 }
 
@@ -545,6 +561,24 @@ fn decode_from(
     dict: &[u8],
     at: (usize, usize),
 ) -> Result<usize, Error> {
+    let register = crate::tune::lz4_register_patterns();
+    decode_from_form(variant, register, src, buf, start, dict, at)
+}
+
+/// [`decode_from`] with the form of the `copy32` loop's overlapping
+/// matches given (`register`: see `x86::Copy32`), not read from the CPU's
+/// profile: the tests run both.
+fn decode_from_form(
+    variant: Variant,
+    register: bool,
+    src: &[u8],
+    buf: &mut [u8],
+    start: usize,
+    dict: &[u8],
+    at: (usize, usize),
+) -> Result<usize, Error> {
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = register;
     let (mut ip, mut op) = at;
     loop {
         (ip, op) = match variant {
@@ -560,13 +594,127 @@ fn decode_from(
             Variant::Shuffle16 => unsafe { neon::decode_shuffle16(src, ip, buf, op) },
             #[cfg(target_arch = "x86_64")]
             // SAFETY: as above, the CPU has the Avx2 level.
-            Variant::Copy32 => unsafe { x86::decode_copy32(src, ip, buf, op) },
+            Variant::Copy32 if register => unsafe { x86::decode_copy32::<true>(src, ip, buf, op) },
+            #[cfg(target_arch = "x86_64")]
+            // SAFETY: as above.
+            Variant::Copy32 => unsafe { x86::decode_copy32::<false>(src, ip, buf, op) },
             #[allow(unreachable_patterns)]
             _ => (ip, op),
         };
         match checked::step(src, ip, buf, op, dict)? {
             Step::Done(end) => return Ok(end - start),
             Step::More(i, o) => (ip, op) = (i, o),
+        }
+    }
+}
+
+#[cfg(all(test, target_arch = "x86_64"))]
+mod tests {
+    use super::*;
+
+    /// A block of one match, written by hand: `head` literals, a match at
+    /// `offset` of `len` bytes, `tail` literals (at least 12, the end-of-block
+    /// rules; with 64, the input leaves the fast loop room to copy the match
+    /// itself); and the bytes it decodes to.
+    fn one_match(
+        seed: u8,
+        head: usize,
+        offset: usize,
+        len: usize,
+        tail: usize,
+    ) -> (Vec<u8>, Vec<u8>) {
+        let mut x = u32::from(seed) * 2_654_435_761 + 1;
+        let mut byte = || {
+            x ^= x << 13;
+            x ^= x >> 17;
+            x ^= x << 5;
+            x as u8
+        };
+        let mut data: Vec<u8> = (0..head).map(|_| byte()).collect();
+        for _ in 0..len {
+            data.push(data[data.len() - offset]);
+        }
+        let tail: Vec<u8> = (0..tail).map(|_| byte()).collect();
+        data.extend(&tail);
+        let ext = |out: &mut Vec<u8>, mut rest: usize| {
+            while rest >= 255 {
+                out.push(255);
+                rest -= 255;
+            }
+            out.push(rest as u8);
+        };
+        let mut packed = vec![(head.min(15) << 4 | (len - 4).min(15)) as u8];
+        if head >= 15 {
+            ext(&mut packed, head - 15);
+        }
+        packed.extend(&data[..head]);
+        packed.extend((offset as u16).to_le_bytes());
+        if len - 4 >= 15 {
+            ext(&mut packed, len - 4 - 15);
+        }
+        packed.push((tail.len().min(15) << 4) as u8);
+        if tail.len() >= 15 {
+            ext(&mut packed, tail.len() - 15);
+        }
+        packed.extend(&tail);
+        (packed, data)
+    }
+
+    /// Both forms of `copy32`'s overlapping matches (the profile runs one
+    /// on each CPU; the integration tests see only that one), alone and as
+    /// either block of a pair: every offset below its width and past it, at
+    /// lengths around its copies and steps.
+    #[test]
+    fn both_copy32_forms_write_every_short_offset() {
+        if !Variant::Copy32.is_available() {
+            eprintln!("skipped: no AVX2");
+            return;
+        }
+        let lengths = (4..=70).chain([95, 96, 97, 127, 128, 129, 200, 1000, 4099]);
+        let partner_data = b"a partner block, decoded beside the other. ".repeat(40);
+        let partner = compress(&partner_data);
+        let partner_len = partner_data.len();
+        for len in lengths {
+            for offset in 1..=40usize {
+                for (head, tail) in [(offset, 12), (offset + 5, 64), (48.max(offset), 64)] {
+                    let seed = len as u8 ^ offset as u8;
+                    let (packed, data) = one_match(seed, head, offset, len, tail);
+                    for register in [false, true] {
+                        let ctx = format!(
+                            "register {register}, offset {offset}, head {head}, match {len}"
+                        );
+                        for room in [0, 40] {
+                            let mut out = vec![0xA5u8; data.len() + room];
+                            let got = decode_from_form(
+                                Variant::Copy32,
+                                register,
+                                &packed,
+                                &mut out,
+                                0,
+                                &[],
+                                (0, 0),
+                            );
+                            assert_eq!(got, Ok(data.len()), "{ctx}, room {room}");
+                            assert!(out[..data.len()] == data[..], "{ctx}, room {room}");
+                        }
+                        let mut out = vec![0xA5u8; data.len() + 40];
+                        let mut other = vec![0u8; partner_len];
+                        let (got, got_other) = decode_pair_form(
+                            Variant::Copy32,
+                            register,
+                            (&packed, &mut out),
+                            (&partner, &mut other),
+                        );
+                        assert_eq!(
+                            (got, got_other),
+                            (Ok(data.len()), Ok(partner_len)),
+                            "{ctx}, pair"
+                        );
+                        assert!(out[..data.len()] == data[..], "{ctx}, pair");
+                        assert!(other == partner_data, "{ctx}, partner");
+                    }
+                }
+            }
         }
     }
 }

@@ -66,6 +66,49 @@ pub(super) fn steps_of(k: usize) -> &'static [u8; 32] {
 pub(super) static PATTERN_16: crate::simd::Aligned<[[u8; 16]; 16]> =
     crate::simd::Aligned(patterns());
 
+/// For each offset `n` in `1..16`, the 32-byte shuffle (AVX2 `vpshufb`, on
+/// the `n` bytes' 16-byte load in both lanes) that fills 32 bytes with their
+/// pattern: byte `i` takes byte `i % n` (row 0 unused). The AVX2 loop makes
+/// the first 32 bytes of a match in one register and one store, so that the
+/// 32-byte load that copies them on reads what one store wrote.
+#[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
+pub(super) static PATTERN_32: crate::simd::Aligned<[[u8; 32]; 16]> =
+    crate::simd::Aligned(patterns32());
+
+/// Two windows of 32 bytes, read 16 bytes at a time from `16 - m` for `m` in
+/// `0..16`, that join the last `m` bytes of one 16-byte register with the
+/// first `16 - m` of another: row 0 (`0, 1, .., 15`, then 16 zeroing
+/// indices) shuffles the first register's bytes `16 - m ..` into bytes
+/// `0 .. m`, row 1 (16 zeroing indices, then `0, 1, .., 15`) the second's
+/// bytes `0 .. 16 - m` into bytes `m ..`.
+#[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
+pub(super) static JOIN_16: crate::simd::Aligned<[[u8; 32]; 2]> = crate::simd::Aligned(joins());
+
+const fn patterns32() -> [[u8; 32]; 16] {
+    let mut t = [[0u8; 32]; 16];
+    let mut n = 1;
+    while n < 16 {
+        let mut i = 0;
+        while i < 32 {
+            t[n][i] = (i % n) as u8;
+            i += 1;
+        }
+        n += 1;
+    }
+    t
+}
+
+const fn joins() -> [[u8; 32]; 2] {
+    let mut t = [[0x80u8; 32]; 2];
+    let mut i = 0;
+    while i < 16 {
+        t[0][i] = i as u8;
+        t[1][16 + i] = i as u8;
+        i += 1;
+    }
+    t
+}
+
 const fn patterns() -> [[u8; 16]; 16] {
     let mut t = [[0u8; 16]; 16];
     let mut n = 1;
@@ -106,6 +149,42 @@ mod tests {
                 let want = (1..).map(|m| m * n).take_while(|&d| d <= k).last().unwrap();
                 assert_eq!(usize::from(step), want, "k {k} n {n}");
             }
+        }
+    }
+
+    /// `vpshufb` on one register: index `i` takes byte `i % 16` of the
+    /// lane, a set top bit gives zero.
+    fn shuffle(source: &[u8; 16], index: u8) -> u8 {
+        if index & 0x80 != 0 {
+            0
+        } else {
+            source[usize::from(index & 15)]
+        }
+    }
+
+    #[test]
+    fn wide_patterns_repeat_the_first_n_bytes() {
+        for (n, row) in PATTERN_32.iter().enumerate().skip(1) {
+            let mut source = [0xEEu8; 16];
+            for (i, b) in source.iter_mut().take(n).enumerate() {
+                *b = i as u8;
+            }
+            let filled: Vec<u8> = (0..n as u8).cycle().take(32).collect();
+            let shuffled: Vec<u8> = row.iter().map(|&i| shuffle(&source, i)).collect();
+            assert_eq!(shuffled, filled, "n {n}");
+        }
+    }
+
+    #[test]
+    fn joins_take_the_last_m_bytes_then_the_first() {
+        let a: [u8; 16] = core::array::from_fn(|i| 100 + i as u8);
+        let b: [u8; 16] = core::array::from_fn(|i| 200 + i as u8);
+        for m in 0..16 {
+            let joined: Vec<u8> = (0..16)
+                .map(|i| shuffle(&a, JOIN_16[0][16 - m + i]) | shuffle(&b, JOIN_16[1][16 - m + i]))
+                .collect();
+            let want: Vec<u8> = a[16 - m..].iter().chain(&b[..16 - m]).copied().collect();
+            assert_eq!(joined, want, "m {m}");
         }
     }
 
