@@ -612,10 +612,10 @@ fn decode_from_form(
 mod tests {
     use super::*;
 
-    /// A block of one match, written by hand: `head` literals, a match at
-    /// `offset` of `len` bytes, `tail` literals (at least 12, the end-of-block
-    /// rules; with 64, the input leaves the fast loop room to copy the match
-    /// itself); and the bytes it decodes to.
+    /// A block of one match, written with the compressor's own writer:
+    /// `head` literals, a match at `offset` of `len` bytes, `tail` literals
+    /// (at least 12, the end-of-block rules; with 64, the input leaves the
+    /// fast loop room to copy the match itself); and the bytes it decodes to.
     fn one_match(
         seed: u8,
         head: usize,
@@ -634,29 +634,19 @@ mod tests {
         for _ in 0..len {
             data.push(data[data.len() - offset]);
         }
-        let tail: Vec<u8> = (0..tail).map(|_| byte()).collect();
-        data.extend(&tail);
-        let ext = |out: &mut Vec<u8>, mut rest: usize| {
-            while rest >= 255 {
-                out.push(255);
-                rest -= 255;
-            }
-            out.push(rest as u8);
+        data.extend((0..tail).map(|_| byte()));
+        let mut packed = vec![0u8; max_compressed_len(data.len())];
+        let bound = packed.len();
+        let mut out = compress::Out {
+            dst: &mut packed,
+            pos: 0,
+            bound,
         };
-        let mut packed = vec![(head.min(15) << 4 | (len - 4).min(15)) as u8];
-        if head >= 15 {
-            ext(&mut packed, head - 15);
-        }
-        packed.extend(&data[..head]);
-        packed.extend((offset as u16).to_le_bytes());
-        if len - 4 >= 15 {
-            ext(&mut packed, len - 4 - 15);
-        }
-        packed.push((tail.len().min(15) << 4) as u8);
-        if tail.len() >= 15 {
-            ext(&mut packed, tail.len() - 15);
-        }
-        packed.extend(&tail);
+        out.sequence(&data, 0, head, offset, len - MINMATCH)
+            .unwrap();
+        out.last_literals(&data, head + len).unwrap();
+        let end = out.pos;
+        packed.truncate(end);
         (packed, data)
     }
 

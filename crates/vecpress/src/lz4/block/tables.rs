@@ -73,7 +73,7 @@ pub(super) static PATTERN_16: crate::simd::Aligned<[[u8; 16]; 16]> =
 /// 32-byte load that copies them on reads what one store wrote.
 #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
 pub(super) static PATTERN_32: crate::simd::Aligned<[[u8; 32]; 16]> =
-    crate::simd::Aligned(patterns32());
+    crate::simd::Aligned(patterns());
 
 /// Two windows of 32 bytes, read 16 bytes at a time from `16 - m` for `m` in
 /// `0..16`, that join the last `m` bytes of one 16-byte register with the
@@ -83,20 +83,6 @@ pub(super) static PATTERN_32: crate::simd::Aligned<[[u8; 32]; 16]> =
 /// bytes `0 .. 16 - m` into bytes `m ..`.
 #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
 pub(super) static JOIN_16: crate::simd::Aligned<[[u8; 32]; 2]> = crate::simd::Aligned(joins());
-
-const fn patterns32() -> [[u8; 32]; 16] {
-    let mut t = [[0u8; 32]; 16];
-    let mut n = 1;
-    while n < 16 {
-        let mut i = 0;
-        while i < 32 {
-            t[n][i] = (i % n) as u8;
-            i += 1;
-        }
-        n += 1;
-    }
-    t
-}
 
 const fn joins() -> [[u8; 32]; 2] {
     let mut t = [[0x80u8; 32]; 2];
@@ -109,12 +95,13 @@ const fn joins() -> [[u8; 32]; 2] {
     t
 }
 
-const fn patterns() -> [[u8; 16]; 16] {
-    let mut t = [[0u8; 16]; 16];
+/// Rows of `W` bytes for the offsets `n` in `1..16`: byte `i` is `i % n`.
+const fn patterns<const W: usize>() -> [[u8; W]; 16] {
+    let mut t = [[0u8; W]; 16];
     let mut n = 1;
     while n < 16 {
         let mut i = 0;
-        while i < 16 {
+        while i < W {
             t[n][i] = (i % n) as u8;
             i += 1;
         }
