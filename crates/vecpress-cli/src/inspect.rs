@@ -107,6 +107,12 @@ fn cpu() {
         "two 16-byte stores"
     };
     println!("  {:<26}{}", "lz4 copy32 short offsets", form);
+    let form = if tune::bp128_halves() {
+        "two 4-lane vectors a 256-bit register"
+    } else {
+        "sixteen values a 512-bit register"
+    };
+    println!("  {:<26}{}", "bp128 plain at avx512", form);
 }
 
 fn container(

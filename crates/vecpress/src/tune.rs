@@ -122,6 +122,11 @@ pub struct Profile {
     /// stores of 16, the second copied from the first (see
     /// [`lz4_register_patterns`]).
     pub lz4_register_patterns: bool,
+    /// Whether plain 4-lane SIMD-BP128 blocks (and PFOR's) at the AVX-512
+    /// level unpack two lane vectors a 256-bit register, with immediate and
+    /// funnel shifts (`true`), or sixteen values a 512-bit register by
+    /// permutes (see [`bp128_halves`]).
+    pub bp128_halves: bool,
 }
 
 use Isa::{Avx2, Avx512, Sse41};
@@ -144,8 +149,10 @@ use Variant::{Copy8, Copy16, Copy32, Shuffle16};
 /// back); Zen 5 keeps bp128-delta at AVX2 (the baseline kernel, 128-bit
 /// sums) until a record shows the 512-bit one faster there. Plain bp128
 /// (and PFOR) at AVX2 runs a 256-bit 4-lane kernel measured on Zen 3
-/// alone; Zen 4's record ranks SSE4.1's baseline kernel above AVX-512's
-/// for plain blocks, and Zen 5 and CPUs with none choose SSE4.1 too.
+/// alone; Zen 4 runs plain blocks at AVX-512 in a form of their own, two
+/// lane vectors a 256-bit register ([`bp128_halves`]), where its record
+/// ranked the 512-bit form below SSE4.1's baseline kernel; Zen 5 and CPUs
+/// with none choose SSE4.1.
 /// FastLanes runs at the highest level on every CPU but Zen 4: its
 /// kernels widen with the registers, and Intel's and Zen 3's records rank
 /// the widest the fastest on every posting list; Zen 4's does too, but
@@ -157,18 +164,20 @@ pub const PROFILES: &[Profile] = &[
     // two halves). Plain Stream VByte stays at AVX-512, the fastest on the
     // posting lists; it takes the zero-extension shortcut for one-byte
     // values (zero control bytes, no table), as the SSE4.1 kernel does.
-    // SIMD-BP128 and PFOR unpack plain blocks at SSE4.1 (AVX-512's kernel
-    // lost 10-20% on census-income) and delta blocks at AVX-512. The LZ4
-    // `copy32` loop makes overlapping matches' first 32 bytes in a register.
+    // SIMD-BP128 and PFOR unpack plain blocks at AVX-512 in 256-bit halves
+    // (the 512-bit form's permutes lost 10-20% to SSE4.1 on census-income)
+    // and delta blocks at AVX-512. The LZ4 `copy32` loop makes overlapping
+    // matches' first 32 bytes in a register.
     Profile {
         uarch: "zen4",
         record: "amd-25-17",
         choices: [
             Avx512, Avx512, Sse41, Sse41, Avx2, Avx2, Avx512, Avx2, Avx512, Avx2, Avx512, Avx512,
-            Sse41, Avx512, Avx512, Avx2, Avx512,
+            Avx512, Avx512, Avx512, Avx2, Avx512,
         ],
         lz4: &[Copy32, Shuffle16, Copy16, Copy8],
         lz4_register_patterns: true,
+        bp128_halves: true,
     },
     // AMD Zen 3 (perf/amd-25-1.jsonl): no AVX-512. The AVX2 kernels lead
     // (plain SIMD-BP128's two lane vectors a 256-bit register among them)
@@ -184,6 +193,7 @@ pub const PROFILES: &[Profile] = &[
         ],
         lz4: &[Copy32, Shuffle16, Copy16, Copy8],
         lz4_register_patterns: false,
+        bp128_halves: false,
     },
     // AMD Zen 5: the levels the kernels were tuned with there (the highest).
     Profile {
@@ -195,6 +205,7 @@ pub const PROFILES: &[Profile] = &[
         ],
         lz4: &[Copy32, Shuffle16, Copy16, Copy8],
         lz4_register_patterns: false,
+        bp128_halves: false,
     },
     // Intel Sapphire and Emerald Rapids (perf/intel-6-207.jsonl).
     Profile {
@@ -206,6 +217,7 @@ pub const PROFILES: &[Profile] = &[
         ],
         lz4: &[Copy32, Shuffle16, Copy16, Copy8],
         lz4_register_patterns: false,
+        bp128_halves: false,
     },
 ];
 
@@ -222,6 +234,7 @@ pub const SAFE: Profile = Profile {
     ],
     lz4: &[Copy32, Shuffle16, Copy16, Copy8],
     lz4_register_patterns: false,
+    bp128_halves: false,
 };
 
 /// The CPU this process runs on, as CPUID (or the platform) tells it.
@@ -421,6 +434,23 @@ pub fn lz4_variant() -> Variant {
 pub fn lz4_register_patterns() -> bool {
     static CHOSEN: OnceLock<bool> = OnceLock::new();
     *CHOSEN.get_or_init(|| Cpu::current().profile().lz4_register_patterns)
+}
+
+/// Whether plain 4-lane SIMD-BP128 blocks at the AVX-512 level unpack two
+/// lane vectors a 256-bit register, with immediate and funnel shifts
+/// (`vpsrld`, `vpshrdd`) and one join, as this CPU's profile says. On Zen 4,
+/// which runs 512-bit operations as two halves and where it was measured,
+/// that form (no table, no permute) unpacks the blocks faster than the
+/// 512-bit form's two permutes a step, and than the 128-bit baseline
+/// kernel. Intel's profile keeps the 512-bit form its record ranks first,
+/// and the others unpack plain blocks below AVX-512.
+///
+/// ```
+/// assert_eq!(vecpress::tune::bp128_halves(), vecpress::tune::Cpu::current().profile().bp128_halves);
+/// ```
+pub fn bp128_halves() -> bool {
+    static CHOSEN: OnceLock<bool> = OnceLock::new();
+    *CHOSEN.get_or_init(|| Cpu::current().profile().bp128_halves)
 }
 
 #[cfg(test)]

@@ -19,6 +19,20 @@
 //! for each lane count and width ([`Steps`]), so each compiled width
 //! loads them as constants. A step none of whose values crosses a word
 //! needs no `hi` and shifts with `vpsrlvd`.
+//!
+//! Plain 4-lane blocks have a second form, [`unpack_halves`], for CPUs that
+//! run 512-bit operations as two 256-bit halves (Zen 4):
+//!
+//! ```text
+//! step g (values 8 g .. 8 g + 8: lane vectors i = 2 g and i + 1), each
+//! vector i in a 128-bit register, with immediate counts:
+//!     v(i) = word k >> s                        (vpsrld), or when it crosses
+//!     v(i) = (word k + 1 : word k) >> s         (vpshrdd, a funnel shift)
+//!     [v(i) | v(i + 1)] by one vinserti128, & mask(W), one 32-byte store
+//! ```
+//!
+//! No table and no permute: each step is two shifts and a join, against the
+//! 512-bit form's two `vpermt2d`, which such a CPU runs in two halves each.
 
 use core::arch::x86_64::*;
 
@@ -105,6 +119,67 @@ impl<const L: usize, const W: usize> Steps<L, W> {
 pub(super) unsafe fn unpack<const L: usize, const W: usize>(input: &[u8], out: &mut [u32]) {
     // SAFETY: the caller's features.
     unsafe { run::<L, W, false>(input, out, 0) }
+}
+
+/// Unpacks the 128 values of a 4-lane block of `W` bits each from the
+/// first `16 W` bytes of `input` into `out`, two lane vectors a 256-bit
+/// register (the module's second form).
+///
+/// # Safety
+/// The CPU has AVX-512 F, BW, VL, VBMI and VBMI2 (the `Avx512` level).
+/// Panics if `input` or `out` is shorter than the block.
+#[target_feature(enable = "avx2,avx512f,avx512bw,avx512vl,avx512vbmi,avx512vbmi2")]
+pub(super) unsafe fn unpack_halves<const L: usize, const W: usize>(input: &[u8], out: &mut [u32]) {
+    const { assert!(L == 4, "two 4-lane vectors a 256-bit register") };
+    let input = &input[..16 * W];
+    let out = &mut out[..4 * PER_LANE];
+    let mask = if W == 32 { u32::MAX } else { (1u32 << W) - 1 };
+    let mask = _mm256_set1_epi32(mask as i32);
+    unroll16!(G => {
+        // SAFETY: `lane_vector` reads words below `W`, which `input`
+        // holds; the store writes values `8 G .. 8 G + 8` of `out`, which
+        // holds 128; the caller's features.
+        unsafe {
+            let v = if W == 0 {
+                _mm256_setzero_si256()
+            } else {
+                let a = lane_vector::<W>(input, 2 * G);
+                let b = lane_vector::<W>(input, 2 * G + 1);
+                let v = _mm256_inserti128_si256::<1>(_mm256_castsi128_si256(a), b);
+                if W == 32 { v } else { _mm256_and_si256(v, mask) }
+            };
+            let eight = &mut out[8 * G..8 * G + 8];
+            _mm256_storeu_si256(eight.as_mut_ptr().cast(), v);
+        }
+    });
+}
+
+/// Lane vector `i` of a 4-lane block of width `W` (1..=32), unmasked: its
+/// word shifted right, joined with the next word's low bits when it
+/// crosses. The counts are constants of `i` and `W`, so LLVM emits the
+/// immediate forms (`vpsrld`, `vpshrdd`).
+///
+/// # Safety
+/// AVX-512 F, VL and VBMI2; `input` holds the block's `16 W` bytes.
+#[inline(always)]
+unsafe fn lane_vector<const W: usize>(input: &[u8], i: usize) -> __m128i {
+    let bit = i * W;
+    let (k, s) = (bit / 32, bit % 32);
+    debug_assert!(16 * (k + 1) <= input.len());
+    let ptr = input.as_ptr().wrapping_add(16 * k);
+    // SAFETY: word `k` (and `k + 1` when the vector crosses, which a
+    // vector of the block's last word never does) lies in the block's
+    // `16 W` bytes; the caller's features.
+    unsafe {
+        let word = _mm_loadu_si128(ptr.cast());
+        if s + W > 32 {
+            debug_assert!(16 * (k + 2) <= input.len());
+            let next = _mm_loadu_si128(ptr.add(16).cast());
+            _mm_shrdv_epi32(word, next, _mm_set1_epi32(s as i32))
+        } else {
+            _mm_srl_epi32(word, _mm_cvtsi32_si128(s as i32))
+        }
+    }
 }
 
 /// [`unpack`] of a sorted block: the gaps summed from `initial`.

@@ -418,7 +418,11 @@ fn unpack_impl<const SORTED: bool>(
 /// default; the others choose SSE4.1, the same baseline kernel they ran
 /// at AVX2 before). The AVX-512 level has `avx512`'s kernel, sixteen values a
 /// register, for four lanes, and for sorted blocks of either lane count
-/// (whose running sum it computes in the same registers); plain 8-lane
+/// (whose running sum it computes in the same registers); plain 4-lane
+/// blocks have a second form there, two lane vectors a 256-bit register with
+/// immediate and funnel shifts, for CPUs whose profile chooses it
+/// ([`crate::tune::bp128_halves`]: Zen 4, which splits 512-bit permutes
+/// in two); plain 8-lane
 /// blocks stay with the AVX2 code, which unpacks them faster on Intel's
 /// Sapphire Rapids than sixteen at a time. At SSE4.1, sorted 4-lane blocks
 /// sum their gaps in the registers they are unpacked in (`sse41`), which
@@ -549,10 +553,33 @@ mod kernels {
         unsafe { f(values, initial, out) }
     }
 
-    /// Unpacks with the kernel of `isa` (checked by the caller).
+    /// Unpacks with the kernel of `isa` (checked by the caller), in the
+    /// form this CPU's profile chooses for plain 4-lane blocks at AVX-512
+    /// ([`crate::tune::bp128_halves`]).
     pub(super) fn unpack(isa: Isa, lanes: Lanes, input: &[u8], width: usize, out: &mut [u32]) {
-        let _ = isa; // as in `pack`
+        unpack_form(isa, crate::tune::bp128_halves(), lanes, input, width, out);
+    }
+
+    /// [`unpack`] in a given form: with `halves`, plain 4-lane blocks at
+    /// AVX-512 unpack two lane vectors a 256-bit register
+    /// (`avx512::unpack_halves`), else sixteen values a 512-bit one. Plain
+    /// 8-lane blocks take the AVX2 code in either form: a funnel shift
+    /// for each 8-lane vector that crosses a word measured slower on Zen 4
+    /// than its shift, shift and or.
+    pub(super) fn unpack_form(
+        isa: Isa,
+        halves: bool,
+        lanes: Lanes,
+        input: &[u8],
+        width: usize,
+        out: &mut [u32],
+    ) {
+        let _ = (isa, halves); // as in `pack`
         let f = match lanes {
+            #[cfg(target_arch = "x86_64")]
+            Lanes::X4 if isa == Isa::Avx512 && halves => {
+                pick!(avx512::unpack_halves::<4>(width) as UnpackFn)
+            }
             #[cfg(target_arch = "x86_64")]
             Lanes::X4 if isa == Isa::Avx512 => pick!(avx512::unpack::<4>(width) as UnpackFn),
             #[cfg(target_arch = "x86_64")]
@@ -698,6 +725,68 @@ mod kernels {
                 sums.add_u32(acc).store(four.as_mut_ptr().cast());
                 acc = acc.add_u32(sums.splat_last_u32());
             }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{Lanes, kernels};
+    use crate::Isa;
+
+    /// Both forms of plain unpacking at every level this CPU has (the form
+    /// the profile does not choose runs nowhere else here), for both lane
+    /// counts at every width, on random words and on the extremes (all ones, all
+    /// zeros, alternating bits), against the generic code.
+    #[test]
+    fn both_forms_unpack_every_width_as_the_reference() {
+        let mut state = 0x9e37_79b9_7f4a_7c15u64;
+        let mut next = move || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state as u8
+        };
+        for (lanes, width) in [Lanes::X4, Lanes::X8]
+            .into_iter()
+            .flat_map(|l| (0..=32usize).map(move |w| (l, w)))
+        {
+            let len = lanes.packed_len(width as u8);
+            let fills: [Vec<u8>; 4] = [
+                (0..len).map(|_| next()).collect(),
+                vec![0xff; len],
+                vec![0; len],
+                (0..len)
+                    .map(|i| if i % 2 == 0 { 0xaa } else { 0x55 })
+                    .collect(),
+            ];
+            for input in &fills {
+                let mut want = vec![0u32; lanes.block_len()];
+                reference(lanes, input, width, &mut want);
+                for &isa in Isa::available() {
+                    for halves in [false, true] {
+                        let mut out = vec![!0u32; lanes.block_len()];
+                        kernels::unpack_form(isa, halves, lanes, input, width, &mut out);
+                        assert_eq!(out, want, "{isa} {lanes:?} width {width} halves {halves}");
+                    }
+                }
+            }
+        }
+    }
+
+    /// Every value of a block, bit by bit from the layout.
+    fn reference(lanes: Lanes, input: &[u8], width: usize, out: &mut [u32]) {
+        let l = lanes.block_len() / 32;
+        for (n, slot) in out.iter_mut().enumerate() {
+            let (i, lane) = (n / l, n % l);
+            let mut v = 0u32;
+            for b in 0..width {
+                let bit = i * width + b;
+                let word = l * (bit / 32) + lane;
+                let byte = input[4 * word + (bit % 32) / 8];
+                v |= u32::from(byte >> (bit % 8) & 1) << b;
+            }
+            *slot = v;
         }
     }
 }
