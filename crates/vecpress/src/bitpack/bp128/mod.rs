@@ -555,9 +555,10 @@ mod kernels {
 
     /// Unpacks with the kernel of `isa` (checked by the caller), in the
     /// form this CPU's profile chooses for plain 4-lane blocks at AVX-512
-    /// ([`crate::tune::bp128_halves`]).
+    /// ([`crate::tune::bp128_halves`], read only there: this runs per block).
     pub(super) fn unpack(isa: Isa, lanes: Lanes, input: &[u8], width: usize, out: &mut [u32]) {
-        unpack_form(isa, crate::tune::bp128_halves(), lanes, input, width, out);
+        let halves = isa == Isa::Avx512 && lanes == Lanes::X4 && crate::tune::bp128_halves();
+        unpack_form(isa, halves, lanes, input, width, out);
     }
 
     /// [`unpack`] in a given form: with `halves`, plain 4-lane blocks at
@@ -737,7 +738,8 @@ mod tests {
     /// Both forms of plain unpacking at every level this CPU has (the form
     /// the profile does not choose runs nowhere else here), for both lane
     /// counts at every width, on random words and on the extremes (all ones, all
-    /// zeros, alternating bits), against the generic code.
+    /// zeros, alternating bits), against a bit-by-bit reference. Eight lanes
+    /// run the same code in both forms.
     #[test]
     fn both_forms_unpack_every_width_as_the_reference() {
         let mut state = 0x9e37_79b9_7f4a_7c15u64;
