@@ -113,6 +113,12 @@ fn cpu() {
         "sixteen values a 512-bit register"
     };
     println!("  {:<26}{}", "bp128 plain at avx512", form);
+    let form = if tune::bit_split_one_pass() {
+        "one pass in registers"
+    } else {
+        "three passes"
+    };
+    println!("  {:<26}{}", "bit split with gfni", form);
 }
 
 fn container(

@@ -127,6 +127,11 @@ pub struct Profile {
     /// funnel shifts (`true`), or sixteen values a 512-bit register by
     /// permutes (see [`bp128_halves`]).
     pub bp128_halves: bool,
+    /// Whether bit shuffle at the AVX-512 level with GFNI turns values of
+    /// 1, 2, 4 or 8 bytes to and from their bit rows in one pass in
+    /// registers (`true`), or in three passes over the block (see
+    /// [`bit_split_one_pass`]).
+    pub bit_split_one_pass: bool,
 }
 
 use Isa::{Avx2, Avx512, Sse41};
@@ -167,7 +172,8 @@ pub const PROFILES: &[Profile] = &[
     // SIMD-BP128 and PFOR unpack plain blocks at AVX-512 in 256-bit halves
     // (the 512-bit form's permutes lost 10-20% to SSE4.1 on census-income)
     // and delta blocks at AVX-512. The LZ4 `copy32` loop makes overlapping
-    // matches' first 32 bytes in a register.
+    // matches' first 32 bytes in a register. Bit shuffle runs in one pass
+    // with GFNI.
     Profile {
         uarch: "zen4",
         record: "amd-25-17",
@@ -178,6 +184,7 @@ pub const PROFILES: &[Profile] = &[
         lz4: &[Copy32, Shuffle16, Copy16, Copy8],
         lz4_register_patterns: true,
         bp128_halves: true,
+        bit_split_one_pass: true,
     },
     // AMD Zen 3 (perf/amd-25-1.jsonl): no AVX-512. The AVX2 kernels lead
     // (plain SIMD-BP128's two lane vectors a 256-bit register among them)
@@ -194,6 +201,7 @@ pub const PROFILES: &[Profile] = &[
         lz4: &[Copy32, Shuffle16, Copy16, Copy8],
         lz4_register_patterns: false,
         bp128_halves: false,
+        bit_split_one_pass: false,
     },
     // AMD Zen 5: the levels the kernels were tuned with there (the highest).
     Profile {
@@ -206,6 +214,7 @@ pub const PROFILES: &[Profile] = &[
         lz4: &[Copy32, Shuffle16, Copy16, Copy8],
         lz4_register_patterns: false,
         bp128_halves: false,
+        bit_split_one_pass: false,
     },
     // Intel Sapphire and Emerald Rapids (perf/intel-6-207.jsonl).
     Profile {
@@ -218,6 +227,7 @@ pub const PROFILES: &[Profile] = &[
         lz4: &[Copy32, Shuffle16, Copy16, Copy8],
         lz4_register_patterns: false,
         bp128_halves: false,
+        bit_split_one_pass: false,
     },
 ];
 
@@ -238,6 +248,7 @@ pub const SAFE: Profile = Profile {
     lz4: &[Copy32, Shuffle16, Copy16, Copy8],
     lz4_register_patterns: false,
     bp128_halves: false,
+    bit_split_one_pass: false,
 };
 
 /// The CPU this process runs on, as CPUID (or the platform) tells it.
@@ -454,6 +465,24 @@ pub fn lz4_register_patterns() -> bool {
 pub fn bp128_halves() -> bool {
     static CHOSEN: OnceLock<bool> = OnceLock::new();
     *CHOSEN.get_or_init(|| Cpu::current().profile().bp128_halves)
+}
+
+/// Whether bit shuffle ([`crate::bit_split`]) at the AVX-512 level, on a
+/// CPU with GFNI, turns values of 1, 2, 4 or 8 bytes to and from their bit
+/// rows in one pass (each row's bytes gathered into words by `vpermt2b`,
+/// the words transposed by `gf2p8affineqb`, the values' bytes joined by
+/// `vpermt2b`/`w`/`d`, all in registers), as this CPU's profile says;
+/// otherwise in three passes over the block (byte split, one
+/// `gf2p8affineqb` per register, byte split), each a load and a store of
+/// every byte. Measured faster on Zen 4 only (`perf/amd-25-17.md`); the
+/// other profiles keep the three passes until their records measure it.
+///
+/// ```
+/// assert_eq!(vecpress::tune::bit_split_one_pass(), vecpress::tune::Cpu::current().profile().bit_split_one_pass);
+/// ```
+pub fn bit_split_one_pass() -> bool {
+    static CHOSEN: OnceLock<bool> = OnceLock::new();
+    *CHOSEN.get_or_init(|| Cpu::current().profile().bit_split_one_pass)
 }
 
 #[cfg(test)]
