@@ -64,76 +64,93 @@ pub(super) unsafe fn transpose_gfni(buf: &mut [u8]) -> usize {
     done
 }
 
-/// `a` and `b` interleaved in elements of `S` bytes (1, 2 or 4): their
-/// first halves, then their second halves (`vpermt2b`, `vpermt2w`,
-/// `vpermt2d`, which cross the 128-bit lanes, so each result is in order).
+/// Two `vpermt2*` of `a` and `b` at elements of `S` bytes (1, 2 or 4),
+/// by the two index registers `t` holds for that size. With [`ZIPS`] they
+/// interleave the registers' first halves, then their second halves (the
+/// permutes cross the 128-bit lanes, so each result is in order); with
+/// [`UNZIPS`] they split `a` then `b` into their even and odd elements, the
+/// inverse.
 ///
 /// # Safety
 /// The CPU has AVX-512 F, BW and VBMI.
 #[inline(always)]
-unsafe fn zip<const S: usize>(z: &Zips, a: __m512i, b: __m512i) -> (__m512i, __m512i) {
+unsafe fn permute2<const S: usize>(t: &Permutes, a: __m512i, b: __m512i) -> (__m512i, __m512i) {
     // SAFETY: registers only; the caller's features.
     unsafe {
         match S {
             1 => (
-                _mm512_permutex2var_epi8(a, z.bytes[0], b),
-                _mm512_permutex2var_epi8(a, z.bytes[1], b),
+                _mm512_permutex2var_epi8(a, t.bytes[0], b),
+                _mm512_permutex2var_epi8(a, t.bytes[1], b),
             ),
             2 => (
-                _mm512_permutex2var_epi16(a, z.pairs[0], b),
-                _mm512_permutex2var_epi16(a, z.pairs[1], b),
+                _mm512_permutex2var_epi16(a, t.pairs[0], b),
+                _mm512_permutex2var_epi16(a, t.pairs[1], b),
             ),
             _ => (
-                _mm512_permutex2var_epi32(a, z.quads[0], b),
-                _mm512_permutex2var_epi32(a, z.quads[1], b),
+                _mm512_permutex2var_epi32(a, t.quads[0], b),
+                _mm512_permutex2var_epi32(a, t.quads[1], b),
             ),
         }
     }
 }
 
-/// The indices of [`zip`] and of the gathering of eight rows' bytes into
-/// words, in registers.
-struct Zips {
-    bytes: [__m512i; 2],
-    pairs: [__m512i; 2],
-    quads: [__m512i; 2],
-    words: [__m512i; 2],
-}
-
-/// The indices of [`unzip`] and of the scattering of words into rows, in
-/// registers.
-struct Unzips {
-    /// Even and odd bytes, each word's bytes reversed (the matrix order of
-    /// `gf2p8affineqb`).
+/// The indices of [`permute2`] at each element size, and of the two
+/// `vpermt2b` between eight rows' bytes and their words, in registers.
+struct Permutes {
     bytes: [__m512i; 2],
     pairs: [__m512i; 2],
     quads: [__m512i; 2],
     rows: [__m512i; 2],
 }
 
-/// The tables of [`Zips`]: for each element size, the first and the second
-/// halves of two registers interleaved, as indices of `vpermt2*` (`64 / s`
-/// and up name the second register's elements); and for the rows, the
-/// bytes that make word `t` of columns `16 h + t` (see
-/// [`rows_to_values_gfni`]).
-#[repr(C, align(64))]
-struct ZipTables {
-    bytes: [[u8; 64]; 2],
-    pairs: [[u16; 32]; 2],
-    quads: [[u32; 16]; 2],
-    words: [[u8; 64]; 2],
+impl Permutes {
+    /// # Safety
+    /// The CPU has AVX-512 F.
+    #[inline(always)]
+    unsafe fn load(t: &PermuteTables) -> Permutes {
+        // SAFETY: every table is 128 readable, 64-byte aligned bytes; the
+        // caller's features.
+        unsafe {
+            let two = |p: *const u8| {
+                [
+                    _mm512_load_si512(p.cast()),
+                    _mm512_load_si512(p.add(64).cast()),
+                ]
+            };
+            Permutes {
+                bytes: two(t.bytes.as_ptr().cast()),
+                pairs: two(t.pairs.as_ptr().cast()),
+                quads: two(t.quads.as_ptr().cast()),
+                rows: two(t.rows.as_ptr().cast()),
+            }
+        }
+    }
 }
 
-/// The tables of [`Unzips`]: the inverses of [`ZipTables`].
+/// The tables of [`Permutes`], as indices of `vpermt2*` (`64 / s` and up
+/// name the second register's elements).
 #[repr(C, align(64))]
-struct UnzipTables {
+struct PermuteTables {
     bytes: [[u8; 64]; 2],
     pairs: [[u16; 32]; 2],
     quads: [[u32; 16]; 2],
     rows: [[u8; 64]; 2],
 }
 
-static UNZIPS: UnzipTables = UnzipTables {
+/// Decoding's tables: the zips of [`join`], and the bytes that make word
+/// `t` of columns `16 h + t` ([`row_words`]).
+static ZIPS: PermuteTables = PermuteTables {
+    bytes: [zip_bytes(0), zip_bytes(1)],
+    pairs: [zip_pairs(0), zip_pairs(1)],
+    quads: [zip_quads(0), zip_quads(1)],
+    rows: [row_words(0), row_words(1)],
+};
+
+/// Encoding's tables, the inverses of [`ZIPS`]: the unzips of [`split`]
+/// (at one byte, each word's bytes reversed, the matrix order of
+/// `gf2p8affineqb`), and the words' bytes back to their rows
+/// ([`word_rows`]).
+static UNZIPS: PermuteTables = PermuteTables {
     bytes: [unzip_bytes(0), unzip_bytes(1)],
     pairs: [unzip_pairs(0), unzip_pairs(1)],
     quads: [unzip_quads(0), unzip_quads(1)],
@@ -189,13 +206,6 @@ const fn word_rows(half: usize) -> [u8; 64] {
     }
     t
 }
-
-static ZIPS: ZipTables = ZipTables {
-    bytes: [zip_bytes(0), zip_bytes(1)],
-    pairs: [zip_pairs(0), zip_pairs(1)],
-    quads: [zip_quads(0), zip_quads(1)],
-    words: [row_words(0), row_words(1)],
-};
 
 const fn zip_bytes(half: usize) -> [u8; 64] {
     let mut t = [0u8; 64];
@@ -255,8 +265,8 @@ const fn row_words(half: usize) -> [u8; 64] {
 /// rows a register, a row a 128-bit lane, by broadcast loads and masked
 /// merges: no shuffle), two `vpermt2b` make the words of one column's
 /// eight row bytes, two `gf2p8affineqb` transpose them into byte `j` of the
-/// 128 values, and `log2 K` rounds of [`zip`] join the `K` bytes of each
-/// value. `rows` holds `8 K` rows of `rows.len() / (8 K)` bytes; returns
+/// 128 values, and `log2 K` rounds of zips ([`join`]) join the `K` bytes of
+/// each value. `rows` holds `8 K` rows of `rows.len() / (8 K)` bytes; returns
 /// the columns done.
 ///
 /// # Safety
@@ -269,22 +279,8 @@ pub(super) unsafe fn rows_to_values_gfni<const K: usize>(rows: &[u8], out: &mut 
     let r = rows.len() / (8 * K);
     assert!(out.len() >= 8 * K * r);
     let onehot = _mm512_set1_epi64(0x8040_2010_0804_0201u64 as i64);
-    let t: &ZipTables = &ZIPS;
-    // SAFETY: every table is 128 readable, 64-byte aligned bytes.
-    let z = unsafe {
-        let two = |p: *const u8| {
-            [
-                _mm512_load_si512(p.cast()),
-                _mm512_load_si512(p.add(64).cast()),
-            ]
-        };
-        Zips {
-            bytes: two(t.bytes.as_ptr().cast()),
-            pairs: two(t.pairs.as_ptr().cast()),
-            quads: two(t.quads.as_ptr().cast()),
-            words: two(t.words.as_ptr().cast()),
-        }
-    };
+    // SAFETY: the caller's features.
+    let z = unsafe { Permutes::load(&ZIPS) };
     let src = rows.as_ptr();
     let dst = out.as_mut_ptr();
     let mut c = 0;
@@ -304,8 +300,8 @@ pub(super) unsafe fn rows_to_values_gfni<const K: usize>(rows: &[u8], out: &mut 
                     _mm512_mask_broadcast_i32x4(x, 0xf000, row(i + 3))
                 };
                 let (a, b) = (four(0), four(4));
-                let w0 = _mm512_permutex2var_epi8(a, z.words[0], b);
-                let w1 = _mm512_permutex2var_epi8(a, z.words[1], b);
+                let w0 = _mm512_permutex2var_epi8(a, z.rows[0], b);
+                let w1 = _mm512_permutex2var_epi8(a, z.rows[1], b);
                 lo[j] = _mm512_gf2p8affine_epi64_epi8::<0>(onehot, w0);
                 hi[j] = _mm512_gf2p8affine_epi64_epi8::<0>(onehot, w1);
             }
@@ -332,64 +328,37 @@ pub(super) unsafe fn rows_to_values_gfni<const K: usize>(rows: &[u8], out: &mut 
 /// # Safety
 /// The CPU has AVX-512 F, BW and VBMI.
 #[inline(always)]
-unsafe fn join<const K: usize>(z: &Zips, s: &[__m512i; K]) -> [__m512i; K] {
+unsafe fn join<const K: usize>(z: &Permutes, s: &[__m512i; K]) -> [__m512i; K] {
     let mut o = *s;
     // SAFETY: registers only; the caller's features.
     unsafe {
         match K {
-            2 => (o[0], o[1]) = zip::<1>(z, s[0], s[1]),
+            2 => (o[0], o[1]) = permute2::<1>(z, s[0], s[1]),
             4 => {
-                let (a0, a1) = zip::<1>(z, s[0], s[1]);
-                let (b0, b1) = zip::<1>(z, s[2], s[3]);
-                (o[0], o[1]) = zip::<2>(z, a0, b0);
-                (o[2], o[3]) = zip::<2>(z, a1, b1);
+                let (a0, a1) = permute2::<1>(z, s[0], s[1]);
+                let (b0, b1) = permute2::<1>(z, s[2], s[3]);
+                (o[0], o[1]) = permute2::<2>(z, a0, b0);
+                (o[2], o[3]) = permute2::<2>(z, a1, b1);
             }
             8 => {
-                let (a0, a1) = zip::<1>(z, s[0], s[1]);
-                let (b0, b1) = zip::<1>(z, s[2], s[3]);
-                let (c0, c1) = zip::<1>(z, s[4], s[5]);
-                let (d0, d1) = zip::<1>(z, s[6], s[7]);
+                let (a0, a1) = permute2::<1>(z, s[0], s[1]);
+                let (b0, b1) = permute2::<1>(z, s[2], s[3]);
+                let (c0, c1) = permute2::<1>(z, s[4], s[5]);
+                let (d0, d1) = permute2::<1>(z, s[6], s[7]);
                 // Values 0..16, 16..32, 32..48, 48..64 in pairs of bytes.
-                let (ab0, ab1) = zip::<2>(z, a0, b0);
-                let (ab2, ab3) = zip::<2>(z, a1, b1);
-                let (cd0, cd1) = zip::<2>(z, c0, d0);
-                let (cd2, cd3) = zip::<2>(z, c1, d1);
-                (o[0], o[1]) = zip::<4>(z, ab0, cd0);
-                (o[2], o[3]) = zip::<4>(z, ab1, cd1);
-                (o[4], o[5]) = zip::<4>(z, ab2, cd2);
-                (o[6], o[7]) = zip::<4>(z, ab3, cd3);
+                let (ab0, ab1) = permute2::<2>(z, a0, b0);
+                let (ab2, ab3) = permute2::<2>(z, a1, b1);
+                let (cd0, cd1) = permute2::<2>(z, c0, d0);
+                let (cd2, cd3) = permute2::<2>(z, c1, d1);
+                (o[0], o[1]) = permute2::<4>(z, ab0, cd0);
+                (o[2], o[3]) = permute2::<4>(z, ab1, cd1);
+                (o[4], o[5]) = permute2::<4>(z, ab2, cd2);
+                (o[6], o[7]) = permute2::<4>(z, ab3, cd3);
             }
             _ => {}
         }
     }
     o
-}
-
-/// `lo` and `hi` (in that order) split into their even and odd elements of
-/// `S` bytes: the inverse of [`zip`]. At `S = 1` each word's bytes come
-/// out reversed, for `gf2p8affineqb`.
-///
-/// # Safety
-/// The CPU has AVX-512 F, BW and VBMI.
-#[inline(always)]
-unsafe fn unzip<const S: usize>(u: &Unzips, lo: __m512i, hi: __m512i) -> (__m512i, __m512i) {
-    // SAFETY: registers only; the caller's features.
-    unsafe {
-        match S {
-            1 => (
-                _mm512_permutex2var_epi8(lo, u.bytes[0], hi),
-                _mm512_permutex2var_epi8(lo, u.bytes[1], hi),
-            ),
-            2 => (
-                _mm512_permutex2var_epi16(lo, u.pairs[0], hi),
-                _mm512_permutex2var_epi16(lo, u.pairs[1], hi),
-            ),
-            _ => (
-                _mm512_permutex2var_epi32(lo, u.quads[0], hi),
-                _mm512_permutex2var_epi32(lo, u.quads[1], hi),
-            ),
-        }
-    }
 }
 
 /// The inverse of [`join`]: the `64 K` bytes of 64 values into the `K`
@@ -398,7 +367,7 @@ unsafe fn unzip<const S: usize>(u: &Unzips, lo: __m512i, hi: __m512i) -> (__m512
 /// # Safety
 /// The CPU has AVX-512 F, BW and VBMI.
 #[inline(always)]
-unsafe fn split<const K: usize>(u: &Unzips, o: &[__m512i; K]) -> [__m512i; K] {
+unsafe fn split<const K: usize>(u: &Permutes, o: &[__m512i; K]) -> [__m512i; K] {
     let mut s = *o;
     // SAFETY: registers only; the caller's features.
     unsafe {
@@ -417,26 +386,26 @@ unsafe fn split<const K: usize>(u: &Unzips, o: &[__m512i; K]) -> [__m512i; K] {
                 );
                 s[0] = _mm512_shuffle_epi8(o[0], reverse);
             }
-            2 => (s[0], s[1]) = unzip::<1>(u, o[0], o[1]),
+            2 => (s[0], s[1]) = permute2::<1>(u, o[0], o[1]),
             4 => {
-                let (a0, b0) = unzip::<2>(u, o[0], o[1]);
-                let (a1, b1) = unzip::<2>(u, o[2], o[3]);
-                (s[0], s[1]) = unzip::<1>(u, a0, a1);
-                (s[2], s[3]) = unzip::<1>(u, b0, b1);
+                let (a0, b0) = permute2::<2>(u, o[0], o[1]);
+                let (a1, b1) = permute2::<2>(u, o[2], o[3]);
+                (s[0], s[1]) = permute2::<1>(u, a0, a1);
+                (s[2], s[3]) = permute2::<1>(u, b0, b1);
             }
             8 => {
-                let (ab0, cd0) = unzip::<4>(u, o[0], o[1]);
-                let (ab1, cd1) = unzip::<4>(u, o[2], o[3]);
-                let (ab2, cd2) = unzip::<4>(u, o[4], o[5]);
-                let (ab3, cd3) = unzip::<4>(u, o[6], o[7]);
-                let (a0, b0) = unzip::<2>(u, ab0, ab1);
-                let (a1, b1) = unzip::<2>(u, ab2, ab3);
-                let (c0, d0) = unzip::<2>(u, cd0, cd1);
-                let (c1, d1) = unzip::<2>(u, cd2, cd3);
-                (s[0], s[1]) = unzip::<1>(u, a0, a1);
-                (s[2], s[3]) = unzip::<1>(u, b0, b1);
-                (s[4], s[5]) = unzip::<1>(u, c0, c1);
-                (s[6], s[7]) = unzip::<1>(u, d0, d1);
+                let (ab0, cd0) = permute2::<4>(u, o[0], o[1]);
+                let (ab1, cd1) = permute2::<4>(u, o[2], o[3]);
+                let (ab2, cd2) = permute2::<4>(u, o[4], o[5]);
+                let (ab3, cd3) = permute2::<4>(u, o[6], o[7]);
+                let (a0, b0) = permute2::<2>(u, ab0, ab1);
+                let (a1, b1) = permute2::<2>(u, ab2, ab3);
+                let (c0, d0) = permute2::<2>(u, cd0, cd1);
+                let (c1, d1) = permute2::<2>(u, cd2, cd3);
+                (s[0], s[1]) = permute2::<1>(u, a0, a1);
+                (s[2], s[3]) = permute2::<1>(u, b0, b1);
+                (s[4], s[5]) = permute2::<1>(u, c0, c1);
+                (s[6], s[7]) = permute2::<1>(u, d0, d1);
             }
             _ => {}
         }
@@ -461,22 +430,8 @@ pub(super) unsafe fn values_to_rows_gfni<const K: usize>(values: &[u8], rows: &m
     let r = values.len() / (8 * K);
     assert!(rows.len() >= 8 * K * r);
     let onehot = _mm512_set1_epi64(0x8040_2010_0804_0201u64 as i64);
-    let t: &UnzipTables = &UNZIPS;
-    // SAFETY: every table is 128 readable, 64-byte aligned bytes.
-    let u = unsafe {
-        let two = |p: *const u8| {
-            [
-                _mm512_load_si512(p.cast()),
-                _mm512_load_si512(p.add(64).cast()),
-            ]
-        };
-        Unzips {
-            bytes: two(t.bytes.as_ptr().cast()),
-            pairs: two(t.pairs.as_ptr().cast()),
-            quads: two(t.quads.as_ptr().cast()),
-            rows: two(t.rows.as_ptr().cast()),
-        }
-    };
+    // SAFETY: the caller's features.
+    let u = unsafe { Permutes::load(&UNZIPS) };
     let src = values.as_ptr();
     let dst = rows.as_mut_ptr();
     let mut c = 0;
