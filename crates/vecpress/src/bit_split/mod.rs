@@ -483,12 +483,55 @@ fn gfni(isa: Isa) -> bool {
     false
 }
 
+/// The columns of each row that a step of the one-pass GFNI kernels takes.
+const GFNI_STEP: usize = 16;
+
 /// Decodes the bit rows `from` into values of `width` = 1, 2, 4 or 8
 /// bytes in `to` (`x86::rows_to_values_gfni`), or when `ENCODE` the
 /// values `from` into their rows (`x86::values_to_rows_gfni`), in one pass
 /// with GFNI at the Avx512 level; returns the columns done, which the
 /// scalar code finishes (all of them elsewhere).
+///
+/// The columns left after the last whole step (fewer than [`GFNI_STEP`])
+/// take one more step through a zero-padded copy: the scalar code runs
+/// at a few percent of the kernels' speed, and on a small input those
+/// columns would take as long as all the rest.
 fn one_pass_gfni<const ENCODE: bool>(isa: Isa, from: &[u8], width: usize, to: &mut [u8]) -> usize {
+    let done = gfni_steps::<ENCODE>(isa, from, width, to);
+    let r = from.len() / (8 * width);
+    let left = r - done;
+    if left == 0 || !gfni(isa) || !matches!(width, 1 | 2 | 4 | 8) {
+        return done;
+    }
+    // One step: `8 GFNI_STEP` values of `width` bytes, or their `8 width`
+    // rows of GFNI_STEP columns (at most 1 KiB).
+    let bytes = 8 * width * GFNI_STEP;
+    let mut pad_from = [0u8; 8 * 8 * GFNI_STEP];
+    let mut pad_to = [0u8; 8 * 8 * GFNI_STEP];
+    let (pad_from, pad_to) = (&mut pad_from[..bytes], &mut pad_to[..bytes]);
+    if ENCODE {
+        pad_from[..8 * width * left].copy_from_slice(&from[8 * width * done..8 * width * r]);
+    } else {
+        for (i, row) in pad_from.chunks_exact_mut(GFNI_STEP).enumerate() {
+            row[..left].copy_from_slice(&from[i * r + done..i * r + r]);
+        }
+    }
+    if gfni_steps::<ENCODE>(isa, pad_from, width, pad_to) != GFNI_STEP {
+        return done;
+    }
+    if ENCODE {
+        for (i, row) in pad_to.chunks_exact(GFNI_STEP).enumerate() {
+            to[i * r + done..i * r + r].copy_from_slice(&row[..left]);
+        }
+    } else {
+        to[8 * width * done..8 * width * r].copy_from_slice(&pad_to[..8 * width * left]);
+    }
+    r
+}
+
+/// The whole steps of [`one_pass_gfni`]: the columns done, 0 where the
+/// CPU or level has no such kernel.
+fn gfni_steps<const ENCODE: bool>(isa: Isa, from: &[u8], width: usize, to: &mut [u8]) -> usize {
     #[cfg(target_arch = "x86_64")]
     if isa == Isa::Avx512 && x86::has_gfni() {
         use x86::{rows_to_values_gfni as decode, values_to_rows_gfni as encode};
