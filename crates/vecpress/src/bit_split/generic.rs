@@ -334,6 +334,7 @@ macro_rules! kernels {
 
             /// The level's kernels, for `Kernels::of`.
             pub(in $crate::bit_split) static KERNELS: Kernels = Kernels {
+                step: 16 * <$V as $crate::simd::Lanes>::LANES,
                 rows_to_stream,
                 stream_to_rows,
                 rows_to_values,

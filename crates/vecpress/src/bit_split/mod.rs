@@ -307,6 +307,8 @@ fn blocked(
 /// each turns a prefix of its input, whole registers from the start, and
 /// returns the columns done; the scalar code does the rest.
 pub(crate) struct Kernels {
+    /// The columns of each row a step takes: the kernels do whole steps.
+    step: usize,
     /// 8 bit rows (`rows.len() / 8` bytes each) into their byte stream.
     rows_to_stream: unsafe fn(rows: &[u8], out: &mut [u8]) -> usize,
     /// The inverse of `rows_to_stream`.
@@ -336,28 +338,38 @@ impl Kernels {
     }
 
     fn rows_to_stream(&self, rows: &[u8], out: &mut [u8]) {
-        // SAFETY: `Kernels::of` gave `self` for a checked level; `out` is as
-        // long as `rows` (the callers' chunks).
-        let done = unsafe { (self.rows_to_stream)(rows, out) };
+        // SAFETY: `Kernels::of` gave `self` for a checked level; the
+        // output is as long as the input (the callers' chunks, whole
+        // multiples of 8 values, or `in_steps`' copies).
+        let f = |i: &[u8], o: &mut [u8]| unsafe { (self.rows_to_stream)(i, o) };
+        let done = in_steps(false, 1, self.step, rows, out, f);
         scalar::rows_to_stream(rows, out, done);
     }
 
     fn stream_to_rows(&self, stream: &[u8], rows: &mut [u8]) {
-        // SAFETY: as in `rows_to_stream`; the chunks are 8 values long.
-        let done = unsafe { (self.stream_to_rows)(stream, rows) };
+        // SAFETY: `Kernels::of` gave `self` for a checked level; the
+        // output is as long as the input (the callers' chunks, whole
+        // multiples of 8 values, or `in_steps`' copies).
+        let f = |i: &[u8], o: &mut [u8]| unsafe { (self.stream_to_rows)(i, o) };
+        let done = in_steps(true, 1, self.step, stream, rows, f);
         scalar::stream_to_rows(stream, rows, done);
     }
 
     fn rows_to_values(&self, rows: &[u8], width: usize, out: &mut [u8]) {
-        // SAFETY: as in `rows_to_stream`.
-        let done = unsafe { (self.rows_to_values)(rows, width, out) };
+        // SAFETY: `Kernels::of` gave `self` for a checked level; the
+        // output is as long as the input (the callers' chunks, whole
+        // multiples of 8 values, or `in_steps`' copies).
+        let f = |i: &[u8], o: &mut [u8]| unsafe { (self.rows_to_values)(i, width, o) };
+        let done = in_steps(false, width, self.step, rows, out, f);
         scalar::decode_columns(rows, width, out, done);
     }
 
     fn values_to_rows(&self, values: &[u8], width: usize, rows: &mut [u8]) {
-        // SAFETY: as in `rows_to_stream`; blocks are whole multiples of 8
-        // values.
-        let done = unsafe { (self.values_to_rows)(values, width, rows) };
+        // SAFETY: `Kernels::of` gave `self` for a checked level; the
+        // output is as long as the input (the callers' chunks, whole
+        // multiples of 8 values, or `in_steps`' copies).
+        let f = |i: &[u8], o: &mut [u8]| unsafe { (self.values_to_rows)(i, width, o) };
+        let done = in_steps(true, width, self.step, values, rows, f);
         scalar::encode_columns(values, width, rows, done);
     }
 }
@@ -489,44 +501,88 @@ const GFNI_STEP: usize = 16;
 /// Decodes the bit rows `from` into values of `width` = 1, 2, 4 or 8
 /// bytes in `to` (`x86::rows_to_values_gfni`), or when `ENCODE` the
 /// values `from` into their rows (`x86::values_to_rows_gfni`), in one pass
-/// with GFNI at the Avx512 level; returns the columns done, which the
-/// scalar code finishes (all of them elsewhere).
-///
-/// The columns left after the last whole step (fewer than [`GFNI_STEP`])
-/// take one more step through a zero-padded copy: the scalar code runs
-/// at a few percent of the kernels' speed, and on a small input those
-/// columns would take as long as all the rest.
+/// with GFNI at the Avx512 level; returns the columns done (all of them,
+/// or none where the CPU or level has no such kernel), which the scalar
+/// code finishes.
 fn one_pass_gfni<const ENCODE: bool>(isa: Isa, from: &[u8], width: usize, to: &mut [u8]) -> usize {
-    let done = gfni_steps::<ENCODE>(isa, from, width, to);
+    let f = |i: &[u8], o: &mut [u8]| gfni_steps::<ENCODE>(isa, i, width, o);
+    in_steps(ENCODE, width, GFNI_STEP, from, to, f)
+}
+
+/// The bytes of [`in_steps`]'s copies: a step of the widest kernels
+/// (32 columns at AVX2) on the widest values a kernel takes (8 bytes).
+const PADDED: usize = 8 * 8 * 32;
+
+/// Runs a kernel of whole steps of `step` columns over `8 width` bit rows
+/// of `r` columns and their `8 r` values (or byte stream, `width` 1), then
+/// once more on zero-padded copies of the columns its steps left, of which
+/// the columns wanted are copied out. `from` is the values when `encode`,
+/// else the rows. Returns the columns done: all of them, or what the
+/// whole steps did where the kernel does not take the padded step (a
+/// width it has no kernel for). The scalar code finishes the rest; it runs
+/// at a few percent of the kernels' speed, and on a small input a last
+/// block's columns left over by the steps had taken as long as all the
+/// rest.
+fn in_steps(
+    encode: bool,
+    width: usize,
+    step: usize,
+    from: &[u8],
+    to: &mut [u8],
+    kernel: impl Fn(&[u8], &mut [u8]) -> usize,
+) -> usize {
+    let done = kernel(from, to);
     let r = from.len() / (8 * width);
     let left = r - done;
-    if left == 0 || !gfni(isa) || !matches!(width, 1 | 2 | 4 | 8) {
+    if left == 0 || left >= step {
         return done;
     }
-    // One step: `8 GFNI_STEP` values of `width` bytes, or their `8 width`
-    // rows of GFNI_STEP columns (at most 1 KiB).
-    let bytes = 8 * width * GFNI_STEP;
-    let mut pad_from = [0u8; 8 * 8 * GFNI_STEP];
-    let mut pad_to = [0u8; 8 * 8 * GFNI_STEP];
+    // The copies are zeroed first, so they are no larger than the step:
+    // a step of 8 rows (width 1) or of the widest values.
+    let bytes = 8 * width * step;
+    let took = if bytes <= PADDED / 8 {
+        padded::<{ PADDED / 8 }>(encode, width, step, from, to, done, &kernel)
+    } else {
+        bytes <= PADDED && padded::<PADDED>(encode, width, step, from, to, done, &kernel)
+    };
+    if took { r } else { done }
+}
+
+/// The padded step of [`in_steps`] on copies of `N` bytes (at least the
+/// step's); whether the kernel took it.
+fn padded<const N: usize>(
+    encode: bool,
+    width: usize,
+    step: usize,
+    from: &[u8],
+    to: &mut [u8],
+    done: usize,
+    kernel: &impl Fn(&[u8], &mut [u8]) -> usize,
+) -> bool {
+    let r = from.len() / (8 * width);
+    let left = r - done;
+    let bytes = 8 * width * step;
+    let mut pad_from = [0u8; N];
+    let mut pad_to = [0u8; N];
     let (pad_from, pad_to) = (&mut pad_from[..bytes], &mut pad_to[..bytes]);
-    if ENCODE {
+    if encode {
         pad_from[..8 * width * left].copy_from_slice(&from[8 * width * done..8 * width * r]);
     } else {
-        for (i, row) in pad_from.chunks_exact_mut(GFNI_STEP).enumerate() {
+        for (i, row) in pad_from.chunks_exact_mut(step).enumerate() {
             row[..left].copy_from_slice(&from[i * r + done..i * r + r]);
         }
     }
-    if gfni_steps::<ENCODE>(isa, pad_from, width, pad_to) != GFNI_STEP {
-        return done;
+    if kernel(pad_from, pad_to) != step {
+        return false;
     }
-    if ENCODE {
-        for (i, row) in pad_to.chunks_exact(GFNI_STEP).enumerate() {
+    if encode {
+        for (i, row) in pad_to.chunks_exact(step).enumerate() {
             to[i * r + done..i * r + r].copy_from_slice(&row[..left]);
         }
     } else {
         to[8 * width * done..8 * width * r].copy_from_slice(&pad_to[..8 * width * left]);
     }
-    r
+    true
 }
 
 /// The whole steps of [`one_pass_gfni`]: the columns done, 0 where the
@@ -578,8 +634,9 @@ mod tests {
 
     /// Both GFNI forms (one pass, three passes) at every level this CPU
     /// has, for the widths the one pass takes and one it does not, on
-    /// blocks whose rows are a whole number of the one pass's 16-column
-    /// steps and blocks with columns left over, against the scalar code.
+    /// blocks whose rows are a whole number of the kernels' 16- or
+    /// 32-column steps and blocks with columns left over (the padded last
+    /// step, `in_steps`), against the scalar code.
     /// The form a CPU's profile does not choose runs nowhere else here.
     #[test]
     fn both_gfni_forms_match_the_scalar_code() {
