@@ -397,7 +397,7 @@ mod tests {
     fn blocks_decoded_in_pairs_fail_as_one_by_one() {
         let width = 4;
         let values: Vec<u8> = (0..9_001u32)
-            .flat_map(|i| (i / 5 + (i * 2_654_435_761) % 3).to_le_bytes())
+            .flat_map(|i| (i / 5 + i.wrapping_mul(2_654_435_761) % 3).to_le_bytes())
             .collect();
         let packed = compress_lz4_to_vec(&values, width, 256).unwrap();
         let mut out = vec![0u8; values.len()];

@@ -338,7 +338,7 @@ mod tests {
     #[test]
     fn splits_decoded_in_pairs_fail_as_one_by_one() {
         let values: Vec<u8> = (0..12_000u32)
-            .flat_map(|i| (i / 7 + (i * 2_654_435_761) % 5).to_le_bytes())
+            .flat_map(|i| (i / 7 + i.wrapping_mul(2_654_435_761) % 5).to_le_bytes())
             .collect();
         let frames = [
             compress(

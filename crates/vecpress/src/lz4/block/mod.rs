@@ -623,7 +623,7 @@ mod tests {
         len: usize,
         tail: usize,
     ) -> (Vec<u8>, Vec<u8>) {
-        let mut x = u32::from(seed) * 2_654_435_761 + 1;
+        let mut x = u32::from(seed).wrapping_mul(2_654_435_761).wrapping_add(1);
         let mut byte = || {
             x ^= x << 13;
             x ^= x >> 17;
