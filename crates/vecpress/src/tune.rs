@@ -463,9 +463,18 @@ pub fn lz4_register_patterns() -> bool {
 /// assert_eq!(vecpress::tune::bp128_halves(), vecpress::tune::Cpu::current().profile().bp128_halves);
 /// ```
 pub fn bp128_halves() -> bool {
-    static CHOSEN: OnceLock<bool> = OnceLock::new();
-    *CHOSEN.get_or_init(|| Cpu::current().profile().bp128_halves)
+    *BP128_HALVES.get_or_init(|| Cpu::current().profile().bp128_halves)
 }
+
+/// [`bp128_halves`] once a call has read the profile, else `None`: for
+/// the per-block dispatch, whose fast path then makes no call (a call,
+/// even one taken once, made it save and restore six registers on every
+/// block).
+pub(crate) fn bp128_halves_known() -> Option<bool> {
+    BP128_HALVES.get().copied()
+}
+
+static BP128_HALVES: OnceLock<bool> = OnceLock::new();
 
 /// Whether bit shuffle ([`crate::bit_split`]) at the AVX-512 level, on a
 /// CPU with GFNI, turns values of 1, 2, 4 or 8 bytes to and from their bit

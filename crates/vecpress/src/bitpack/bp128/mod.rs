@@ -557,8 +557,22 @@ mod kernels {
     /// form this CPU's profile chooses for plain 4-lane blocks at AVX-512
     /// ([`crate::tune::bp128_halves`], read only there: this runs per block).
     pub(super) fn unpack(isa: Isa, lanes: Lanes, input: &[u8], width: usize, out: &mut [u32]) {
-        let halves = isa == Isa::Avx512 && lanes == Lanes::X4 && crate::tune::bp128_halves();
+        let halves = if isa == Isa::Avx512 && lanes == Lanes::X4 {
+            match crate::tune::bp128_halves_known() {
+                Some(halves) => halves,
+                None => return unpack_reading_profile(isa, lanes, input, width, out),
+            }
+        } else {
+            false
+        };
         unpack_form(isa, halves, lanes, input, width, out);
+    }
+
+    /// [`unpack`] on the first call that reads the profile.
+    #[cold]
+    #[inline(never)]
+    fn unpack_reading_profile(isa: Isa, lanes: Lanes, input: &[u8], width: usize, out: &mut [u32]) {
+        unpack_form(isa, crate::tune::bp128_halves(), lanes, input, width, out);
     }
 
     /// [`unpack`] in a given form: with `halves`, plain 4-lane blocks at
