@@ -347,27 +347,21 @@ impl Kernels {
     }
 
     fn stream_to_rows(&self, stream: &[u8], rows: &mut [u8]) {
-        // SAFETY: `Kernels::of` gave `self` for a checked level; the
-        // output is as long as the input (the callers' chunks, whole
-        // multiples of 8 values, or `in_steps`' copies).
+        // SAFETY: as in `rows_to_stream`.
         let f = |i: &[u8], o: &mut [u8]| unsafe { (self.stream_to_rows)(i, o) };
         let done = in_steps(true, 1, self.step, stream, rows, f);
         scalar::stream_to_rows(stream, rows, done);
     }
 
     fn rows_to_values(&self, rows: &[u8], width: usize, out: &mut [u8]) {
-        // SAFETY: `Kernels::of` gave `self` for a checked level; the
-        // output is as long as the input (the callers' chunks, whole
-        // multiples of 8 values, or `in_steps`' copies).
+        // SAFETY: as in `rows_to_stream`.
         let f = |i: &[u8], o: &mut [u8]| unsafe { (self.rows_to_values)(i, width, o) };
         let done = in_steps(false, width, self.step, rows, out, f);
         scalar::decode_columns(rows, width, out, done);
     }
 
     fn values_to_rows(&self, values: &[u8], width: usize, rows: &mut [u8]) {
-        // SAFETY: `Kernels::of` gave `self` for a checked level; the
-        // output is as long as the input (the callers' chunks, whole
-        // multiples of 8 values, or `in_steps`' copies).
+        // SAFETY: as in `rows_to_stream`.
         let f = |i: &[u8], o: &mut [u8]| unsafe { (self.values_to_rows)(i, width, o) };
         let done = in_steps(true, width, self.step, values, rows, f);
         scalar::encode_columns(values, width, rows, done);
