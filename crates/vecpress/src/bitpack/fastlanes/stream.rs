@@ -26,6 +26,10 @@
 //! codec here. A width above 32 is `Corrupt`, a short block `Truncated`,
 //! both at the byte where they start.
 //!
+//! As in bp128's streams, the default decoders run the blocks at the level
+//! the CPU's profile chooses for the form and the VByte tail at the one it
+//! chooses for VByte; the `*_with(isa)` decoders run both at `isa`.
+//!
 //! ```
 //! use vecpress::bitpack::fastlanes;
 //! let docs: Vec<u32> = (0..3000).map(|i| 40 * i + i % 7).collect();
@@ -37,6 +41,7 @@
 #![forbid(unsafe_code)]
 
 use super::{BLOCK, packed_len, transposed_index};
+use crate::bitpack::stream::Levels;
 use crate::{Error, Isa, Unit, vbyte};
 
 /// Values per lane of a u32 block, and so between two stored bases.
@@ -53,14 +58,15 @@ enum Form {
 }
 
 impl Form {
-    /// The level this CPU's profile chooses for decoding the form
-    /// (`tune`), for every decoder that dispatches by itself.
-    fn isa(self) -> Isa {
-        use crate::tune::{Op, isa};
+    /// The levels this CPU's profile chooses for decoding the form
+    /// (`tune`), for every decoder that dispatches by itself: the blocks'
+    /// and, for the VByte tail, VByte's, as for bp128's streams.
+    fn levels(self) -> Levels {
+        use crate::tune::Op;
         match self {
-            Form::Plain => isa(Op::FastLanes),
-            Form::For => isa(Op::FastLanesFor),
-            Form::Delta => isa(Op::FastLanesDelta),
+            Form::Plain => Levels::tuned(Op::FastLanes, false),
+            Form::For => Levels::tuned(Op::FastLanesFor, false),
+            Form::Delta => Levels::tuned(Op::FastLanesDelta, true),
         }
     }
 }
@@ -132,12 +138,12 @@ pub fn encode_delta_to_vec(values: &[u32], prev: u32) -> Vec<u8> {
 /// Decodes `out.len()` values from the start of `input`; returns the bytes
 /// consumed.
 pub fn decode(input: &[u8], out: &mut [u32]) -> Result<usize, Error> {
-    decode_impl(Form::Plain, Form::Plain.isa(), input, out, 0)
+    decode_impl(Form::Plain, Form::Plain.levels(), input, out, 0)
 }
 
 /// [`decode`] with the kernel of `isa`; `Err(Unsupported)` if the CPU lacks it.
 pub fn decode_with(isa: Isa, input: &[u8], out: &mut [u32]) -> Result<usize, Error> {
-    decode_impl(Form::Plain, isa.check()?, input, out, 0)
+    decode_impl(Form::Plain, Levels::one(isa.check()?), input, out, 0)
 }
 
 /// Decodes `n` values into a new vector.
@@ -147,13 +153,13 @@ pub fn decode_to_vec(input: &[u8], n: usize) -> Result<Vec<u32>, Error> {
 
 /// Decodes `out.len()` values of a FoR stream; returns the bytes consumed.
 pub fn decode_for(input: &[u8], out: &mut [u32]) -> Result<usize, Error> {
-    decode_impl(Form::For, Form::For.isa(), input, out, 0)
+    decode_impl(Form::For, Form::For.levels(), input, out, 0)
 }
 
 /// [`decode_for`] with the kernel of `isa`; `Err(Unsupported)` if the CPU
 /// lacks it.
 pub fn decode_for_with(isa: Isa, input: &[u8], out: &mut [u32]) -> Result<usize, Error> {
-    decode_impl(Form::For, isa.check()?, input, out, 0)
+    decode_impl(Form::For, Levels::one(isa.check()?), input, out, 0)
 }
 
 /// Decodes `n` values of a FoR stream into a new vector.
@@ -164,7 +170,7 @@ pub fn decode_for_to_vec(input: &[u8], n: usize) -> Result<Vec<u32>, Error> {
 /// Decodes `out.len()` values of a delta stream, summing the gaps from
 /// `prev`; returns the bytes consumed.
 pub fn decode_delta(input: &[u8], out: &mut [u32], prev: u32) -> Result<usize, Error> {
-    decode_impl(Form::Delta, Form::Delta.isa(), input, out, prev)
+    decode_impl(Form::Delta, Form::Delta.levels(), input, out, prev)
 }
 
 /// [`decode_delta`] with the kernel of `isa`; `Err(Unsupported)` if the CPU
@@ -175,7 +181,7 @@ pub fn decode_delta_with(
     out: &mut [u32],
     prev: u32,
 ) -> Result<usize, Error> {
-    decode_impl(Form::Delta, isa.check()?, input, out, prev)
+    decode_impl(Form::Delta, Levels::one(isa.check()?), input, out, prev)
 }
 
 /// Decodes `n` values of a delta stream into a new vector.
@@ -197,7 +203,7 @@ fn from_vec(form: Form, input: &[u8], n: usize, prev: u32) -> Result<Vec<u32>, E
     if out.len() < n {
         return Err(short(input.len(), n - out.len()));
     }
-    decode_impl(form, form.isa(), input, &mut out, prev)?;
+    decode_impl(form, form.levels(), input, &mut out, prev)?;
     Ok(out)
 }
 
@@ -276,11 +282,12 @@ fn encode_impl(form: Form, values: &[u32], mut prev: u32, out: &mut [u8]) -> usi
 
 fn decode_impl(
     form: Form,
-    isa: Isa,
+    levels: Levels,
     input: &[u8],
     out: &mut [u32],
     mut prev: u32,
 ) -> Result<usize, Error> {
+    let isa = levels.blocks;
     let n = out.len();
     let mut pos = 0;
     let mut blocks = out.chunks_exact_mut(BLOCK);
@@ -333,6 +340,7 @@ fn decode_impl(
     }
     let tail = blocks.into_remainder();
     let prev = (form == Form::Delta).then_some(prev);
-    let read = vbyte::decode_tail(isa, &input[pos..], tail, prev).map_err(|e| e.shifted(pos))?;
+    let read =
+        vbyte::decode_tail(levels.tail, &input[pos..], tail, prev).map_err(|e| e.shifted(pos))?;
     Ok(pos + read)
 }
