@@ -215,6 +215,8 @@ def bitshuffle_part(cols: dict[str, np.ndarray], chunk_bytes: int, repeat: int):
         for c, f in zip(chunks, framed):
             check("bit_split lz4", bit_split.decompress_lz4(f, dtype=c.dtype), c)
             check("bit_split", bit_split.decode(bit_split.encode(c), dtype=c.dtype), c)
+        for c, o in zip(chunks, outs):
+            check("bit_split out=", bit_split.decode(bit_split.encode(c), out=o), c)
         size = sum(map(len, framed))
         op = f"bitshuffle-LZ4 (HDF5 32008) decode, {label}"
         row(op, "vecpress bit_split", lambda: [bit_split.decompress_lz4(f, dtype=o.dtype, out=o) for f, o in zip(framed, outs)], a.nbytes, repeat, size)
@@ -222,7 +224,7 @@ def bitshuffle_part(cols: dict[str, np.ndarray], chunk_bytes: int, repeat: int):
         row(enc_op, "vecpress bit_split", lambda: [bit_split.compress_lz4(c) for c in chunks], a.nbytes, repeat, size)
         plain = [bit_split.encode(c) for c in chunks]
         plain_op = f"bit shuffle decode (no LZ4), {label}"
-        row(plain_op, "vecpress bit_split", lambda: [bit_split.decode(p, dtype=c.dtype) for p, c in zip(plain, chunks)], a.nbytes, repeat)
+        row(plain_op, "vecpress bit_split (out=)", lambda: [bit_split.decode(p, out=o) for p, o in zip(plain, outs)], a.nbytes, repeat)
         row(plain_op, "numpy copy", lambda: [np.copyto(o, c) for o, c in zip(outs, chunks)], a.nbytes, repeat)
         if bitshuffle is None:
             for o in (op, enc_op, plain_op):

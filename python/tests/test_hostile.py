@@ -121,7 +121,7 @@ def _decoders():
     decoder that takes ``out=``."""
     import numpy as np
 
-    from vecpress import byte_split, group_varint, stream_vbyte, vbyte
+    from vecpress import bit_split, byte_split, group_varint, stream_vbyte, vbyte
 
     ids = np.arange(0, 3000, 3, dtype=np.uint32)
     wide = np.arange(1000, dtype=np.uint64) << 40
@@ -139,6 +139,7 @@ def _decoders():
     yield "byte_split", byte_split.encode(floats), np.float64, (
         lambda d, o: byte_split.decode(d, dtype=np.float64, out=o)
     )
+    yield "bit_split", bit_split.encode(floats), np.float64, (lambda d, o: bit_split.decode(d, out=o))
     yield "lz4", lz4.compress(ids), np.uint8, lambda d, o: lz4.decompress(d, out=o)
 
 
@@ -219,9 +220,9 @@ def _hostile_values():
 def _public_functions():
     import inspect
 
-    from vecpress import byte_split, group_varint, stream_vbyte, vbyte
+    from vecpress import bit_split, byte_split, group_varint, stream_vbyte, vbyte
 
-    for mod in (vbyte, stream_vbyte, group_varint, byte_split, lz4):
+    for mod in (vbyte, stream_vbyte, group_varint, byte_split, bit_split, lz4):
         for name in getattr(mod, "__all__", dir(mod)):
             f = getattr(mod, name)
             if inspect.isfunction(f) and name != "open":
@@ -261,7 +262,7 @@ def _decoder_calls():
     import numpy as np
     from hypothesis import strategies as st
 
-    from vecpress import byte_split, group_varint, stream_vbyte, vbyte
+    from vecpress import bit_split, byte_split, group_varint, stream_vbyte, vbyte
 
     counts = st.one_of(st.integers(-3, 5000), st.sampled_from([2**31, 2**32 + 1, 2**63 - 1, 2**64, -(2**70)]))
     dtypes = st.sampled_from([np.uint8, np.uint16, np.int16, np.uint32, np.int32, np.uint64, np.int64,
@@ -295,7 +296,9 @@ def _decoder_calls():
             out = None
         count = draw(counts)
         delta = draw(st.booleans())
-        which = draw(st.sampled_from(["vbyte", "stream_vbyte", "group_varint", "byte_split", "lz4", "frame"]))
+        which = draw(
+            st.sampled_from(["vbyte", "stream_vbyte", "group_varint", "byte_split", "bit_split", "lz4", "frame"])
+        )
         if which == "vbyte":
             return lambda: vbyte.decode(data, count, dtype=dtype, delta=delta, out=out)
         if which == "stream_vbyte":
@@ -304,6 +307,8 @@ def _decoder_calls():
             return lambda: group_varint.decode(data, count, delta=delta, out=out)
         if which == "byte_split":
             return lambda: byte_split.decode(data, dtype=dtype, out=out)
+        if which == "bit_split":
+            return lambda: bit_split.decode(data, dtype=dtype, out=out)
         if which == "lz4":
             return lambda: lz4.decompress(data, None if out is not None else count, out=out)
         return lambda: lz4.decompress_frame(data, max_size=count)

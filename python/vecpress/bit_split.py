@@ -1,8 +1,10 @@
 """Bit shuffle (Masui's bitshuffle): ``N`` values of ``K`` bytes become
 ``8 K`` bit planes, bit ``b`` of every value together, as the bitshuffle
-library and Blosc's ``BITSHUFFLE`` arrange them (in whole groups of 8
-values; the values after the last group are copied as they are). A
-compressor after it finds the runs in the planes of slowly varying data.
+library arranges them: in blocks of 8 KiB of values (rounded down to a
+multiple of 8 values, at least 128 values), then one block of the largest
+multiple of 8 values left; the last ``N % 8`` values are copied as they
+are. A compressor after it finds the runs in the planes of slowly varying
+data.
 
 :func:`compress_lz4` and :func:`decompress_lz4` are the bitshuffle
 library's LZ4 framing, the HDF5 filter 32008 (``hdf5plugin.Bitshuffle``
@@ -51,16 +53,28 @@ def encode(array: Any) -> bytes:
     return _native.bit_split_encode(data, width)
 
 
-def decode(data: Any, *, dtype: Any = np.uint8) -> np.ndarray:
-    """Undoes :func:`encode` into a new flat array of ``dtype``.
+def decode(data: Any, *, dtype: Any = np.uint8, out: np.ndarray | None = None) -> np.ndarray:
+    """Undoes :func:`encode` into a new flat array of ``dtype``. With ``out``
+    (a writable C-contiguous array of at least ``len(data)`` bytes) the
+    values are written there, with no allocation, and the filled part is
+    returned, flat, as ``out.dtype``, whose item size is the value width.
 
     >>> decode(bytes.fromhex("5500000000000000")).tolist()
     [1, 0, 1, 0, 1, 0, 1, 0]
+    >>> buf = np.empty(8, np.uint8)
+    >>> decode(bytes.fromhex("5500000000000000"), out=buf).tolist()
+    [1, 0, 1, 0, 1, 0, 1, 0]
     """
-    dtype = np.dtype(dtype)
-    out = np.empty(memoryview(data).nbytes, np.uint8)
-    n = _native.bit_split_decode(data, dtype.itemsize, out)
-    return out[:n].view(dtype)
+    if out is not None and not isinstance(out, np.ndarray):
+        raise TypeError(f"out must be a numpy.ndarray, got {type(out).__name__}")
+    dtype = np.dtype(out.dtype if out is not None else dtype)
+    if out is None:
+        out = np.empty(memoryview(data).nbytes, np.uint8)
+    if not out.flags.c_contiguous:
+        raise ValueError("out must be a 1-D C-contiguous array")
+    raw = out.reshape(-1).view(np.uint8)
+    n = _native.bit_split_decode(data, dtype.itemsize, raw)
+    return raw[:n].view(dtype)
 
 
 def compress_lz4(array: Any, *, block_size: int = 0) -> bytes:
