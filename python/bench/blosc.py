@@ -212,10 +212,9 @@ def bitshuffle_part(cols: dict[str, np.ndarray], chunk_bytes: int, repeat: int):
         chunks = chunked(a, chunk_bytes)
         outs = [np.empty_like(c) for c in chunks]
         framed = [bit_split.compress_lz4(c) for c in chunks]
-        for c, f in zip(chunks, framed):
+        for c, f, o in zip(chunks, framed, outs):
             check("bit_split lz4", bit_split.decompress_lz4(f, dtype=c.dtype), c)
             check("bit_split", bit_split.decode(bit_split.encode(c), dtype=c.dtype), c)
-        for c, o in zip(chunks, outs):
             check("bit_split out=", bit_split.decode(bit_split.encode(c), out=o), c)
         size = sum(map(len, framed))
         op = f"bitshuffle-LZ4 (HDF5 32008) decode, {label}"

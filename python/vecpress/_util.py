@@ -24,6 +24,24 @@ def as_array(array: Any) -> Any:
     return np.asarray(array)
 
 
+def out_dtype(out: Any, dtype: Any) -> np.dtype:
+    """The dtype a decoder of fixed-width values returns: ``out``'s when it
+    is given (checked to be an ndarray), else ``dtype``."""
+    if out is not None and not isinstance(out, np.ndarray):
+        raise TypeError(f"out must be a numpy.ndarray, got {type(out).__name__}")
+    return np.dtype(out.dtype if out is not None else dtype)
+
+
+def out_bytes(out: np.ndarray | None, nbytes: int) -> np.ndarray:
+    """``out`` (checked C-contiguous) as a flat uint8 view, or a new uint8
+    array of ``nbytes`` when it is ``None``."""
+    if out is None:
+        return np.empty(nbytes, np.uint8)
+    if not out.flags.c_contiguous:
+        raise ValueError("out must be a 1-D C-contiguous array")
+    return out.reshape(-1).view(np.uint8)
+
+
 def dtype_str(dtype: Any) -> str:
     """numpy's ``dtype.str`` for ``dtype`` (``"<u4"`` for ``np.uint32``)."""
     try:

@@ -29,6 +29,7 @@ from typing import Any
 import numpy as np
 
 from vecpress import _native
+from vecpress._util import out_bytes, out_dtype
 
 __all__ = ["encode", "decode", "compress_lz4", "decompress_lz4"]
 
@@ -65,14 +66,8 @@ def decode(data: Any, *, dtype: Any = np.uint8, out: np.ndarray | None = None) -
     >>> decode(bytes.fromhex("5500000000000000"), out=buf).tolist()
     [1, 0, 1, 0, 1, 0, 1, 0]
     """
-    if out is not None and not isinstance(out, np.ndarray):
-        raise TypeError(f"out must be a numpy.ndarray, got {type(out).__name__}")
-    dtype = np.dtype(out.dtype if out is not None else dtype)
-    if out is None:
-        out = np.empty(memoryview(data).nbytes, np.uint8)
-    if not out.flags.c_contiguous:
-        raise ValueError("out must be a 1-D C-contiguous array")
-    raw = out.reshape(-1).view(np.uint8)
+    dtype = out_dtype(out, dtype)
+    raw = out_bytes(out, memoryview(data).nbytes)
     n = _native.bit_split_decode(data, dtype.itemsize, raw)
     return raw[:n].view(dtype)
 

@@ -21,7 +21,7 @@ from typing import Any
 import numpy as np
 
 from vecpress import _native
-from vecpress._util import as_array
+from vecpress._util import as_array, out_bytes, out_dtype
 
 __all__ = ["encode", "decode"]
 
@@ -58,15 +58,9 @@ def decode(data: Any, *, dtype: Any = np.uint8, out: np.ndarray | None = None) -
     >>> decode(bytes.fromhex("02040103"), dtype=np.uint16).tolist() == [0x0102, 0x0304]
     True
     """
-    if out is not None and not isinstance(out, np.ndarray):
-        raise TypeError(f"out must be a numpy.ndarray, got {type(out).__name__}")
-    dtype = np.dtype(out.dtype if out is not None else dtype)
+    dtype = out_dtype(out, dtype)
     if dtype.kind not in "uifc" or not dtype.isnative:
         raise TypeError(f"unsupported dtype {dtype} (expected a native-order numeric dtype)")
-    if out is None:
-        out = np.empty(memoryview(data).nbytes, dtype=np.uint8)
-    if not out.flags.c_contiguous:
-        raise ValueError("out must be a 1-D C-contiguous array")
-    raw = out.reshape(-1).view(np.uint8)
+    raw = out_bytes(out, memoryview(data).nbytes)
     n = _native.byte_split_decode(data, dtype.itemsize, raw)
     return raw[:n].view(dtype)
