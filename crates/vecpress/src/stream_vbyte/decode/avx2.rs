@@ -2,19 +2,22 @@
 //! each group's 16 data bytes loaded into one 128-bit half of a register,
 //! one `vpshufb` with the two groups' table rows; with delta coding, their
 //! prefix sum in the register and the running total off the step-to-step
-//! chain. Delta-coded runs of one-byte gaps below 32 are summed in bytes
-//! ([`byte_runs`]), larger ones in 16-bit lanes ([`sums16`](super::sums16));
-//! the last groups go through the 16-byte steps of
+//! chain. Delta-coded runs of one-byte gaps are summed 32 at a time
+//! ([`byte_runs`]): in bytes where all 32 are below 32, else in 16-bit
+//! lanes ([`wide_sums`]); the last groups go through the 16-byte steps of
 //! [`generic`](super::generic), VEX-encoded.
 //!
 //! Lists dense in gaps below 32 decode faster than with the SSE4.1 kernel,
-//! by the byte sums; lists of wider gaps about as fast. Pairs of groups
+//! by the byte sums, and so do runs of wider one-byte gaps, by the 256-bit
+//! 16-bit sums. Each 32 gaps choose their sums: a run handed whole to
+//! [`Sums16`] at its first wide gap measured slower on clustered lists, whose
+//! runs of gaps below 32 hold a wider one now and then. Pairs of groups
 //! measured slower than the 16-byte steps while the running total was
 //! carried through the pair's last value (a permute on the chain).
 
 use core::arch::x86_64::*;
 
-use super::generic::{OneByteRuns, block_word, decode_groups};
+use super::generic::{block_word, decode_groups};
 use super::sums16::Sums16;
 use crate::simd::x86::{broadcast_u32_from, widen_u8x8_from};
 use crate::stream_vbyte::tables::Variant;
@@ -66,8 +69,7 @@ static PERMUTES: Permutes = Permutes {
 /// ```
 ///
 /// so one add links a step to the next. Zero control words with delta
-/// coding go to [`byte_runs`] when their gaps are below 32, else to
-/// [`Sums16`]. Returns the new `(key, pos)`; with `DELTA`,
+/// coding go to [`byte_runs`]. Returns the new `(key, pos)`; with `DELTA`,
 /// `*prev` is the last value decoded.
 ///
 /// # Safety
@@ -111,18 +113,6 @@ unsafe fn pairs<V: Variant, const DELTA: bool>(
             let (k, p) = unsafe { byte_runs(&control[..keys], data, out_ptr, key, pos, &mut acc) };
             if k != key {
                 (key, pos) = (k, p);
-                continue;
-            }
-            // SAFETY: AVX2 per the caller.
-            let mut narrow = unsafe { _mm256_castsi256_si128(acc) };
-            // SAFETY: key <= keys, pos <= end; `out` holds 4 values per
-            // control byte of `control[..keys]`; the CPU has SSE4.1.
-            let (k, p) =
-                unsafe { Sums16.run(&control[..keys], data, out_ptr, key, pos, &mut narrow) };
-            if k != key {
-                (key, pos) = (k, p);
-                // SAFETY: AVX2; every lane of `narrow` is the last value.
-                acc = unsafe { _mm256_broadcastsi128_si256(narrow) };
                 continue;
             }
         }
@@ -195,17 +185,18 @@ unsafe fn zero_word<V: Variant>(src: *const u8, dst: *mut u8) {
     }
 }
 
-/// Delta decoding of zero control words (32 one-byte gaps each) whose gaps
-/// are all below 32, from control byte `key` and data byte `pos`, running
-/// from `acc` (the previous value in every lane); returns the new `(key,
-/// pos)`, unchanged when the first word does not qualify.
+/// Delta decoding of zero control words (32 one-byte gaps each) from
+/// control byte `key` and data byte `pos`, running from `acc` (the previous
+/// value in every lane); returns the new `(key, pos)`, unchanged when the
+/// first word is not zero or its 32 data bytes are not there.
 ///
-/// Within each qword the byte-wide prefix sums cannot overflow (8 x 31 <
+/// A word whose gaps are all below 32 is summed in bytes. Within each qword the byte-wide prefix sums cannot overflow (8 x 31 <
 /// 256), so three shift-and-add steps on the 32 bytes give them all (no
 /// shuffle); they go through a buffer on the stack, from which each qword
 /// is widened to eight values by one `vpmovzxbd` and its total (byte 7)
 /// broadcast by a plain load and a shift. Four shuffles for 32 values,
 /// where [`Sums16`] takes twenty-four; one add links a qword to the next.
+/// A word with a larger gap goes through [`wide_sums`], 16 gaps at a time.
 ///
 /// # Safety
 /// The CPU has AVX2; `key <= control.len()`, `pos <= data.len()`; `out` is
@@ -224,6 +215,8 @@ unsafe fn byte_runs(
     let mut buf = Buffer([0; 32]);
     // SAFETY: AVX2 per the caller.
     let large = unsafe { _mm256_set1_epi8(0xe0u8 as i8) };
+    // SAFETY: AVX2 per the caller.
+    let sums = unsafe { WideSums::new() };
     while key + 8 <= control.len() && data.len() - pos >= 32 {
         let mut word = [0u8; 8];
         word.copy_from_slice(&control[key..key + 8]);
@@ -237,7 +230,13 @@ unsafe fn byte_runs(
         unsafe {
             let x = _mm256_loadu_si256(data.as_ptr().add(pos).cast());
             if _mm256_testz_si256(x, large) == 0 {
-                break;
+                for h in 0..2 {
+                    let src = data.as_ptr().add(pos + 16 * h);
+                    wide_sums(src, out.add(16 * key + 64 * h), acc, &sums);
+                }
+                key += 8;
+                pos += 32;
+                continue;
             }
             let x = _mm256_add_epi8(x, _mm256_slli_epi64::<8>(x));
             let x = _mm256_add_epi8(x, _mm256_slli_epi64::<16>(x));
@@ -255,4 +254,87 @@ unsafe fn byte_runs(
         pos += 32;
     }
     (key, pos)
+}
+
+/// `vpshufb` indices and the `vpermd` index of [`wide_sums`].
+#[repr(C, align(32))]
+struct WideTables {
+    low: [u8; 32],
+    high: [u8; 32],
+    last: [u32; 8],
+}
+
+const Z: u8 = 0x80;
+
+static WIDE_TABLES: WideTables = WideTables {
+    low: [
+        0, 1, Z, Z, 2, 3, Z, Z, 4, 5, Z, Z, 6, 7, Z, Z, 0, 1, Z, Z, 2, 3, Z, Z, 4, 5, Z, Z, 6, 7,
+        Z, Z,
+    ],
+    high: [
+        8, 9, Z, Z, 10, 11, Z, Z, 12, 13, Z, Z, 14, 15, Z, Z, 8, 9, Z, Z, 10, 11, Z, Z, 12, 13, Z,
+        Z, 14, 15, Z, Z,
+    ],
+    last: [7; 8],
+};
+
+/// The registers of [`wide_sums`], loaded once.
+struct WideSums {
+    low: __m256i,
+    high: __m256i,
+    last: __m256i,
+}
+
+impl WideSums {
+    /// # Safety
+    /// The CPU has AVX2.
+    #[inline(always)]
+    unsafe fn new() -> Self {
+        // Through an opaque pointer: with constant indices LLVM rewrites
+        // `vpermd` as two shuffles.
+        let t: &WideTables = core::hint::black_box(&WIDE_TABLES);
+        // SAFETY: each table is 32 readable bytes; AVX per the caller.
+        unsafe {
+            WideSums {
+                low: _mm256_loadu_si256(t.low.as_ptr().cast()),
+                high: _mm256_loadu_si256(t.high.as_ptr().cast()),
+                last: _mm256_loadu_si256(t.last.as_ptr().cast()),
+            }
+        }
+    }
+}
+
+/// Sixteen one-byte gaps at `src` summed from `acc` (the previous value in
+/// every lane, updated) to the 16 values at `dst`, in 16-bit lanes as
+/// [`Sums16`] sums eight in a 128-bit register, the two halves of eight at
+/// once:
+///
+/// ```text
+/// v = widen16(x0..x15)                     [x0..x7 | x8..x15]
+/// v += v << 1 lane; v += v << 2 lanes      (within each half)
+/// lo = v's lanes 0..4 to 32 bits           [s0..s3 | s8..s11 from x8]
+/// hi = lo + v's lanes 4..8 to 32 bits      [s4..s7 | s12..s15 from x8]
+/// a = [lo | hi] low halves; b = their high halves + splat(a[7])
+/// store a + acc, b + acc; acc += splat(b[7])
+/// ```
+///
+/// # Safety
+/// The CPU has AVX2; `src` has 16 readable bytes, `dst` 64 writable ones.
+#[inline(always)]
+unsafe fn wide_sums(src: *const u8, dst: *mut u8, acc: &mut __m256i, t: &WideSums) {
+    // SAFETY: the reads are of the 16 bytes at `src`, the writes of the 64
+    // at `dst` (the caller's promise); the CPU has AVX2.
+    unsafe {
+        let v = _mm256_cvtepu8_epi16(_mm_loadu_si128(src.cast()));
+        let v = _mm256_add_epi16(v, _mm256_slli_si256::<2>(v));
+        let v = _mm256_add_epi16(v, _mm256_slli_si256::<4>(v));
+        let lo = _mm256_shuffle_epi8(v, t.low);
+        let hi = _mm256_add_epi32(lo, _mm256_shuffle_epi8(v, t.high));
+        let a = _mm256_permute2x128_si256::<0x20>(lo, hi);
+        let b = _mm256_permute2x128_si256::<0x31>(lo, hi);
+        let b = _mm256_add_epi32(b, _mm256_permutevar8x32_epi32(a, t.last));
+        _mm256_storeu_si256(dst.cast(), _mm256_add_epi32(a, *acc));
+        _mm256_storeu_si256(dst.add(32).cast(), _mm256_add_epi32(b, *acc));
+        *acc = _mm256_add_epi32(*acc, _mm256_permutevar8x32_epi32(b, t.last));
+    }
 }
