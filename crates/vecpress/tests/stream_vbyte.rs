@@ -424,6 +424,55 @@ fn delta_runs_at_the_byte_sum_limits_round_trip() {
     }
 }
 
+/// Long runs of one-byte gaps (zero control bytes) in which each 32 gaps
+/// either all stay below 32 (summed in bytes at the AVX2 and AVX-512 levels)
+/// or hold wider ones up to 255 (summed in 16-bit lanes), in every order of
+/// the two kinds: a wide word among narrow ones, narrow among wide, runs of
+/// each, the wide gap in each quarter of its word or everywhere in it; and
+/// the run broken by a two-byte gap at a word's start, middle or end.
+#[test]
+fn delta_runs_mixing_narrow_and_wide_words_round_trip() {
+    let mut rng = Rng::new(255);
+    // Bit w of a pattern: word w's gaps reach up to 255.
+    let patterns: [u64; 8] = [
+        0b0010,
+        0b1101,
+        0b0110_0110,
+        0xf0f0_f0f0,
+        0x5555_5555,
+        0x8000_0001,
+        0xffff_fffe,
+        0x0123_4567_89ab_cdef,
+    ];
+    for (p, &pattern) in patterns.iter().enumerate() {
+        for wide_at in [None, Some(0usize), Some(9), Some(18), Some(31)] {
+            for two_byte_at in [None, Some(32 * 5), Some(32 * 7 + 13), Some(32 * 11 + 31)] {
+                let n = 32 * 64 + 7;
+                let gaps: Vec<u32> = (0..n)
+                    .map(|i| {
+                        if Some(i) == two_byte_at {
+                            return 256 + rng.below(1000) as u32;
+                        }
+                        let wide = pattern >> (i / 32 % 64) & 1 == 1;
+                        match (wide, wide_at) {
+                            (false, _) => rng.below(32) as u32,
+                            (true, None) => rng.below(256) as u32,
+                            (true, Some(at)) if i % 32 == at => 32 + rng.below(224) as u32,
+                            (true, Some(_)) => rng.below(32) as u32,
+                        }
+                    })
+                    .collect();
+                let prev = rng.next_u64() as u32;
+                let values = running_sum(gaps.into_iter(), prev);
+                let ctx = format!(
+                    "pattern {p}, wide gap at {wide_at:?} of 32, two-byte gap at {two_byte_at:?}"
+                );
+                round_trip_all(&values, prev, &ctx);
+            }
+        }
+    }
+}
+
 #[test]
 fn hostile_counts_do_not_allocate() {
     for n in [usize::MAX, usize::MAX / 2, 1 << 40] {
