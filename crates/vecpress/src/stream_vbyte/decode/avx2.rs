@@ -94,6 +94,8 @@ unsafe fn pairs<V: Variant, const DELTA: bool>(
             _mm256_loadu_si256(t.last.as_ptr().cast()),
         )
     };
+    // SAFETY: AVX2 per the caller.
+    let sums = unsafe { WideSums::new(last) };
     while key + 8 <= keys {
         let Some(c) = block_word::<V>(control, key, end - pos) else {
             break;
@@ -110,7 +112,8 @@ unsafe fn pairs<V: Variant, const DELTA: bool>(
         if DELTA && c == 0 && V::LENGTH[0] == 4 {
             // SAFETY: key <= keys, pos <= end; `out` holds 4 values per
             // control byte of `control[..keys]`; the CPU has AVX2.
-            let (k, p) = unsafe { byte_runs(&control[..keys], data, out_ptr, key, pos, &mut acc) };
+            let (k, p) =
+                unsafe { byte_runs(&control[..keys], data, out_ptr, key, pos, &mut acc, &sums) };
             if k != key {
                 (key, pos) = (k, p);
                 continue;
@@ -190,9 +193,9 @@ unsafe fn zero_word<V: Variant>(src: *const u8, dst: *mut u8) {
 /// value in every lane); returns the new `(key, pos)`, unchanged when the
 /// first word is not zero or its 32 data bytes are not there.
 ///
-/// A word whose gaps are all below 32 is summed in bytes. Within each qword the byte-wide prefix sums cannot overflow (8 x 31 <
-/// 256), so three shift-and-add steps on the 32 bytes give them all (no
-/// shuffle); they go through a buffer on the stack, from which each qword
+/// A word whose gaps are all below 32 is summed in bytes. Within each
+/// qword the byte-wide prefix sums cannot overflow (8 x 31 < 256), so three
+/// shift-and-add steps on the 32 bytes give them all (no shuffle); they go through a buffer on the stack, from which each qword
 /// is widened to eight values by one `vpmovzxbd` and its total (byte 7)
 /// broadcast by a plain load and a shift. Four shuffles for 32 values,
 /// where [`Sums16`] takes twenty-four; one add links a qword to the next.
@@ -209,14 +212,13 @@ unsafe fn byte_runs(
     mut key: usize,
     mut pos: usize,
     acc: &mut __m256i,
+    sums: &WideSums,
 ) -> (usize, usize) {
     #[repr(C, align(32))]
     struct Buffer([u8; 32]);
     let mut buf = Buffer([0; 32]);
     // SAFETY: AVX2 per the caller.
     let large = unsafe { _mm256_set1_epi8(0xe0u8 as i8) };
-    // SAFETY: AVX2 per the caller.
-    let sums = unsafe { WideSums::new() };
     while key + 8 <= control.len() && data.len() - pos >= 32 {
         let mut word = [0u8; 8];
         word.copy_from_slice(&control[key..key + 8]);
@@ -232,7 +234,7 @@ unsafe fn byte_runs(
             if _mm256_testz_si256(x, large) == 0 {
                 for h in 0..2 {
                     let src = data.as_ptr().add(pos + 16 * h);
-                    wide_sums(src, out.add(16 * key + 64 * h), acc, &sums);
+                    wide_sums(src, out.add(16 * key + 64 * h), acc, sums);
                 }
                 key += 8;
                 pos += 32;
@@ -256,12 +258,11 @@ unsafe fn byte_runs(
     (key, pos)
 }
 
-/// `vpshufb` indices and the `vpermd` index of [`wide_sums`].
+/// `vpshufb` indices of [`wide_sums`].
 #[repr(C, align(32))]
 struct WideTables {
     low: [u8; 32],
     high: [u8; 32],
-    last: [u32; 8],
 }
 
 const Z: u8 = 0x80;
@@ -275,10 +276,9 @@ static WIDE_TABLES: WideTables = WideTables {
         8, 9, Z, Z, 10, 11, Z, Z, 12, 13, Z, Z, 14, 15, Z, Z, 8, 9, Z, Z, 10, 11, Z, Z, 12, 13, Z,
         Z, 14, 15, Z, Z,
     ],
-    last: [7; 8],
 };
 
-/// The registers of [`wide_sums`], loaded once.
+/// The registers of [`wide_sums`], loaded once a call of the kernel.
 struct WideSums {
     low: __m256i,
     high: __m256i,
@@ -286,19 +286,19 @@ struct WideSums {
 }
 
 impl WideSums {
+    /// `last` is [`PERMUTES`]' `last` (value 7 everywhere), as [`pairs`]
+    /// loaded it.
+    ///
     /// # Safety
     /// The CPU has AVX2.
     #[inline(always)]
-    unsafe fn new() -> Self {
-        // Through an opaque pointer: with constant indices LLVM rewrites
-        // `vpermd` as two shuffles.
-        let t: &WideTables = core::hint::black_box(&WIDE_TABLES);
+    unsafe fn new(last: __m256i) -> Self {
         // SAFETY: each table is 32 readable bytes; AVX per the caller.
         unsafe {
             WideSums {
-                low: _mm256_loadu_si256(t.low.as_ptr().cast()),
-                high: _mm256_loadu_si256(t.high.as_ptr().cast()),
-                last: _mm256_loadu_si256(t.last.as_ptr().cast()),
+                low: _mm256_loadu_si256(WIDE_TABLES.low.as_ptr().cast()),
+                high: _mm256_loadu_si256(WIDE_TABLES.high.as_ptr().cast()),
+                last,
             }
         }
     }
