@@ -366,38 +366,13 @@ pub(crate) unsafe fn expand_bytes(mask: u64, bytes: __m512i) -> __m512i {
     out
 }
 
-/// `vpbroadcastd` from memory: the u32 at `ptr` in every lane, by a load
-/// alone (no shuffle).
-///
-/// Written in `asm!` so that it stays a load: where the bytes were just
-/// stored from a register, LLVM forwards them, and the broadcast becomes an
-/// extract, a move and a shuffle.
-///
-/// # Safety
-/// The CPU has AVX2; the 4 bytes at `ptr` are readable.
-#[inline]
-#[target_feature(enable = "avx2")]
-pub(crate) unsafe fn broadcast_u32_from(ptr: *const u8) -> __m256i {
-    let out: __m256i;
-    // SAFETY: the instruction reads the 4 bytes at `ptr` (readable, the
-    // caller's promise) and nothing else; AVX2 per the caller.
-    unsafe {
-        core::arch::asm!(
-            "vpbroadcastd {out}, dword ptr [{ptr}]",
-            ptr = in(reg) ptr,
-            out = lateout(ymm_reg) out,
-            options(pure, readonly, nostack, preserves_flags),
-        );
-    }
-    out
-}
-
 /// `vpmovzxbd` from memory: the 8 bytes at `ptr` zero-extended to eight
 /// u32 lanes, the load folded into the instruction.
 ///
-/// Written in `asm!` for the reason of [`broadcast_u32_from`]: from bytes
-/// just stored, LLVM would take them from the register with a shuffle or
-/// lane extract each, where this form needs none.
+/// Written in `asm!` so that the load stays folded into the one instruction
+/// whatever the code around it: LLVM sees through an intrinsic load and may
+/// rewrite it (from bytes just stored it takes each 8 from the register
+/// with a shuffle or lane extract), where this form needs none.
 ///
 /// # Safety
 /// The CPU has AVX2; the 8 bytes at `ptr` are readable.

@@ -19,7 +19,7 @@ use core::arch::x86_64::*;
 
 use super::generic::{block_word, decode_groups};
 use super::sums16::Sums16;
-use crate::simd::x86::{broadcast_u32_from, widen_u8x8_from};
+use crate::simd::x86::widen_u8x8_from;
 use crate::stream_vbyte::tables::Variant;
 
 /// Decodes the whole groups of `control` (4 values a byte into `out`) that
@@ -195,10 +195,14 @@ unsafe fn zero_word<V: Variant>(src: *const u8, dst: *mut u8) {
 ///
 /// A word whose gaps are all below 32 is summed in bytes. Within each
 /// qword the byte-wide prefix sums cannot overflow (8 x 31 < 256), so three
-/// shift-and-add steps on the 32 bytes give them all (no shuffle); they go through a buffer on the stack, from which each qword
-/// is widened to eight values by one `vpmovzxbd` and its total (byte 7)
-/// broadcast by a plain load and a shift. Four shuffles for 32 values,
+/// shift-and-add steps on the 32 bytes give them all (no shuffle). Each
+/// qword is then taken from the register (a lane extract and two
+/// `vpunpckhqdq`), widened to eight values by one `vpmovzxbd`, and its
+/// total (lane 7) spread by one `vpermd`: eleven shuffles for 32 values,
 /// where [`Sums16`] takes twenty-four; one add links a qword to the next.
+/// The sums stay in registers: stored to the stack and reloaded as qwords,
+/// each reload waited on the store (narrower loads of a wider store are
+/// not forwarded at once).
 /// A word with a larger gap goes through [`wide_sums`], 16 gaps at a time.
 ///
 /// # Safety
@@ -214,9 +218,6 @@ unsafe fn byte_runs(
     acc: &mut __m256i,
     sums: &WideSums,
 ) -> (usize, usize) {
-    #[repr(C, align(32))]
-    struct Buffer([u8; 32]);
-    let mut buf = Buffer([0; 32]);
     // SAFETY: AVX2 per the caller.
     let large = unsafe { _mm256_set1_epi8(0xe0u8 as i8) };
     while key + 8 <= control.len() && data.len() - pos >= 32 {
@@ -225,10 +226,9 @@ unsafe fn byte_runs(
         if u64::from_le_bytes(word) != 0 {
             break;
         }
-        // SAFETY: 32 bytes at `pos` are inside `data`; `buf` is 32 bytes,
-        // aligned to 32, and every load from it is inside it; the 32 values
-        // at value 4 key are inside `out` (key + 8 <= control.len()); the
-        // CPU has AVX2.
+        // SAFETY: 32 bytes at `pos` are inside `data`; the 32 values at
+        // value 4 key are inside `out` (key + 8 <= control.len()); the CPU
+        // has AVX2.
         unsafe {
             let x = _mm256_loadu_si256(data.as_ptr().add(pos).cast());
             if _mm256_testz_si256(x, large) == 0 {
@@ -243,11 +243,17 @@ unsafe fn byte_runs(
             let x = _mm256_add_epi8(x, _mm256_slli_epi64::<8>(x));
             let x = _mm256_add_epi8(x, _mm256_slli_epi64::<16>(x));
             let x = _mm256_add_epi8(x, _mm256_slli_epi64::<32>(x));
-            _mm256_store_si256(buf.0.as_mut_ptr().cast(), x);
-            let b = buf.0.as_ptr();
-            for q in 0..4 {
-                let v = widen_u8x8_from(b.add(8 * q));
-                let total = _mm256_srli_epi32::<24>(broadcast_u32_from(b.add(8 * q + 4)));
+            let lo = _mm256_castsi256_si128(x);
+            let hi = _mm256_extracti128_si256::<1>(x);
+            let qwords = [
+                lo,
+                _mm_unpackhi_epi64(lo, lo),
+                hi,
+                _mm_unpackhi_epi64(hi, hi),
+            ];
+            for (q, w) in qwords.into_iter().enumerate() {
+                let v = _mm256_cvtepu8_epi32(w);
+                let total = _mm256_permutevar8x32_epi32(v, sums.last);
                 _mm256_storeu_si256(out.add(16 * key + 32 * q).cast(), _mm256_add_epi32(v, *acc));
                 *acc = _mm256_add_epi32(*acc, total);
             }
@@ -278,7 +284,8 @@ static WIDE_TABLES: WideTables = WideTables {
     ],
 };
 
-/// The registers of [`wide_sums`], loaded once a call of the kernel.
+/// The registers of [`wide_sums`] (and `last`, of [`byte_runs`] too),
+/// loaded once a call of the kernel.
 struct WideSums {
     low: __m256i,
     high: __m256i,
