@@ -29,6 +29,9 @@ step "cargo clippy without default features (no Varint-G8IU)"
 cargo clippy -p vecpress --no-default-features --all-targets -- -D warnings
 
 step "cargo doc (no broken links, -D warnings), with and without default features"
+# The command's crate first, on its own: its binary is named as the library
+# is, and rustdoc writes both to target/doc/vecpress (see its Cargo.toml).
+RUSTDOCFLAGS="-D warnings" cargo rustdoc -p vecpress-cli --bin vecpress --quiet
 RUSTDOCFLAGS="-D warnings" cargo doc --workspace --no-deps --quiet
 RUSTDOCFLAGS="-D warnings" cargo doc -p vecpress --no-default-features --no-deps --quiet
 
