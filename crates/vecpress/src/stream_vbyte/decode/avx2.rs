@@ -201,8 +201,8 @@ unsafe fn zero_word<V: Variant>(src: *const u8, dst: *mut u8) {
 /// total (lane 7) spread by one `vpermd`: eleven shuffles for 32 values,
 /// where [`Sums16`] takes twenty-four; one add links a qword to the next.
 /// The sums stay in registers: stored to the stack and reloaded as qwords,
-/// each reload waited on the store (narrower loads of a wider store are
-/// not forwarded at once).
+/// each reload would wait on the store (narrower loads of a wider store
+/// are not forwarded at once).
 /// A word with a larger gap goes through [`wide_sums`], 16 gaps at a time.
 ///
 /// # Safety
