@@ -230,13 +230,24 @@ pub fn decode_streams(streams: &[&[u8]], width: usize, out: &mut [u8]) -> Result
         value: n,
     })?;
     room(len, out.len())?;
-    decode_from(
+    join_streams(
         crate::tune::isa(crate::tune::Op::ByteSplit),
-        &SeparateIn { streams, n },
-        width,
+        streams,
         &mut out[..len],
     );
     Ok(n)
+}
+
+/// Joins `streams` (one per byte of a value, each at least
+/// `out.len() / streams.len()` bytes long) into `out` with the kernels of
+/// `isa`, which the caller has checked; `out` holds a whole number of
+/// values. For callers whose streams are not one buffer, as Blosc's split
+/// blocks, whose parts that did not compress stay in the frame.
+pub(crate) fn join_streams(isa: Isa, streams: &[&[u8]], out: &mut [u8]) {
+    let width = streams.len();
+    debug_assert!(width > 0 && out.len().is_multiple_of(width));
+    let n = out.len() / width;
+    decode_from(isa, &SeparateIn { streams, n }, width, out);
 }
 
 /// Decodes values `start..start + count` of a page (all `width` streams of
