@@ -7,7 +7,7 @@
 #![forbid(unsafe_code)]
 
 use crate::lz4::block;
-use crate::{Error, Isa};
+use crate::{Error, Isa, scratch};
 
 /// Worst-case compressed size of `len` input bytes: LZ4's bound.
 ///
@@ -43,9 +43,12 @@ pub const fn max_compressed_len_lz4(len: usize) -> usize {
 /// # Ok::<(), vecpress::Error>(())
 /// ```
 pub fn compress_lz4(input: &[u8], width: usize, out: &mut [u8]) -> Result<usize, Error> {
-    let mut streams = vec![0u8; input.len()];
-    super::encode(input, width, &mut streams)?;
-    block::compress_into(&streams, out)
+    // The streams go through this thread's scratch buffer: a new zeroed
+    // one per call would cost a pass of its own over the data.
+    scratch::with(input.len(), |streams| {
+        super::encode(input, width, streams)?;
+        block::compress_into(streams, out)
+    })
 }
 
 /// Decompresses an LZ4 block of byte streams and joins them back into
@@ -102,15 +105,17 @@ pub fn decompress_lz4_with(
         // The transposition names the rule that is broken.
         return super::decode_with(isa, &[], width, out);
     }
-    let mut streams = vec![0u8; out.len()];
-    let n = block::decompress_with(isa, input, &mut streams)?;
-    if n != out.len() {
-        return Err(Error::Corrupt {
-            offset: input.len(),
-            what: "lz4 block shorter than the values expected",
-        });
-    }
-    super::decode_with(isa, &streams, width, out)
+    // The LZ4 decoder writes every byte of `streams` that is read after it.
+    scratch::with(out.len(), |streams| {
+        let n = block::decompress_with(isa, input, streams)?;
+        if n != out.len() {
+            return Err(Error::Corrupt {
+                offset: input.len(),
+                what: "lz4 block shorter than the values expected",
+            });
+        }
+        super::decode_with(isa, streams, width, out)
+    })
 }
 
 /// [`compress_lz4`] into a new vector of the compressed size.
