@@ -67,6 +67,48 @@ pub(super) trait Copier {
     /// `1 <= n < W`; `op - n .. op + W` is readable and `op .. op + W`
     /// writable, in one allocation.
     unsafe fn overlap(op: *mut u8, n: usize) -> usize;
+
+    /// [`overlap`](Copier::overlap) where the 16 bytes before `op` are
+    /// readable too: a copier that loads the pattern may load the bytes
+    /// that end at `op` (see [`start_overlap`]). By default, the same.
+    ///
+    /// # Safety
+    /// As [`overlap`](Copier::overlap), and `op - 16 .. op` readable.
+    #[inline(always)]
+    unsafe fn overlap_end(op: *mut u8, n: usize) -> usize {
+        // SAFETY: the caller's contract, a wider one than `overlap` asks.
+        unsafe { Self::overlap(op, n) }
+    }
+}
+
+/// Writes the first `C::W` bytes of a match of offset `n` at output offset
+/// `op` ([`Copier::overlap`]); returns the copier's distance for the rest.
+///
+/// The bytes just before a match were written a moment ago, often by more
+/// than one store (the literals' 16-byte copy, the end of the match or the
+/// literals before), and a load across two stores is not forwarded from
+/// the store buffer: it waits for both to reach the cache. A load of the
+/// pattern from `op - n` that is wider than `n` reaches past `op` into the
+/// literals' copy, this sequence's own store, whenever the pattern is
+/// loaded; one that ends at `op` reads only stores before it, which have
+/// had longer to leave. Long runs of short period (the byte planes of float
+/// columns) start such a load every few sequences, so a copier is told,
+/// where it is so, that the 16 bytes before `op` may be read.
+///
+/// # Safety
+/// `1 <= n < C::W`, `n <= op`; `out .. out + op + C::W` readable and
+/// writable in one allocation; the CPU features of `C`.
+#[inline(always)]
+unsafe fn start_overlap<C: Copier>(out: *mut u8, op: usize, n: usize) -> usize {
+    // SAFETY: the caller's contract; `overlap_end` only when 16 <= op.
+    unsafe {
+        let dst = out.add(op);
+        if op >= 16 {
+            C::overlap_end(dst, n)
+        } else {
+            C::overlap(dst, n)
+        }
+    }
 }
 
 /// Wild copies of `N` bytes (8 or 16), plain copies the compiler turns into
@@ -162,7 +204,7 @@ unsafe fn copy_match<C: Copier>(out: *mut u8, op: usize, offset: usize, len: usi
         if offset >= C::W {
             wild::<C>(dst, dst.sub(offset), len);
         } else {
-            C::overlap(dst, offset);
+            start_overlap::<C>(out, op, offset);
             if len > C::W {
                 // The match repeats every `offset` bytes, so its first W
                 // bytes, stored every `step` bytes (a multiple of the offset,
@@ -232,7 +274,7 @@ unsafe fn copy_short_match<C: Copier>(out: *mut u8, op: usize, offset: usize, le
             // Out of line: the copies above then fall through to the next
             // sequence, where this path in line made them jump over it.
             cold();
-            let d = C::overlap(dst, offset);
+            let d = start_overlap::<C>(out, op, offset);
             let mut k = C::W;
             while k < len {
                 C::chunk(dst.add(k), dst.add(k).sub(d));

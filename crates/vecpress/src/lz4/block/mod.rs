@@ -612,12 +612,15 @@ fn decode_from_form(
 mod tests {
     use super::*;
 
-    /// A block of one match, written with the compressor's own writer:
-    /// `head` literals, a match at `offset` of `len` bytes, `tail` literals
-    /// (at least 12, the end-of-block rules; with 64, the input leaves the
-    /// fast loop room to copy the match itself); and the bytes it decodes to.
+    /// A block written with the compressor's own writer: when `lead` is not
+    /// zero, `lead` literals and a match of offset 5 and 11 bytes; then
+    /// `head` literals, the match under test at `offset` of `len` bytes,
+    /// and `tail` literals (at least 12, the end-of-block rules; with 64,
+    /// the input leaves the fast loop room to copy the match itself); and
+    /// the bytes it decodes to.
     fn one_match(
         seed: u8,
+        lead: usize,
         head: usize,
         offset: usize,
         len: usize,
@@ -630,7 +633,14 @@ mod tests {
             x ^= x << 5;
             x as u8
         };
-        let mut data: Vec<u8> = (0..head).map(|_| byte()).collect();
+        let mut data: Vec<u8> = (0..lead).map(|_| byte()).collect();
+        if lead > 0 {
+            for _ in 0..11 {
+                data.push(data[data.len() - 5]);
+            }
+        }
+        let start = data.len();
+        data.extend((0..head).map(|_| byte()));
         for _ in 0..len {
             data.push(data[data.len() - offset]);
         }
@@ -642,9 +652,12 @@ mod tests {
             pos: 0,
             bound,
         };
-        out.sequence(&data, 0, head, offset, len - MINMATCH)
+        if lead > 0 {
+            out.sequence(&data, 0, lead, 5, 11 - MINMATCH).unwrap();
+        }
+        out.sequence(&data, start, start + head, offset, len - MINMATCH)
             .unwrap();
-        out.last_literals(&data, head + len).unwrap();
+        out.last_literals(&data, start + head + len).unwrap();
         let end = out.pos;
         packed.truncate(end);
         (packed, data)
@@ -653,7 +666,10 @@ mod tests {
     /// Both forms of `copy32`'s overlapping matches (the profile runs one
     /// on each CPU; the integration tests see only that one), alone and as
     /// either block of a pair: every offset below its width and past it, at
-    /// lengths around its copies and steps.
+    /// lengths around its copies and steps, with the pattern taken from
+    /// each of its sources (`fast::pattern_source`): the literals in the
+    /// input (at least `offset` of them, 32 bytes in), the output (fewer
+    /// literals, 32 bytes out) and the output from `op - offset` (less).
     #[test]
     fn both_copy32_forms_write_every_short_offset() {
         if !Variant::Copy32.is_available() {
@@ -666,12 +682,21 @@ mod tests {
         let partner_len = partner_data.len();
         for len in lengths {
             for offset in 1..=40usize {
-                for (head, tail) in [(offset, 12), (offset + 5, 64), (48.max(offset), 64)] {
+                let heads = [
+                    (0, offset, 12),
+                    (0, offset + 5, 64),
+                    (0, 48.max(offset), 64),
+                    (40, 0, 64),
+                    (40, offset / 2, 12),
+                    (16, offset / 2, 64),
+                ];
+                for (lead, head, tail) in heads {
                     let seed = len as u8 ^ offset as u8;
-                    let (packed, data) = one_match(seed, head, offset, len, tail);
+                    let (packed, data) = one_match(seed, lead, head, offset, len, tail);
                     for register in [false, true] {
                         let ctx = format!(
-                            "register {register}, offset {offset}, head {head}, match {len}"
+                            "register {register}, offset {offset}, lead {lead}, head {head}, \
+                             match {len}"
                         );
                         for room in [0, 40] {
                             let mut out = vec![0xA5u8; data.len() + room];

@@ -75,6 +75,28 @@ pub(super) static PATTERN_16: crate::simd::Aligned<[[u8; 16]; 16]> =
 pub(super) static PATTERN_32: crate::simd::Aligned<[[u8; 32]; 16]> =
     crate::simd::Aligned(patterns());
 
+/// [`PATTERN_32`] for the 16 bytes that end where the pattern ends: byte
+/// `i` takes byte `16 - n + i % n` (row 0 unused).
+#[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
+pub(super) static PATTERN_END_32: crate::simd::Aligned<[[u8; 32]; 16]> =
+    crate::simd::Aligned(patterns_end());
+
+/// Rows of `W` bytes for the offsets `n` in `1..16`: byte `i` is `16 - n +
+/// i % n`.
+const fn patterns_end<const W: usize>() -> [[u8; W]; 16] {
+    let mut t = [[0u8; W]; 16];
+    let mut n = 1;
+    while n < 16 {
+        let mut i = 0;
+        while i < W {
+            t[n][i] = (16 - n + i % n) as u8;
+            i += 1;
+        }
+        n += 1;
+    }
+    t
+}
+
 /// Two windows of 32 bytes, read 16 bytes at a time from `16 - m` for `m` in
 /// `0..16`, that join the last `m` bytes of one 16-byte register with the
 /// first `16 - m` of another: row 0 (`0, 1, .., 15`, then 16 zeroing
@@ -154,6 +176,19 @@ mod tests {
         for (n, row) in PATTERN_32.iter().enumerate().skip(1) {
             let mut source = [0xEEu8; 16];
             for (i, b) in source.iter_mut().take(n).enumerate() {
+                *b = i as u8;
+            }
+            let filled: Vec<u8> = (0..n as u8).cycle().take(32).collect();
+            let shuffled: Vec<u8> = row.iter().map(|&i| shuffle(&source, i)).collect();
+            assert_eq!(shuffled, filled, "n {n}");
+        }
+    }
+
+    #[test]
+    fn end_patterns_repeat_the_last_n_bytes() {
+        for (n, row) in PATTERN_END_32.iter().enumerate().skip(1) {
+            let mut source = [0xEEu8; 16];
+            for (i, b) in source.iter_mut().skip(16 - n).enumerate() {
                 *b = i as u8;
             }
             let filled: Vec<u8> = (0..n as u8).cycle().take(32).collect();

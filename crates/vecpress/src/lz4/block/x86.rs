@@ -9,7 +9,7 @@ use core::arch::x86_64::{
 
 use super::fast::{Copier, fast_loop, fast_loop_pair};
 use super::shuffle::{copy16, pattern16};
-use super::tables::{DISTANCE_16, DISTANCE_32, JOIN_16, PATTERN_32};
+use super::tables::{DISTANCE_16, DISTANCE_32, JOIN_16, PATTERN_32, PATTERN_END_32};
 
 /// [`super::shuffle::Shuffle16`] with `pshufb` (SSSE3).
 type Shuffle16 = super::shuffle::Shuffle16<__m128i>;
@@ -19,7 +19,9 @@ type Shuffle16 = super::shuffle::Shuffle16<__m128i>;
 /// [`tune::lz4_register_patterns`](crate::tune::lz4_register_patterns)):
 /// - `true`: made in a register from the bytes before the match, and stored
 ///   once. The 32-byte load that repeats them over a long match then reads
-///   what one store wrote, which the store buffer forwards.
+///   what one store wrote, which the store buffer forwards. A pattern below
+///   16 bytes is loaded as the 16 bytes that end at the match, where there
+///   are 16 (`fast::start_overlap` says why).
 /// - `false`: 16 bytes (`pshufb` when `n < 16`), then 16 more copied from
 ///   `DISTANCE_16[n]` back, reading the first store; the load that repeats
 ///   the 32 bytes reads two stores, which is not forwarded and waits for
@@ -49,6 +51,20 @@ impl<const REGISTER: bool> Copier for Copy32<REGISTER> {
         unsafe {
             if REGISTER {
                 pattern32_in_register(op, n);
+            } else {
+                pattern32_staged(op, n);
+            }
+        }
+        usize::from(DISTANCE_32[n])
+    }
+
+    #[inline(always)]
+    unsafe fn overlap_end(op: *mut u8, n: usize) -> usize {
+        // SAFETY: the caller's contract: 1 <= n < 32, op - max(n, 16) ..
+        // op + 32 valid.
+        unsafe {
+            if REGISTER {
+                pattern32_before(op, n);
             } else {
                 pattern32_staged(op, n);
             }
@@ -89,6 +105,28 @@ unsafe fn pattern32_in_register(op: *mut u8, n: usize) {
             _mm256_set_m128i(second, first)
         };
         _mm256_storeu_si256(op.cast(), pattern);
+    }
+}
+
+/// [`pattern32_in_register`] from loads that end by `op`: below 16, the 16
+/// bytes before `op` (see `fast::start_overlap`); from 16 on, as there.
+///
+/// # Safety
+/// `1 <= n < 32`; `op - max(n, 16) .. op` readable and `op .. op + 32`
+/// writable, in one allocation; the CPU has AVX2.
+#[inline(always)]
+unsafe fn pattern32_before(op: *mut u8, n: usize) {
+    // SAFETY: the caller's contract. PATTERN_END_32's rows are aligned
+    // 32-byte rows of a 64-byte aligned table.
+    unsafe {
+        if n < 16 {
+            let v = _mm256_broadcastsi128_si256(_mm_loadu_si128(op.sub(16).cast()));
+            let pattern =
+                _mm256_shuffle_epi8(v, _mm256_load_si256(PATTERN_END_32[n].as_ptr().cast()));
+            _mm256_storeu_si256(op.cast(), pattern);
+        } else {
+            pattern32_in_register(op, n);
+        }
     }
 }
 
