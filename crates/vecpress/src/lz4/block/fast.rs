@@ -81,8 +81,8 @@ pub(super) trait Copier {
     }
 }
 
-/// Writes the first `C::W` bytes of a match of offset `n` at output offset
-/// `op` ([`Copier::overlap`]); returns the copier's distance for the rest.
+/// Writes the first `C::W` bytes of a match of offset `n` at `dst`
+/// ([`Copier::overlap`]); returns the copier's distance for the rest.
 ///
 /// The bytes just before a match were written a moment ago, often by more
 /// than one store (the literals' 16-byte copy, the end of the match or the
@@ -93,17 +93,17 @@ pub(super) trait Copier {
 /// loaded; one that ends at `op` reads only stores before it, which have
 /// had longer to leave. Long runs of short period (the byte planes of float
 /// columns) start such a load every few sequences, so a copier is told,
-/// where it is so, that the 16 bytes before `op` may be read.
+/// where it is so (`back16`), that the 16 bytes before the match may be read.
 ///
 /// # Safety
-/// `1 <= n < C::W`, `n <= op`; `out .. out + op + C::W` readable and
-/// writable in one allocation; the CPU features of `C`.
+/// `1 <= n < C::W`; `dst - n .. dst + C::W` readable and `dst .. dst + C::W`
+/// writable, in one allocation, and `dst - 16 .. dst` readable too if
+/// `back16`; the CPU features of `C`.
 #[inline(always)]
-unsafe fn start_overlap<C: Copier>(out: *mut u8, op: usize, n: usize) -> usize {
-    // SAFETY: the caller's contract; `overlap_end` only when 16 <= op.
+unsafe fn start_overlap<C: Copier>(dst: *mut u8, back16: bool, n: usize) -> usize {
+    // SAFETY: the caller's contract; `overlap_end` only with `back16`.
     unsafe {
-        let dst = out.add(op);
-        if op >= 16 {
+        if back16 {
             C::overlap_end(dst, n)
         } else {
             C::overlap(dst, n)
@@ -204,7 +204,7 @@ unsafe fn copy_match<C: Copier>(out: *mut u8, op: usize, offset: usize, len: usi
         if offset >= C::W {
             wild::<C>(dst, dst.sub(offset), len);
         } else {
-            start_overlap::<C>(out, op, offset);
+            start_overlap::<C>(dst, op >= 16, offset);
             if len > C::W {
                 // The match repeats every `offset` bytes, so its first W
                 // bytes, stored every `step` bytes (a multiple of the offset,
@@ -267,14 +267,15 @@ unsafe fn copy_short_match<C: Copier>(out: *mut u8, op: usize, offset: usize, le
     unsafe {
         let dst = out.add(op);
         if offset >= 8 {
-            ptr::copy_nonoverlapping(dst.sub(offset), dst, 8);
-            ptr::copy_nonoverlapping(dst.add(8).sub(offset), dst.add(8), 8);
-            ptr::copy_nonoverlapping(dst.add(16).sub(offset), dst.add(16), 2);
+            let src = dst.sub(offset);
+            ptr::copy_nonoverlapping(src, dst, 8);
+            ptr::copy_nonoverlapping(src.add(8), dst.add(8), 8);
+            ptr::copy_nonoverlapping(src.add(16), dst.add(16), 2);
         } else {
             // Out of line: the copies above then fall through to the next
             // sequence, where this path in line made them jump over it.
             cold();
-            let d = start_overlap::<C>(out, op, offset);
+            let d = start_overlap::<C>(dst, op >= 16, offset);
             let mut k = C::W;
             while k < len {
                 C::chunk(dst.add(k), dst.add(k).sub(d));
