@@ -666,10 +666,10 @@ mod tests {
     /// Both forms of `copy32`'s overlapping matches (the profile runs one
     /// on each CPU; the integration tests see only that one), alone and as
     /// either block of a pair: every offset below its width and past it, at
-    /// lengths around its copies and steps, with the pattern taken from
-    /// each of its sources (`fast::pattern_source`): the literals in the
-    /// input (at least `offset` of them, 32 bytes in), the output (fewer
-    /// literals, 32 bytes out) and the output from `op - offset` (less).
+    /// lengths around its copies and steps, with the pattern loaded both
+    /// ways (`fast::start_overlap`): as the 16 bytes that end at the match
+    /// (16 bytes or more into the output, after as many literals as the
+    /// offset, fewer, or none) and from `op - offset` (fewer than 16).
     #[test]
     fn both_copy32_forms_write_every_short_offset() {
         if !Variant::Copy32.is_available() {

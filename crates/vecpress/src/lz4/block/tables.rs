@@ -64,7 +64,7 @@ pub(super) fn steps_of(k: usize) -> &'static [u8; 32] {
 /// fills 16 bytes with the pattern of `n` bytes: byte `i` takes byte `i % n`
 /// (row 0 unused).
 pub(super) static PATTERN_16: crate::simd::Aligned<[[u8; 16]; 16]> =
-    crate::simd::Aligned(patterns());
+    crate::simd::Aligned(patterns(false));
 
 /// For each offset `n` in `1..16`, the 32-byte shuffle (AVX2 `vpshufb`, on
 /// the `n` bytes' 16-byte load in both lanes) that fills 32 bytes with their
@@ -73,29 +73,13 @@ pub(super) static PATTERN_16: crate::simd::Aligned<[[u8; 16]; 16]> =
 /// 32-byte load that copies them on reads what one store wrote.
 #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
 pub(super) static PATTERN_32: crate::simd::Aligned<[[u8; 32]; 16]> =
-    crate::simd::Aligned(patterns());
+    crate::simd::Aligned(patterns(false));
 
 /// [`PATTERN_32`] for the 16 bytes that end where the pattern ends: byte
 /// `i` takes byte `16 - n + i % n` (row 0 unused).
 #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
 pub(super) static PATTERN_END_32: crate::simd::Aligned<[[u8; 32]; 16]> =
-    crate::simd::Aligned(patterns_end());
-
-/// Rows of `W` bytes for the offsets `n` in `1..16`: byte `i` is `16 - n +
-/// i % n`.
-const fn patterns_end<const W: usize>() -> [[u8; W]; 16] {
-    let mut t = [[0u8; W]; 16];
-    let mut n = 1;
-    while n < 16 {
-        let mut i = 0;
-        while i < W {
-            t[n][i] = (16 - n + i % n) as u8;
-            i += 1;
-        }
-        n += 1;
-    }
-    t
-}
+    crate::simd::Aligned(patterns(true));
 
 /// Two windows of 32 bytes, read 16 bytes at a time from `16 - m` for `m` in
 /// `0..16`, that join the last `m` bytes of one 16-byte register with the
@@ -117,14 +101,16 @@ const fn joins() -> [[u8; 32]; 2] {
     t
 }
 
-/// Rows of `W` bytes for the offsets `n` in `1..16`: byte `i` is `i % n`.
-const fn patterns<const W: usize>() -> [[u8; W]; 16] {
+/// Rows of `W` bytes for the offsets `n` in `1..16`: byte `i` is `i % n`,
+/// or with `at_end` (a pattern that ends a 16-byte load) `16 - n + i % n`.
+const fn patterns<const W: usize>(at_end: bool) -> [[u8; W]; 16] {
     let mut t = [[0u8; W]; 16];
     let mut n = 1;
     while n < 16 {
+        let first = if at_end { 16 - n } else { 0 };
         let mut i = 0;
         while i < W {
-            t[n][i] = (i % n) as u8;
+            t[n][i] = (first + i % n) as u8;
             i += 1;
         }
         n += 1;

@@ -60,15 +60,13 @@ impl<const REGISTER: bool> Copier for Copy32<REGISTER> {
 
     #[inline(always)]
     unsafe fn overlap_end(op: *mut u8, n: usize) -> usize {
+        if !REGISTER {
+            // SAFETY: the caller's contract, wider than `overlap` asks.
+            return unsafe { Self::overlap(op, n) };
+        }
         // SAFETY: the caller's contract: 1 <= n < 32, op - max(n, 16) ..
         // op + 32 valid.
-        unsafe {
-            if REGISTER {
-                pattern32_before(op, n);
-            } else {
-                pattern32_staged(op, n);
-            }
-        }
+        unsafe { pattern32_before(op, n) };
         usize::from(DISTANCE_32[n])
     }
 }
