@@ -19,6 +19,17 @@
 //! `iochain.c`), against the LZ4 of `lz4-sys`, which the CLI links already;
 //! `cfg(vecpress_bitshuffle_c)` and `VECPRESS_BITSHUFFLE_CFLAGS`, or
 //! `VECPRESS_BITSHUFFLE_ABSENT`.
+//!
+//! And c-blosc 1.21 for `peer:c-blosc`, from the sources the `blosc-src`
+//! package ships (fetch-only too), or from `VECPRESS_CBLOSC_SRC` (a
+//! Blosc/c-blosc 1.x checkout). `blosc-src`'s own build enables the SSE2 and
+//! AVX2 shuffles only when the whole crate is compiled for them, so a build
+//! for baseline x86-64 left its peer without the AVX2 unshuffle that c-blosc's
+//! CMake build, and numcodecs' wheels, choose at run time. This script builds
+//! it as that CMake build does: -O3, both shuffles compiled in (the AVX2 files
+//! with -mavx2 alone) and chosen by c-blosc's CPU check, LZ4 from `lz4-sys`;
+//! `cfg(vecpress_c_blosc)` and `VECPRESS_CBLOSC_CFLAGS`, or
+//! `VECPRESS_CBLOSC_ABSENT`.
 #![forbid(unsafe_code)]
 
 use std::env;
@@ -30,14 +41,19 @@ const SRC_ENV: &str = "VECPRESS_MASKEDVBYTE_SRC";
 /// The package that ships bitshuffle's sources, pinned in the workspace Cargo.toml.
 const BITSHUFFLE_PACKAGE: &str = "hdf5-bitshuffle-1.0.0";
 const BITSHUFFLE_SRC_ENV: &str = "VECPRESS_BITSHUFFLE_SRC";
+/// The package that ships c-blosc's sources, pinned in the workspace Cargo.toml.
+const CBLOSC_PACKAGE: &str = "blosc-src-0.3.8";
+const CBLOSC_SRC_ENV: &str = "VECPRESS_CBLOSC_SRC";
 
 fn main() {
     println!("cargo::rustc-check-cfg=cfg(vecpress_maskedvbyte_c)");
     println!("cargo::rustc-check-cfg=cfg(vecpress_fetch_only)");
     println!("cargo::rustc-check-cfg=cfg(vecpress_bitshuffle_c)");
+    println!("cargo::rustc-check-cfg=cfg(vecpress_c_blosc)");
     println!("cargo::rerun-if-changed=build.rs");
     println!("cargo::rerun-if-env-changed={SRC_ENV}");
     println!("cargo::rerun-if-env-changed={BITSHUFFLE_SRC_ENV}");
+    println!("cargo::rerun-if-env-changed={CBLOSC_SRC_ENV}");
     println!("cargo::rerun-if-env-changed=CARGO_HOME");
 
     if env::var_os("CARGO_FEATURE_PEERS").is_none() {
@@ -61,6 +77,98 @@ fn main() {
             println!("cargo::rustc-env=VECPRESS_BITSHUFFLE_ABSENT={reason}");
         }
     }
+    match build_c_blosc() {
+        Ok(cflags) => {
+            println!("cargo::rustc-cfg=vecpress_c_blosc");
+            println!("cargo::rustc-env=VECPRESS_CBLOSC_CFLAGS={cflags}");
+        }
+        Err(reason) => {
+            println!("cargo::rustc-env=VECPRESS_CBLOSC_ABSENT={reason}");
+        }
+    }
+}
+
+fn build_c_blosc() -> Result<String, String> {
+    if env::var("CARGO_CFG_TARGET_ARCH").as_deref() != Ok("x86_64") {
+        return Err("built on x86-64 only here".into());
+    }
+    let src = find_c_blosc()?;
+    let lz4_include = env::var_os("DEP_LZ4_INCLUDE")
+        .map(PathBuf::from)
+        .ok_or("lz4-sys did not name its include directory (DEP_LZ4_INCLUDE)")?;
+    let base = [
+        "blosc.c",
+        "blosclz.c",
+        "fastcopy.c",
+        "shuffle.c",
+        "shuffle-generic.c",
+        "shuffle-sse2.c",
+        "bitshuffle-generic.c",
+        "bitshuffle-sse2.c",
+    ];
+    let avx2 = ["shuffle-avx2.c", "bitshuffle-avx2.c"];
+    for f in base.iter().chain(&avx2) {
+        println!("cargo::rerun-if-changed={}", src.join(f).display());
+    }
+    // One library per instruction set, as CMake sets flags per file: the
+    // dispatcher in shuffle.c must stay runnable on any x86-64, and only the
+    // AVX2 kernels may use AVX2. The library that calls comes first, for the
+    // linker.
+    let build = |files: &[&str], flag: &str, name: &str| {
+        cc::Build::new()
+            .files(files.iter().map(|f| src.join(f)))
+            .include(&src)
+            .include(&lz4_include)
+            .define("HAVE_LZ4", None)
+            .define("SHUFFLE_SSE2_ENABLED", None)
+            .define("SHUFFLE_AVX2_ENABLED", None)
+            .opt_level(3)
+            .flag("-std=gnu99")
+            .flag(flag)
+            .warnings(false)
+            .cargo_warnings(false)
+            .try_compile(name)
+            .map_err(|e| format!("compiling c-blosc in {} failed: {e}", src.display()))
+    };
+    build(&base, "-msse2", "vecpress_cblosc")?;
+    build(&avx2, "-mavx2", "vecpress_cblosc_avx2")?;
+    Ok("-O3 -msse2, -mavx2 for the AVX2 shuffles, chosen at run time".into())
+}
+
+/// c-blosc's `blosc/` directory (holding `blosc.c` and `shuffle-avx2.c`).
+fn find_c_blosc() -> Result<PathBuf, String> {
+    let has = |dir: &Path| {
+        ["blosc.c", "shuffle-avx2.c", "blosc.h"]
+            .iter()
+            .all(|f| dir.join(f).is_file())
+    };
+    if let Some(dir) = env::var_os(CBLOSC_SRC_ENV) {
+        let dir = PathBuf::from(dir).join("blosc");
+        return if has(&dir) {
+            Ok(dir)
+        } else {
+            Err(format!(
+                "{CBLOSC_SRC_ENV}: no blosc/blosc.c in {}",
+                dir.display()
+            ))
+        };
+    }
+    let home = cargo_home().ok_or("cannot tell CARGO_HOME (neither it nor HOME is set)")?;
+    let registry = home.join("registry").join("src");
+    let found = std::fs::read_dir(&registry).ok().and_then(|entries| {
+        entries
+            .filter_map(Result::ok)
+            .map(|e| e.path().join(CBLOSC_PACKAGE).join("c-blosc").join("blosc"))
+            .find(|dir| has(dir))
+    });
+    found.ok_or_else(|| {
+        format!(
+            "C sources of {CBLOSC_PACKAGE} not found under {}; run `cargo fetch` (or set \
+             {CBLOSC_SRC_ENV} to a Blosc/c-blosc 1.x checkout), `touch \
+             crates/vecpress-cli/build.rs`, and rebuild",
+            registry.display()
+        )
+    })
 }
 
 fn build_bitshuffle() -> Result<String, String> {
