@@ -1,5 +1,6 @@
-//! Compiles lemire's MaskedVByte C decoder for the `peer:maskedvbyte-c` benchmark peer,
-//! and Masui's bitshuffle C library for `peer:bitshuffle`.
+//! Compiles the C peers of `vecpress bench --peers` that no package builds as
+//! they need: lemire's MaskedVByte decoder (`peer:maskedvbyte-c`), Masui's
+//! bitshuffle library (`peer:bitshuffle`) and c-blosc (`peer:c-blosc`).
 //!
 //! The C sources come from the `maskedvbyte-sys` package, which ships them but
 //! does not compile them. Cargo.toml lists it as a fetch-only dependency (under a
@@ -35,15 +36,91 @@
 use std::env;
 use std::path::{Path, PathBuf};
 
-/// The package version pinned in the workspace Cargo.toml.
-const SYS_PACKAGE: &str = "maskedvbyte-sys-0.1.0";
-const SRC_ENV: &str = "VECPRESS_MASKEDVBYTE_SRC";
-/// The package that ships bitshuffle's sources, pinned in the workspace Cargo.toml.
-const BITSHUFFLE_PACKAGE: &str = "hdf5-bitshuffle-1.0.0";
-const BITSHUFFLE_SRC_ENV: &str = "VECPRESS_BITSHUFFLE_SRC";
-/// The package that ships c-blosc's sources, pinned in the workspace Cargo.toml.
-const CBLOSC_PACKAGE: &str = "blosc-src-0.3.8";
-const CBLOSC_SRC_ENV: &str = "VECPRESS_CBLOSC_SRC";
+/// Where one peer's C sources are found: in a fetch-only package of the
+/// cargo registry (the version pinned in the workspace Cargo.toml), or in a
+/// checkout that an environment variable names.
+struct Sources {
+    /// The package's directory name in the registry.
+    package: &'static str,
+    /// The sources' root inside the package.
+    in_package: &'static str,
+    /// The variable that names a checkout instead.
+    env: &'static str,
+    /// What that checkout is, for the error message.
+    checkout: &'static str,
+    /// Files the root must hold, relative to it.
+    files: &'static [&'static str],
+}
+
+const MASKEDVBYTE: Sources = Sources {
+    package: "maskedvbyte-sys-0.1.0",
+    in_package: "MaskedVByte",
+    env: "VECPRESS_MASKEDVBYTE_SRC",
+    checkout: "a lemire/MaskedVByte checkout",
+    files: &["src/varintdecode.c", "include/varintdecode.h"],
+};
+
+const BITSHUFFLE: Sources = Sources {
+    package: "hdf5-bitshuffle-1.0.0",
+    in_package: "ext/bitshuffle",
+    env: "VECPRESS_BITSHUFFLE_SRC",
+    checkout: "a kiyo-masui/bitshuffle checkout",
+    files: &[
+        "src/bitshuffle.c",
+        "src/bitshuffle_core.c",
+        "src/iochain.c",
+        "src/bitshuffle.h",
+    ],
+};
+
+const C_BLOSC: Sources = Sources {
+    package: "blosc-src-0.3.8",
+    in_package: "c-blosc",
+    env: "VECPRESS_CBLOSC_SRC",
+    checkout: "a Blosc/c-blosc 1.x checkout",
+    files: &["blosc/blosc.c", "blosc/shuffle-avx2.c", "blosc/blosc.h"],
+};
+
+impl Sources {
+    /// The sources' root: the checkout the variable names, else the package
+    /// in `$CARGO_HOME/registry/src/*/`.
+    fn find(&self) -> Result<PathBuf, String> {
+        let has = |dir: &Path| self.files.iter().all(|f| dir.join(f).is_file());
+        if let Some(dir) = env::var_os(self.env) {
+            let dir = PathBuf::from(dir);
+            return if has(&dir) {
+                Ok(dir)
+            } else {
+                Err(format!(
+                    "{}={} holds no {}",
+                    self.env,
+                    dir.display(),
+                    self.files[0]
+                ))
+            };
+        }
+        let home = cargo_home().ok_or("cannot tell CARGO_HOME (neither it nor HOME is set)")?;
+        let registry = home.join("registry").join("src");
+        let found = std::fs::read_dir(&registry).ok().and_then(|entries| {
+            entries
+                .filter_map(Result::ok)
+                .map(|e| e.path().join(self.package).join(self.in_package))
+                .find(|dir| has(dir))
+        });
+        // Cargo does not rerun this script when the sources appear later,
+        // hence the `touch`.
+        found.ok_or_else(|| {
+            format!(
+                "C sources of {} not found under {}; run `cargo fetch` (or set {} to {}), \
+                 `touch crates/vecpress-cli/build.rs`, and rebuild",
+                self.package,
+                registry.display(),
+                self.env,
+                self.checkout
+            )
+        })
+    }
+}
 
 fn main() {
     println!("cargo::rustc-check-cfg=cfg(vecpress_maskedvbyte_c)");
@@ -51,9 +128,9 @@ fn main() {
     println!("cargo::rustc-check-cfg=cfg(vecpress_bitshuffle_c)");
     println!("cargo::rustc-check-cfg=cfg(vecpress_c_blosc)");
     println!("cargo::rerun-if-changed=build.rs");
-    println!("cargo::rerun-if-env-changed={SRC_ENV}");
-    println!("cargo::rerun-if-env-changed={BITSHUFFLE_SRC_ENV}");
-    println!("cargo::rerun-if-env-changed={CBLOSC_SRC_ENV}");
+    for sources in [&MASKEDVBYTE, &BITSHUFFLE, &C_BLOSC] {
+        println!("cargo::rerun-if-env-changed={}", sources.env);
+    }
     println!("cargo::rerun-if-env-changed=CARGO_HOME");
 
     if env::var_os("CARGO_FEATURE_PEERS").is_none() {
@@ -92,7 +169,7 @@ fn build_c_blosc() -> Result<String, String> {
     if env::var("CARGO_CFG_TARGET_ARCH").as_deref() != Ok("x86_64") {
         return Err("built on x86-64 only here".into());
     }
-    let src = find_c_blosc()?;
+    let src = C_BLOSC.find()?.join("blosc");
     let lz4_include = env::var_os("DEP_LZ4_INCLUDE")
         .map(PathBuf::from)
         .ok_or("lz4-sys did not name its include directory (DEP_LZ4_INCLUDE)")?;
@@ -135,47 +212,11 @@ fn build_c_blosc() -> Result<String, String> {
     Ok("-O3 -msse2, -mavx2 for the AVX2 shuffles, chosen at run time".into())
 }
 
-/// c-blosc's `blosc/` directory (holding `blosc.c` and `shuffle-avx2.c`).
-fn find_c_blosc() -> Result<PathBuf, String> {
-    let has = |dir: &Path| {
-        ["blosc.c", "shuffle-avx2.c", "blosc.h"]
-            .iter()
-            .all(|f| dir.join(f).is_file())
-    };
-    if let Some(dir) = env::var_os(CBLOSC_SRC_ENV) {
-        let dir = PathBuf::from(dir).join("blosc");
-        return if has(&dir) {
-            Ok(dir)
-        } else {
-            Err(format!(
-                "{CBLOSC_SRC_ENV}: no blosc/blosc.c in {}",
-                dir.display()
-            ))
-        };
-    }
-    let home = cargo_home().ok_or("cannot tell CARGO_HOME (neither it nor HOME is set)")?;
-    let registry = home.join("registry").join("src");
-    let found = std::fs::read_dir(&registry).ok().and_then(|entries| {
-        entries
-            .filter_map(Result::ok)
-            .map(|e| e.path().join(CBLOSC_PACKAGE).join("c-blosc").join("blosc"))
-            .find(|dir| has(dir))
-    });
-    found.ok_or_else(|| {
-        format!(
-            "C sources of {CBLOSC_PACKAGE} not found under {}; run `cargo fetch` (or set \
-             {CBLOSC_SRC_ENV} to a Blosc/c-blosc 1.x checkout), `touch \
-             crates/vecpress-cli/build.rs`, and rebuild",
-            registry.display()
-        )
-    })
-}
-
 fn build_bitshuffle() -> Result<String, String> {
     if env::var("CARGO_CFG_TARGET_ARCH").as_deref() != Ok("x86_64") {
         return Err("built on x86-64 only here".into());
     }
-    let dir = find_bitshuffle()?;
+    let dir = BITSHUFFLE.find()?;
     let src = dir.join("src");
     // LZ4 comes from lz4-sys (a `links = "lz4"` package, hence this variable):
     // its header, and its library at link time. Bitshuffle's own copy of LZ4
@@ -209,57 +250,11 @@ fn build_bitshuffle() -> Result<String, String> {
     Ok(format!("-O3 -std=c99 {arch_flag}"))
 }
 
-/// The bitshuffle directory (holding `src/bitshuffle.c` and its headers).
-fn find_bitshuffle() -> Result<PathBuf, String> {
-    let has = |dir: &Path| {
-        [
-            "bitshuffle.c",
-            "bitshuffle_core.c",
-            "iochain.c",
-            "bitshuffle.h",
-        ]
-        .iter()
-        .all(|f| dir.join("src").join(f).is_file())
-    };
-    if let Some(dir) = env::var_os(BITSHUFFLE_SRC_ENV) {
-        let dir = PathBuf::from(dir);
-        return if has(&dir) {
-            Ok(dir)
-        } else {
-            Err(format!(
-                "{BITSHUFFLE_SRC_ENV}={} holds no src/bitshuffle.c",
-                dir.display()
-            ))
-        };
-    }
-    let home = cargo_home().ok_or("cannot tell CARGO_HOME (neither it nor HOME is set)")?;
-    let registry = home.join("registry").join("src");
-    let found = std::fs::read_dir(&registry).ok().and_then(|entries| {
-        entries
-            .filter_map(Result::ok)
-            .map(|e| {
-                e.path()
-                    .join(BITSHUFFLE_PACKAGE)
-                    .join("ext")
-                    .join("bitshuffle")
-            })
-            .find(|dir| has(dir))
-    });
-    found.ok_or_else(|| {
-        format!(
-            "C sources of {BITSHUFFLE_PACKAGE} not found under {}; run `cargo fetch` (or set \
-             {BITSHUFFLE_SRC_ENV} to a kiyo-masui/bitshuffle checkout), `touch \
-             crates/vecpress-cli/build.rs`, and rebuild",
-            registry.display()
-        )
-    })
-}
-
 fn build_maskedvbyte() -> Result<String, String> {
     if env::var("CARGO_CFG_TARGET_ARCH").as_deref() != Ok("x86_64") {
         return Err("x86-64 only (the C decoder uses SSE4.1 intrinsics)".into());
     }
-    let dir = find_sources()?;
+    let dir = MASKEDVBYTE.find()?;
     let decode_c = dir.join("src").join("varintdecode.c");
     println!("cargo::rerun-if-changed={}", decode_c.display());
 
@@ -282,44 +277,6 @@ fn build_maskedvbyte() -> Result<String, String> {
         .try_compile("vecpress_maskedvbyte")
         .map_err(|e| format!("compiling {} failed: {e}", decode_c.display()))?;
     Ok(format!("-O3 -std=c99 {arch_flag}"))
-}
-
-/// The MaskedVByte directory (holding `src/varintdecode.c` and `include/`).
-fn find_sources() -> Result<PathBuf, String> {
-    if let Some(dir) = env::var_os(SRC_ENV) {
-        let dir = PathBuf::from(dir);
-        return if has_sources(&dir) {
-            Ok(dir)
-        } else {
-            Err(format!(
-                "{SRC_ENV}={} holds no src/varintdecode.c",
-                dir.display()
-            ))
-        };
-    }
-    let home = cargo_home().ok_or("cannot tell CARGO_HOME (neither it nor HOME is set)")?;
-    let registry = home.join("registry").join("src");
-    let found = std::fs::read_dir(&registry).ok().and_then(|entries| {
-        entries
-            .filter_map(Result::ok)
-            .map(|e| e.path().join(SYS_PACKAGE).join("MaskedVByte"))
-            .find(|dir| has_sources(dir))
-    });
-    match found {
-        Some(dir) => Ok(dir),
-        // Cargo does not rerun this script when the sources appear later, hence the `touch`.
-        None => Err(format!(
-            "C sources of {SYS_PACKAGE} not found under {}; run `cargo fetch` (or set \
-             {SRC_ENV} to a lemire/MaskedVByte checkout), `touch crates/vecpress-cli/build.rs`, \
-             and rebuild",
-            registry.display()
-        )),
-    }
-}
-
-fn has_sources(dir: &Path) -> bool {
-    dir.join("src").join("varintdecode.c").is_file()
-        && dir.join("include").join("varintdecode.h").is_file()
 }
 
 fn cargo_home() -> Option<PathBuf> {
