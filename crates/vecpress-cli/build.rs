@@ -170,9 +170,7 @@ fn build_c_blosc() -> Result<String, String> {
         return Err("built on x86-64 only here".into());
     }
     let src = C_BLOSC.find()?.join("blosc");
-    let lz4_include = env::var_os("DEP_LZ4_INCLUDE")
-        .map(PathBuf::from)
-        .ok_or("lz4-sys did not name its include directory (DEP_LZ4_INCLUDE)")?;
+    let lz4_include = lz4_include()?;
     let base = [
         "blosc.c",
         "blosclz.c",
@@ -218,12 +216,7 @@ fn build_bitshuffle() -> Result<String, String> {
     }
     let dir = BITSHUFFLE.find()?;
     let src = dir.join("src");
-    // LZ4 comes from lz4-sys (a `links = "lz4"` package, hence this variable):
-    // its header, and its library at link time. Bitshuffle's own copy of LZ4
-    // would define the same symbols a second time.
-    let lz4_include = env::var_os("DEP_LZ4_INCLUDE")
-        .map(PathBuf::from)
-        .ok_or("lz4-sys did not name its include directory (DEP_LZ4_INCLUDE)")?;
+    let lz4_include = lz4_include()?;
     let files = ["bitshuffle.c", "bitshuffle_core.c", "iochain.c"].map(|f| src.join(f));
     for f in &files {
         println!("cargo::rerun-if-changed={}", f.display());
@@ -277,6 +270,16 @@ fn build_maskedvbyte() -> Result<String, String> {
         .try_compile("vecpress_maskedvbyte")
         .map_err(|e| format!("compiling {} failed: {e}", decode_c.display()))?;
     Ok(format!("-O3 -std=c99 {arch_flag}"))
+}
+
+/// The directory of `lz4.h` for the C peers that call LZ4. LZ4 comes from
+/// lz4-sys (a `links = "lz4"` package, hence this variable): its header, and
+/// its library at link time; a peer's own copy of LZ4 would define the same
+/// symbols a second time.
+fn lz4_include() -> Result<PathBuf, String> {
+    env::var_os("DEP_LZ4_INCLUDE")
+        .map(PathBuf::from)
+        .ok_or_else(|| "lz4-sys did not name its include directory (DEP_LZ4_INCLUDE)".into())
 }
 
 fn cargo_home() -> Option<PathBuf> {
