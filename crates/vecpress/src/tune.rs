@@ -440,9 +440,10 @@ pub fn lz4_variant() -> Variant {
 /// runs long matches of short period (byte-split floats are full of them)
 /// about a third faster than two 16-byte stores, the second copied from the
 /// first, which the other profiles keep until their records measure it.
-/// The register form loads a pattern below 16 bytes as the 16 bytes that
-/// end at the match, which do not reach into the literals just copied past
-/// it (a load across two stores waits for both to reach the cache).
+/// The register form loads a pattern below 16 bytes as the bytes that end
+/// at the match (2 of them for offsets 1 and 2, else 16), which do not reach
+/// into the literals just copied past it (a load across two stores waits
+/// for both to reach the cache).
 ///
 /// ```
 /// let _ = vecpress::tune::lz4_register_patterns(); // the same answer every call

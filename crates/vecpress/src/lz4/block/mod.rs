@@ -667,9 +667,10 @@ mod tests {
     /// on each CPU; the integration tests see only that one), alone and as
     /// either block of a pair: every offset below its width and past it, at
     /// lengths around its copies and steps, with the pattern loaded both
-    /// ways (`fast::start_overlap`): as the 16 bytes that end at the match
-    /// (16 bytes or more into the output, after as many literals as the
-    /// offset, fewer, or none) and from `op - offset` (fewer than 16).
+    /// ways (`fast::start_overlap`): as the bytes that end at the match (2
+    /// for offsets 1 and 2, else 16; 16 bytes or more into the output, after
+    /// as many literals as the offset, fewer, or none) and from `op -
+    /// offset` (fewer than 16).
     #[test]
     fn both_copy32_forms_write_every_short_offset() {
         if !Variant::Copy32.is_available() {

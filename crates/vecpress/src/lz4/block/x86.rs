@@ -3,9 +3,11 @@
 
 use core::arch::x86_64::{
     __m128i, __m256i, _mm_loadu_si128, _mm_or_si128, _mm_shuffle_epi8, _mm256_broadcastsi128_si256,
-    _mm256_load_si256, _mm256_loadu_si256, _mm256_set_m128i, _mm256_shuffle_epi8,
-    _mm256_storeu_si256,
+    _mm256_load_si256, _mm256_loadu_si256, _mm256_set_m128i, _mm256_set1_epi16,
+    _mm256_shuffle_epi8, _mm256_storeu_si256,
 };
+
+use core::ptr;
 
 use super::fast::{Copier, fast_loop, fast_loop_pair};
 use super::shuffle::{copy16, pattern16};
@@ -20,8 +22,9 @@ type Shuffle16 = super::shuffle::Shuffle16<__m128i>;
 /// - `true`: made in a register from the bytes before the match, and stored
 ///   once. The 32-byte load that repeats them over a long match then reads
 ///   what one store wrote, which the store buffer forwards. A pattern below
-///   16 bytes is loaded as the 16 bytes that end at the match, where there
-///   are 16 (`fast::start_overlap` says why).
+///   16 bytes is loaded as the bytes that end at the match (the last 2 for
+///   offsets 1 and 2, else 16), where there are 16 (`fast::start_overlap`
+///   says why).
 /// - `false`: 16 bytes (`pshufb` when `n < 16`), then 16 more copied from
 ///   `DISTANCE_16[n]` back, reading the first store; the load that repeats
 ///   the 32 bytes reads two stores, which is not forwarded and waits for
@@ -106,8 +109,15 @@ unsafe fn pattern32_in_register(op: *mut u8, n: usize) {
     }
 }
 
-/// [`pattern32_in_register`] from loads that end by `op`: below 16, the 16
-/// bytes before `op` (see `fast::start_overlap`); from 16 on, as there.
+/// [`pattern32_in_register`] from loads that end by `op`: for offsets 1
+/// and 2, the 2 bytes before `op`; from 3 to 15, the 16 bytes before `op`
+/// (see `fast::start_overlap`); from 16 on, as there.
+///
+/// Offsets 1 and 2 are most of the overlapping matches in the byte planes
+/// of float columns (a byte repeated, two bytes alternating), and there the
+/// match before is often one too: its 32-byte store holds the 2 bytes, and
+/// the store buffer forwards them to a load that narrow, where the 16-byte
+/// load spans that store and the ones before it and waits for them all.
 ///
 /// # Safety
 /// `1 <= n < 32`; `op - max(n, 16) .. op` readable and `op .. op + 32`
@@ -117,7 +127,12 @@ unsafe fn pattern32_before(op: *mut u8, n: usize) {
     // SAFETY: the caller's contract. PATTERN_END_32's rows are aligned
     // 32-byte rows of a 64-byte aligned table.
     unsafe {
-        if n < 16 {
+        if n <= 2 {
+            // The last byte twice for offset 1 (little-endian: the high one).
+            let w = ptr::read_unaligned(op.sub(2).cast::<u16>());
+            let w = if n == 1 { (w >> 8) * 0x0101 } else { w };
+            _mm256_storeu_si256(op.cast(), _mm256_set1_epi16(w as i16));
+        } else if n < 16 {
             let v = _mm256_broadcastsi128_si256(_mm_loadu_si128(op.sub(16).cast()));
             let pattern =
                 _mm256_shuffle_epi8(v, _mm256_load_si256(PATTERN_END_32[n].as_ptr().cast()));
