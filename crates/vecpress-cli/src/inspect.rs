@@ -119,6 +119,12 @@ fn cpu() {
         "three passes"
     };
     println!("  {:<26}{}", "bit split with gfni", form);
+    let form = if tune::pfor_scalar_patch() {
+        "scalar read-modify-writes"
+    } else {
+        "gather and scatter"
+    };
+    println!("  {:<26}{}", "pfor exceptions at avx512", form);
 }
 
 fn container(

@@ -132,6 +132,10 @@ pub struct Profile {
     /// registers (`true`), or in three passes over the block (see
     /// [`bit_split_one_pass`]).
     pub bit_split_one_pass: bool,
+    /// Whether PFOR's exceptions at the AVX-512 level are added by one
+    /// scalar read-modify-write each (`true`), or by a gather and a
+    /// scatter of eight (see [`pfor_scalar_patch`]).
+    pub pfor_scalar_patch: bool,
 }
 
 use Isa::{Avx2, Avx512, Sse41};
@@ -173,7 +177,7 @@ pub const PROFILES: &[Profile] = &[
     // (the 512-bit form's permutes lost 10-20% to SSE4.1 on census-income)
     // and delta blocks at AVX-512. The LZ4 `copy32` loop makes overlapping
     // matches' first 32 bytes in a register. Bit shuffle runs in one pass
-    // with GFNI.
+    // with GFNI. PFOR adds its exceptions by scalar read-modify-writes.
     Profile {
         uarch: "zen4",
         record: "amd-25-17",
@@ -185,6 +189,7 @@ pub const PROFILES: &[Profile] = &[
         lz4_register_patterns: true,
         bp128_halves: true,
         bit_split_one_pass: true,
+        pfor_scalar_patch: true,
     },
     // AMD Zen 3 (perf/amd-25-1.jsonl): no AVX-512. The AVX2 kernels lead
     // (plain SIMD-BP128's two lane vectors a 256-bit register among them)
@@ -202,6 +207,7 @@ pub const PROFILES: &[Profile] = &[
         lz4_register_patterns: false,
         bp128_halves: false,
         bit_split_one_pass: false,
+        pfor_scalar_patch: false,
     },
     // AMD Zen 5: the levels the kernels were tuned with there (the highest).
     Profile {
@@ -215,6 +221,7 @@ pub const PROFILES: &[Profile] = &[
         lz4_register_patterns: false,
         bp128_halves: false,
         bit_split_one_pass: false,
+        pfor_scalar_patch: false,
     },
     // Intel Sapphire and Emerald Rapids (perf/intel-6-207.jsonl).
     Profile {
@@ -228,6 +235,7 @@ pub const PROFILES: &[Profile] = &[
         lz4_register_patterns: false,
         bp128_halves: false,
         bit_split_one_pass: false,
+        pfor_scalar_patch: false,
     },
 ];
 
@@ -249,6 +257,7 @@ pub const SAFE: Profile = Profile {
     lz4_register_patterns: false,
     bp128_halves: false,
     bit_split_one_pass: false,
+    pfor_scalar_patch: false,
 };
 
 /// The CPU this process runs on, as CPUID (or the platform) tells it.
@@ -496,6 +505,23 @@ static BP128_HALVES: OnceLock<bool> = OnceLock::new();
 pub fn bit_split_one_pass() -> bool {
     static CHOSEN: OnceLock<bool> = OnceLock::new();
     *CHOSEN.get_or_init(|| Cpu::current().profile().bit_split_one_pass)
+}
+
+/// Whether PFOR's exceptions ([`crate::bitpack::pfor`]) at the AVX-512
+/// level are added to the unpacked values by one scalar read-modify-write
+/// each, from a buffer of their high parts (taken out eight at a time in
+/// registers), as this CPU's profile says; otherwise, eight at a time, by
+/// a gather and a scatter. Measured faster on Zen 4 only
+/// (`perf/amd-25-17.md`), where a gather or a scatter of eight waits tens
+/// of cycles; the other profiles keep the gather and scatter until their
+/// records measure it.
+///
+/// ```
+/// assert_eq!(vecpress::tune::pfor_scalar_patch(), vecpress::tune::Cpu::current().profile().pfor_scalar_patch);
+/// ```
+pub fn pfor_scalar_patch() -> bool {
+    static CHOSEN: OnceLock<bool> = OnceLock::new();
+    *CHOSEN.get_or_init(|| Cpu::current().profile().pfor_scalar_patch)
 }
 
 #[cfg(test)]

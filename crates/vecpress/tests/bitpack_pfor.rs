@@ -350,6 +350,63 @@ fn broken_blocks_are_errors_at_their_offset() {
     ));
 }
 
+/// Positions out of order (equal or decreasing) anywhere among many
+/// exceptions, on both sides of the 64 that one compare of the AVX-512
+/// check covers, and a last position past the block, are errors at the
+/// first bad position, on every kernel, in both forms.
+#[test]
+fn positions_out_of_order_among_many_are_errors_at_the_first() {
+    let b = 3u8;
+    let lows = [5u32; 128];
+    for n in [2usize, 9, 64, 65, 66, 100, 128] {
+        let good: Vec<u8> = (0..n).map(|k| (k * 128 / n) as u8).collect();
+        let highs = vec![1u32; n];
+        let positions_at = 3 + Lanes::X4.packed_len(b);
+        let mut cases: Vec<(Vec<u8>, usize)> = Vec::new();
+        for k in [1, 2, 31, 63, 64, 65, 66, 99, n - 1] {
+            if k == 0 || k >= n {
+                continue;
+            }
+            let mut equal = good.clone();
+            equal[k] = equal[k - 1];
+            cases.push((equal, k));
+            let mut lower = good.clone();
+            lower[k] = lower[k - 1].saturating_sub(1);
+            cases.push((lower, k));
+        }
+        if n < 128 {
+            let mut past = good.clone();
+            past[n - 1] = 128;
+            cases.push((past, n - 1));
+        }
+        for (positions, k) in &cases {
+            let block = raw_block(b, 4, &lows, positions, &highs);
+            for &isa in Isa::available() {
+                let mut out = [0u32; 128];
+                for r in [
+                    pfor::decode_block_with(isa, &block, &mut out),
+                    pfor::decode_block_delta_with(isa, 7, &block, &mut out),
+                ] {
+                    match r {
+                        Err(Error::Corrupt { offset, .. }) => {
+                            assert_eq!(offset, positions_at + k, "{isa:?} n={n} {positions:?}")
+                        }
+                        other => panic!("{isa:?} n={n} {positions:?}: {other:?}"),
+                    }
+                }
+            }
+        }
+        // The good positions decode, as a check on the cases' making.
+        let block = raw_block(b, 4, &lows, &good, &highs);
+        let (want, len) = reference_decode(&block);
+        for &isa in Isa::available() {
+            let mut out = [0u32; 128];
+            assert_eq!(pfor::decode_block_with(isa, &block, &mut out), Ok(len));
+            assert_eq!(out[..], want[..], "{isa:?} n={n}");
+        }
+    }
+}
+
 #[test]
 fn streams_cut_short_or_flipped_never_panic() {
     let mut rng = Rng::new(28);

@@ -245,14 +245,25 @@ pub(super) fn read<const DELTA: bool>(
 /// Adds the exceptions' high parts to the unpacked low parts in `out`,
 /// checking their positions and padding.
 ///
-/// The positions are checked first, in a loop with no early exit (which
-/// the compiler vectorizes); the patching loop then has no branch but its
-/// own. Each high part is one unaligned eight-byte load from where it
-/// starts, when the input holds eight bytes there (bytes past the block
-/// fall under the mask); a block at the input's very end takes the
-/// byte-by-byte path for its last parts.
+/// Where the CPU has AVX-512, [`super::x86::patch`] does it all. Here the
+/// positions are checked first, in a loop with no early exit (which the
+/// compiler vectorizes); the patching loop then has no branch but its own.
+/// Each high part is one unaligned eight-byte load from where it starts,
+/// when the input holds eight bytes there (bytes past the block fall under
+/// the mask); a block at the input's very end takes the byte-by-byte path
+/// for its last parts.
 fn patch(isa: Isa, h: &Header, input: &[u8], out: &mut [u32; BLOCK_LEN]) -> Result<(), Error> {
     let positions = &input[h.positions_at..h.highs_at];
+    let e = usize::from(h.high_width);
+    let from_highs = &input[h.highs_at..];
+    #[cfg(target_arch = "x86_64")]
+    if let Some(valid) = super::x86::patch(isa, positions, from_highs, e, u32::from(h.width), out) {
+        if !valid {
+            return Err(disorder(h, positions));
+        }
+        return padding(h, input);
+    }
+    let _ = isa;
     let mut bad = positions
         .last()
         .is_some_and(|&p| usize::from(p) >= BLOCK_LEN);
@@ -260,25 +271,9 @@ fn patch(isa: Isa, h: &Header, input: &[u8], out: &mut [u32; BLOCK_LEN]) -> Resu
         bad |= a >= b;
     }
     if bad {
-        let k = (0..positions.len())
-            .find(|&k| {
-                (k > 0 && positions[k] <= positions[k - 1])
-                    || usize::from(positions[k]) >= BLOCK_LEN
-            })
-            .unwrap_or(0);
-        return Err(Error::Corrupt {
-            offset: h.positions_at + k,
-            what: "exception position out of order or past the block",
-        });
+        return Err(disorder(h, positions));
     }
-    let e = usize::from(h.high_width);
     let mask = (1u64 << e) - 1;
-    let from_highs = &input[h.highs_at..];
-    #[cfg(target_arch = "x86_64")]
-    if super::x86::patch(isa, positions, from_highs, e, u32::from(h.width), out) {
-        return padding(h, input);
-    }
-    let _ = isa;
     // The parts whose eight bytes from their first lie in the input.
     let fast = if from_highs.len() >= h.len - h.highs_at + 7 {
         positions.len()
@@ -298,6 +293,20 @@ fn patch(isa: Isa, h: &Header, input: &[u8], out: &mut [u32; BLOCK_LEN]) -> Resu
         out[usize::from(p)] |= high_part(highs, k, h.high_width) << h.width;
     }
     padding(h, input)
+}
+
+/// The error for positions out of order or past the block, at the first
+/// such.
+fn disorder(h: &Header, positions: &[u8]) -> Error {
+    let k = (0..positions.len())
+        .find(|&k| {
+            (k > 0 && positions[k] <= positions[k - 1]) || usize::from(positions[k]) >= BLOCK_LEN
+        })
+        .unwrap_or(0);
+    Error::Corrupt {
+        offset: h.positions_at + k,
+        what: "exception position out of order or past the block",
+    }
 }
 
 /// Checks that the bits after the last high part are zero.
