@@ -257,7 +257,15 @@ fn patch(isa: Isa, h: &Header, input: &[u8], out: &mut [u32; BLOCK_LEN]) -> Resu
     let e = usize::from(h.high_width);
     let from_highs = &input[h.highs_at..];
     #[cfg(target_arch = "x86_64")]
-    if let Some(valid) = super::x86::patch(isa, positions, from_highs, e, u32::from(h.width), out) {
+    if let Some(valid) = super::x86::patch(
+        crate::tune::pfor_scalar_patch(),
+        isa,
+        positions,
+        from_highs,
+        e,
+        u32::from(h.width),
+        out,
+    ) {
         if !valid {
             return Err(disorder(h, positions));
         }

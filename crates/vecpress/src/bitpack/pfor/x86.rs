@@ -62,33 +62,15 @@ const MIN_SCATTERED: usize = 8;
 
 /// Adds the high parts (`e` bits each, from the start of `highs`, which
 /// runs on to the input's end) shifted left by `width` to `out` at
-/// `positions`, when `isa` is the Avx512 level (and, in the gather and
-/// scatter form, there are at least [`MIN_SCATTERED`]); returns `None` when
-/// it does not (the caller checks and patches), else whether the positions
-/// were valid (below 128 and increasing; if not, `out` is left as it was).
+/// `positions`, in the form `scalar` says (the CPU's profile:
+/// [`tune::pfor_scalar_patch`](crate::tune::pfor_scalar_patch)), when
+/// `isa` is the Avx512 level (and, in the gather and scatter form, there
+/// are at least [`MIN_SCATTERED`]); returns `None` when it does not (the
+/// caller checks and patches), else whether the positions were valid
+/// (below 128 and increasing; if not, `out` is left as it was).
 /// `1 <= positions.len() <= 128`, `1 <= e <= 32`, `width < 32`, and `highs`
 /// must hold the parts' bytes.
 pub(super) fn patch(
-    isa: Isa,
-    positions: &[u8],
-    highs: &[u8],
-    e: usize,
-    width: u32,
-    out: &mut [u32; 128],
-) -> Option<bool> {
-    patch_in(
-        crate::tune::pfor_scalar_patch(),
-        isa,
-        positions,
-        highs,
-        e,
-        width,
-        out,
-    )
-}
-
-/// [`patch`] in the form `scalar` says.
-fn patch_in(
     scalar: bool,
     isa: Isa,
     positions: &[u8],
@@ -269,8 +251,7 @@ mod tests {
                 }
                 for scalar in [false, true] {
                     let mut out = low;
-                    let done =
-                        patch_in(scalar, Isa::Avx512, &positions, &highs, e, width, &mut out);
+                    let done = patch(scalar, Isa::Avx512, &positions, &highs, e, width, &mut out);
                     if !scalar && n < MIN_SCATTERED {
                         assert_eq!(done, None);
                         continue;
