@@ -118,9 +118,19 @@ pub(super) fn header(input: &[u8]) -> Result<Header, Error> {
     })
 }
 
-/// The width of the packed part that makes the block of `values` smallest,
-/// and the block's size then. Ties go to the wider part (fewer exceptions
-/// to patch).
+/// What choosing a width charges for each exception beyond its bytes: one
+/// byte. An exception costs a decoder far more than its bytes (a
+/// read-modify-write after unpacking, and a block with any takes a second
+/// pass for its running sum), so a block is packed wider when that saves
+/// more exceptions than bytes: a little size traded for decoding speed,
+/// both of which the per-CPU records (perf/) give.
+pub(super) const EXCEPTION_CHARGE: usize = 1;
+
+/// The width of the packed part that makes the block of `values` cheapest,
+/// its size plus [`EXCEPTION_CHARGE`] for each exception, and the block's
+/// size then. Ties go to the wider part (fewer exceptions to patch). A
+/// block without exceptions is charged nothing, so none is larger than
+/// bp128's block of the same values.
 pub(super) fn choose(values: &[u32; BLOCK_LEN]) -> (u8, usize) {
     let mut count = [0usize; 33];
     for &v in values {
@@ -131,12 +141,15 @@ pub(super) fn choose(values: &[u32; BLOCK_LEN]) -> (u8, usize) {
         .find(|&b| count[usize::from(b)] > 0)
         .unwrap_or(0);
     let mut best = (widest, 1 + Lanes::X4.packed_len(widest));
+    let mut best_cost = best.1;
     let mut above = 0;
     for b in (0..widest).rev() {
         above += count[usize::from(b) + 1];
         let size = 3 + Lanes::X4.packed_len(b) + above + highs_len(above, widest - b);
-        if size < best.1 {
+        let cost = size + EXCEPTION_CHARGE * above;
+        if cost < best_cost {
             best = (b, size);
+            best_cost = cost;
         }
     }
     best

@@ -8,8 +8,11 @@
 //! bytes [`bp128::pack`](super::bp128::pack) writes with `Lanes::X4`), so
 //! unpacking runs the bp128 kernels; the exceptions' high bits follow it.
 //! The encoder tries every `b` from 0 to the widest value's bits and keeps
-//! the one that makes the block smallest (ties to the wider `b`), so a
-//! block is never larger than the same block in bp128's streams.
+//! the cheapest: the block's size plus one byte for each exception (ties
+//! to the wider `b`). An exception costs the decoder far more than its
+//! bytes, so a block is packed wider when that saves more exceptions than
+//! bytes; a block without exceptions is charged nothing, so none is larger
+//! than the same block in bp128's streams.
 //!
 //! # Layout of one block (128 values; in the delta form, their gaps)
 //!
