@@ -5,12 +5,12 @@ as many bits as its largest value needs.
 interleaved layout of simdcomp and of the Rust ``bitpacking`` crate (one
 width byte, then ``16 * width`` bytes per block; the values after the last
 whole block as VByte). ``"pfor"`` packs each block of 128 in the width that
-makes it smallest (each exception charged a byte more, as it costs the
+makes it cheapest (its size plus a byte for each exception, which costs the
 decoder more than its bytes) and patches the larger values in as exceptions
-(Lucene's and FastPFor's way, a format of vecpress's own). ``"fastlanes"`` is FastLanes
-(Afroozeh and Boncz 2023): blocks of 1024 in the transposed layout of the
-``fastlanes`` crate. ``delta=True`` packs the gaps between successive
-values, for sorted lists such as posting lists.
+(Lucene's and FastPFor's way, a format of vecpress's own). ``"fastlanes"``
+is FastLanes (Afroozeh and Boncz 2023): blocks of 1024 in the transposed
+layout of the ``fastlanes`` crate. ``delta=True`` packs the gaps between
+successive values, for sorted lists such as posting lists.
 
 The stream stores no count: pass it to :func:`decode`.
 

@@ -200,8 +200,8 @@ class BP128(_IntegerCodec):
 
 class PFOR(BP128):
     """PFOR of ``"<u4"`` values (see :mod:`vecpress.bitpack`): blocks of 128
-    in the width that makes each smallest (each exception charged a byte
-    more, for speed), larger values patched in;
+    in the width that makes each cheapest (its size plus a byte for each
+    exception, for speed), larger values patched in;
     ``delta=True`` for sorted columns and posting lists.
 
     >>> import numpy as np

@@ -124,7 +124,7 @@ pub(super) fn header(input: &[u8]) -> Result<Header, Error> {
 /// pass for its running sum), so a block is packed wider when that saves
 /// more exceptions than bytes: a little size traded for decoding speed,
 /// both of which the per-CPU records (perf/) give.
-pub(super) const EXCEPTION_CHARGE: usize = 1;
+const EXCEPTION_CHARGE: usize = 1;
 
 /// The width of the packed part that makes the block of `values` cheapest,
 /// its size plus [`EXCEPTION_CHARGE`] for each exception, and the block's
