@@ -1,7 +1,8 @@
 //! The u32 codecs that share one shape (plain and delta encoders and
 //! decoders): Stream VByte (standard and 0124), the group varints (GB and
 //! G8IU) and the bit packers, chosen by name so one checked path serves them
-//! all.
+//! all. FastLanes' frame-of-reference form (`fastlanes-for`) has no delta
+//! form, so its delta entries are absent and asking for them is an error.
 
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
@@ -16,15 +17,30 @@ type DecodeDelta = fn(&[u8], &mut [u32], u32) -> Result<usize, Error>;
 type ToVec = fn(&[u8], usize) -> Result<Vec<u32>, Error>;
 type DeltaToVec = fn(&[u8], usize, u32) -> Result<Vec<u32>, Error>;
 
-/// One u32 codec's entry points.
+/// One u32 codec's delta entry points.
+struct Delta {
+    encode: fn(&[u32], u32, &mut [u8]) -> usize,
+    decode: DecodeDelta,
+    to_vec: DeltaToVec,
+}
+
+/// One u32 codec's entry points (`delta` is `None` for a codec without a
+/// delta form).
 struct U32Codec {
     max_len: fn(usize) -> usize,
     encode: fn(&[u32], &mut [u8]) -> usize,
-    encode_delta: fn(&[u32], u32, &mut [u8]) -> usize,
     decode: Decode,
-    decode_delta: DecodeDelta,
     to_vec: ToVec,
-    delta_to_vec: DeltaToVec,
+    delta: Option<Delta>,
+}
+
+impl U32Codec {
+    /// The delta entry points, or a `ValueError` naming the codec `name`.
+    fn delta(&self, name: &str) -> PyResult<&Delta> {
+        self.delta
+            .as_ref()
+            .ok_or_else(|| PyValueError::new_err(format!("codec {name:?} has no delta form")))
+    }
 }
 
 macro_rules! u32_codec {
@@ -33,11 +49,13 @@ macro_rules! u32_codec {
         U32Codec {
             max_len: m::max_encoded_len,
             encode: m::$enc,
-            encode_delta: m::$encd,
             decode: m::$dec,
-            decode_delta: m::$decd,
             to_vec: m::$tv,
-            delta_to_vec: m::$tvd,
+            delta: Some(Delta {
+                encode: m::$encd,
+                decode: m::$decd,
+                to_vec: m::$tvd,
+            }),
         }
     }};
 }
@@ -107,6 +125,16 @@ fn codec(name: &str) -> PyResult<U32Codec> {
             decode_to_vec,
             decode_delta_to_vec
         ),
+        "fastlanes-for" => {
+            use bitpack::fastlanes as m;
+            U32Codec {
+                max_len: m::max_encoded_len,
+                encode: m::encode_for,
+                decode: m::decode_for,
+                to_vec: m::decode_for_to_vec,
+                delta: None,
+            }
+        }
         _ => return Err(PyValueError::new_err(format!("unknown u32 codec {name}"))),
     })
 }
@@ -121,15 +149,22 @@ pub fn u32_encode(
 ) -> PyResult<Py<PyBytes>> {
     crate::errors::guarded(|| {
         let c = codec(name)?;
+        let enc_delta = if delta {
+            Some(c.delta(name)?.encode)
+        } else {
+            None
+        };
         let (arr, _) = input_array(array, &["<u4"])?;
-        let (enc, enc_delta) = (c.encode, c.encode_delta);
-        encode(py, &arr, c.max_len, move |v: &[u32], o: &mut [u8]| {
-            if delta {
-                enc_delta(v, 0, o)
-            } else {
-                enc(v, o)
-            }
-        })
+        let enc = c.encode;
+        encode(
+            py,
+            &arr,
+            c.max_len,
+            move |v: &[u32], o: &mut [u8]| match enc_delta {
+                Some(enc_delta) => enc_delta(v, 0, o),
+                None => enc(v, o),
+            },
+        )
     })
 }
 
@@ -147,7 +182,8 @@ pub fn u32_decode(
     crate::errors::guarded(|| {
         let c = codec(name)?;
         if delta {
-            let (into, to_vec) = (c.decode_delta, c.delta_to_vec);
+            let d = c.delta(name)?;
+            let (into, to_vec) = (d.decode, d.to_vec);
             decode(
                 py,
                 data,

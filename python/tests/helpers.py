@@ -1,13 +1,42 @@
-"""Shared strategies and generators for the vecpress tests."""
+"""Shared strategies, generators and checks for the vecpress tests."""
 
 from __future__ import annotations
 
+import importlib
+import os
+from types import ModuleType
+
 import numpy as np
+import pytest
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 
 
 INT_DTYPES = [np.uint32, np.uint64, np.int32, np.int64]
+
+
+def under_ci() -> bool:
+    """Whether the environment variable ``CI`` is set and not empty, read
+    as the Rust tests read it (crates/vecpress/tests/common/data.rs)."""
+    return bool(os.environ.get("CI"))
+
+
+def require(module: str) -> ModuleType:
+    """``module`` imported, for tests of an optional package (zarr, Dask,
+    h5py, ...). When it cannot be imported the test, or at a module's top
+    the whole file, fails under CI, where every package of
+    requirements-test.txt is installed and every check must run, so none is
+    lost to a quiet skip; elsewhere it skips, as ``pytest.importorskip``.
+    """
+    try:
+        return importlib.import_module(module)
+    except ImportError as e:
+        if under_ci():
+            pytest.fail(
+                f"{module} cannot be imported under CI (install python/requirements-test.txt): {e}",
+                pytrace=False,
+            )
+        raise pytest.skip.Exception(f"could not import {module!r}: {e}", allow_module_level=True) from None
 
 
 def arrays(dtype, max_len: int = 2000):

@@ -3,6 +3,7 @@ bytes as pyarrow's BYTE_STREAM_SPLIT where pyarrow is installed."""
 
 import numpy as np
 import pytest
+from helpers import require
 from hypothesis import given
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
@@ -60,8 +61,8 @@ def test_bad_input():
 
 
 def test_matches_pyarrow_byte_stream_split():
-    pa = pytest.importorskip("pyarrow")
-    pq = pytest.importorskip("pyarrow.parquet")
+    pa = require("pyarrow")
+    pq = require("pyarrow.parquet")
     import io
 
     a = np.random.default_rng(1).random(1000).astype(np.float32)

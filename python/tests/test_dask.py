@@ -1,20 +1,23 @@
 """Dask at cluster scale: a LocalCluster with two worker processes writes a
 lazily generated chunked array (320 MB) to zarr with vecpress codecs, reads
 it back, and checks equality and the compression ratio. The codecs travel
-to the workers by pickle and are found there by their entry points."""
+to the workers by pickle and are found there by their entry points. A
+small zarr format 2 array of numcodecs' default Blosc reads the same on the
+workers before, with and after register_standard()."""
 
 import os
 import time
 
 import numpy as np
 import pytest
+from helpers import require
 
 import vecpress
 from vecpress.numcodecs import ByteSplit, StreamVByte
 
-da = pytest.importorskip("dask.array")
-distributed = pytest.importorskip("distributed")
-zarr = pytest.importorskip("zarr")
+da = require("dask.array")
+distributed = require("distributed")
+zarr = require("zarr")
 
 CHUNK = 1 << 20  # values per chunk: 4 MiB of uint32
 CHUNKS = int(os.environ.get("VECPRESS_DASK_CHUNKS", "80"))  # 80 x 4 MiB = 320 MiB
@@ -111,3 +114,58 @@ def test_float_readings_byte_split_zarr_format_3(client, tmp_path):
     ratio = x.nbytes / store_bytes(path)
     print(f"\n{x.nbytes / 2**20:.0f} MiB of float readings, byte split + zstd: ratio {ratio:.2f}")
     assert ratio > 1.5
+
+
+ROWS = 250  # rows of a chunk of the Blosc array below
+
+
+def _read_chunk(path: str, i: int):
+    """Chunk `i` of the zarr array at `path`, opened on the worker that
+    runs this, and the module of the compressor that read it."""
+    z = zarr.open_array(path, mode="r")
+    return type(z.metadata.compressor).__module__, z[i * ROWS : (i + 1) * ROWS]
+
+
+def _blosc_module() -> str:
+    import numcodecs
+
+    return type(numcodecs.get_codec({"id": "blosc"})).__module__
+
+
+def test_default_blosc_zarr_v2_reads_on_workers_after_register_standard(client, tmp_path):
+    import numcodecs
+
+    from vecpress.numcodecs import register_standard, unregister_standard
+
+    # A zarr v2 array with numcodecs' default Blosc (lz4, byte shuffle),
+    # written by plain numcodecs.
+    path = str(tmp_path / "blosc.zarr")
+    data = np.cumsum(np.random.default_rng(7).normal(size=(8 * ROWS, 500)), axis=1)
+    assert _blosc_module() == "numcodecs.blosc"
+    z = zarr.create_array(path, shape=data.shape, chunks=(ROWS, 500), dtype=data.dtype, zarr_format=2,
+                          compressors=numcodecs.Blosc())
+    z[:] = data
+
+    def read_on_workers():
+        parts = client.gather(client.map(_read_chunk, [path] * 8, range(8), pure=False))
+        return {m for m, _ in parts}, np.concatenate([c for _, c in parts])
+
+    assert set(client.run(_blosc_module).values()) == {"numcodecs.blosc"}
+    client.run(register_standard)
+    register_standard()
+    try:
+        assert set(client.run(_blosc_module).values()) == {"vecpress.numcodecs"}
+        modules, got = read_on_workers()
+        assert modules == {"vecpress.numcodecs"}
+        np.testing.assert_array_equal(got, data)
+        # The same through dask.array (the compressor travels by pickle).
+        np.testing.assert_array_equal(da.from_zarr(path).compute(), data)
+    finally:
+        client.run(unregister_standard)
+        unregister_standard()
+    # Undone: plain numcodecs again, on the workers and here.
+    assert set(client.run(_blosc_module).values()) == {"numcodecs.blosc"}
+    assert _blosc_module() == "numcodecs.blosc"
+    modules, got = read_on_workers()
+    assert modules == {"numcodecs.blosc"}
+    np.testing.assert_array_equal(got, data)

@@ -5,12 +5,13 @@ through vecpress, and chunks vecpress writes read back through h5py."""
 import numcodecs
 import numpy as np
 import pytest
+from helpers import require
 
 from vecpress import bit_split
 from vecpress import numcodecs as vnc
 
-h5py = pytest.importorskip("h5py")
-hdf5plugin = pytest.importorskip("hdf5plugin")
+h5py = require("h5py")
+hdf5plugin = require("hdf5plugin")
 
 
 def _data(dtype, shape=(64, 1000), seed=0):

@@ -4,6 +4,7 @@ numcodecs' LZ4 both ways, bad input."""
 import numcodecs
 import numpy as np
 import pytest
+from helpers import require
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -11,8 +12,8 @@ import vecpress
 from vecpress import lz4
 from vecpress.numcodecs import LZ4, ByteSplitLZ4
 
-plz4_block = pytest.importorskip("lz4.block")
-plz4_frame = pytest.importorskip("lz4.frame")
+plz4_block = require("lz4.block")
+plz4_frame = require("lz4.frame")
 
 
 def corpus():

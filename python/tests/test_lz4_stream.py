@@ -7,11 +7,12 @@ import io
 
 import numpy as np
 import pytest
+from helpers import require
 
 import vecpress
 from vecpress import lz4
 
-plz4_frame = pytest.importorskip("lz4.frame")
+plz4_frame = require("lz4.frame")
 
 
 def data(n, seed=0):

@@ -1,18 +1,21 @@
 """The numcodecs codecs: configs, entry points, pickling, out=, bad chunks;
 and zarr arrays of format 2 (numcodecs compressors) and 3 (adapters)."""
 
+import json
 import pickle
+import subprocess
+import sys
 import warnings
 
 import numcodecs
 import numpy as np
 import pytest
-from helpers import mixed
+from helpers import mixed, require
 
 import vecpress
 from vecpress import numcodecs as vnc
 
-zarr = pytest.importorskip("zarr")
+zarr = require("zarr")
 
 # (codec, dtype of the test data)
 CODECS = [
@@ -33,6 +36,7 @@ CODECS = [
     (vnc.PFOR(delta=True), "<u4"),
     (vnc.FastLanes(), "<u4"),
     (vnc.FastLanes(delta=True), "<u4"),
+    (vnc.FastLanesFoR(), "<u4"),
     (vnc.ByteSplit(dtype="<f4"), "<f4"),
     (vnc.ByteSplit(dtype="<f8"), "<f8"),
     (vnc.LZ4(), "<i8"),
@@ -156,6 +160,10 @@ def test_bad_configs():
         vnc.StreamVByte(variant="9999")
     with pytest.raises(ValueError, match="whole number"):
         vnc.VByte().encode(b"\x01\x02\x03")
+    with pytest.raises(ValueError, match="FastLanesFoR has no delta coding"):
+        vnc.FastLanesFoR(delta=True)
+    with pytest.raises(ValueError, match="takes dtypes <u4"):
+        vnc.FastLanesFoR(dtype="<u8")
 
 
 def _zarr_case(codec, dtype):
@@ -177,20 +185,25 @@ def test_zarr_format_2(tmp_path, codec, dtype):
     np.testing.assert_array_equal(back[7:93, 150:420], data[7:93, 150:420])
 
 
-@pytest.mark.parametrize("codec,dtype", CODECS, ids=IDS)
-def test_zarr_format_3(tmp_path, codec, dtype):
+def _adapter(codec):
     from vecpress import zarr3
 
-    adapter = {
+    return {
         "vecpress_vbyte": zarr3.VByte,
         "vecpress_stream_vbyte": zarr3.StreamVByte,
         "vecpress_bp128": zarr3.BP128,
         "vecpress_pfor": zarr3.PFOR,
         "vecpress_fastlanes": zarr3.FastLanes,
+        "vecpress_fastlanes_for": zarr3.FastLanesFoR,
         "vecpress_byte_split": zarr3.ByteSplit,
         "vecpress_lz4": zarr3.LZ4,
         "vecpress_byte_split_lz4": zarr3.ByteSplitLZ4,
     }[codec.codec_id]
+
+
+@pytest.mark.parametrize("codec,dtype", CODECS, ids=IDS)
+def test_zarr_format_3(tmp_path, codec, dtype):
+    adapter = _adapter(codec)
     config = {k: v for k, v in codec.get_config().items() if k != "id"}
     data, shape, chunks = _zarr_case(codec, dtype)
     path = tmp_path / "a.zarr"
@@ -203,3 +216,36 @@ def test_zarr_format_3(tmp_path, codec, dtype):
         back = zarr.open_array(str(path), mode="r")
         np.testing.assert_array_equal(back[:], data)
         np.testing.assert_array_equal(back[7:93, 150:420], data[7:93, 150:420])
+
+
+# A fresh interpreter that imports zarr alone opens each array: the codec
+# classes must come from the zarr.codecs entry points.
+FRESH_READ = """
+import json, sys
+import numpy as np, zarr
+for path, expected in json.loads(sys.argv[1]):
+    z = zarr.open_array(path, mode="r")
+    codec = type(z.metadata.codecs[-1])
+    assert codec.__module__ == "vecpress.zarr3", (path, codec)
+    np.testing.assert_array_equal(z[:], np.load(expected))
+print(len(json.loads(sys.argv[1])))
+"""
+
+
+def test_zarr_format_3_opens_in_a_fresh_process(tmp_path):
+    cases = []
+    for i, (codec, dtype) in enumerate(CODECS):
+        config = {k: v for k, v in codec.get_config().items() if k != "id"}
+        data, shape, chunks = _zarr_case(codec, dtype)
+        path, expected = tmp_path / f"{i}.zarr", tmp_path / f"{i}.npy"
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            z = zarr.create_array(str(path), shape=shape, chunks=chunks, dtype=dtype, zarr_format=3,
+                                  compressors=[_adapter(codec)(**config)])
+            z[:] = data
+        np.save(expected, data)
+        cases.append((str(path), str(expected)))
+    run = subprocess.run([sys.executable, "-W", "ignore", "-c", FRESH_READ, json.dumps(cases)],
+                         cwd=tmp_path, capture_output=True, text=True, timeout=300)
+    assert run.returncode == 0, run.stderr[-4000:]
+    assert run.stdout.strip() == str(len(CODECS))

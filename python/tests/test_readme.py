@@ -9,6 +9,7 @@ import subprocess
 import sys
 
 import pytest
+from helpers import require
 
 HERE = pathlib.Path(__file__).resolve().parent
 PACKAGE_README = HERE.parent / "README.md"
@@ -38,9 +39,9 @@ def test_the_readmes_have_the_blocks_we_expect():
 @pytest.mark.parametrize("name,code", ALL, ids=[n for n, _ in ALL])
 def test_block_runs(name, code, tmp_path):
     if "dask" in code:
-        pytest.importorskip("dask.distributed")
+        require("dask.distributed")
     if "zarr" in code:
-        pytest.importorskip("zarr")
+        require("zarr")
     script = tmp_path / "block.py"
     script.write_text(code, encoding="utf-8")
     run = subprocess.run(

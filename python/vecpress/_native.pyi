@@ -65,6 +65,9 @@ def vbyte_encode(array: npt.NDArray[Any], delta: bool) -> bytes: ...
 def vbyte_decode(
     data: Any, count: int, dtype: str, delta: bool, out: npt.NDArray[Any] | None = None
 ) -> npt.NDArray[Any]: ...
+# `name`: "stream_vbyte", "stream_vbyte_0124", "group_varint_gb",
+# "group_varint_g8iu", "bp128", "pfor", "fastlanes" or "fastlanes-for"
+# (which has no delta form: `delta=True` raises ValueError).
 def u32_encode(name: str, array: npt.NDArray[np.uint32], delta: bool) -> bytes: ...
 def u32_decode(
     name: str, data: Any, count: int, delta: bool, out: npt.NDArray[np.uint32] | None = None

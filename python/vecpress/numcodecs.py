@@ -25,6 +25,9 @@ True
 
 from __future__ import annotations
 
+import functools
+import inspect
+import re
 import struct
 from typing import Any
 
@@ -40,6 +43,7 @@ __all__ = [
     "BP128",
     "PFOR",
     "FastLanes",
+    "FastLanesFoR",
     "ByteSplit",
     "LZ4",
     "ByteSplitLZ4",
@@ -79,6 +83,8 @@ class _IntegerCodec(Codec):
             raise ValueError(
                 f"{type(self).__name__} takes dtypes {', '.join(self._dtypes)}, not {dtype.str}"
             )
+        if delta and not self._delta_dtypes:
+            raise ValueError(f"{type(self).__name__} has no delta coding")
         if delta and dtype.str not in self._delta_dtypes:
             raise ValueError(f"{type(self).__name__} delta coding takes {', '.join(self._delta_dtypes)}")
         self.dtype = dtype.str
@@ -232,6 +238,33 @@ class FastLanes(BP128):
 
     def _options(self) -> dict[str, Any]:
         return {"codec": "fastlanes"}
+
+
+class FastLanesFoR(BP128):
+    """FastLanes frame of reference of ``"<u4"`` values (codec
+    ``"fastlanes-for"`` of :mod:`vecpress.bitpack`): each block of 1024
+    packed minus its minimum, for columns whose values sit in a narrow band
+    far from zero. It has no delta form (``delta=True`` raises
+    ``ValueError``); the configuration keeps ``delta`` (always ``False``)
+    so that it reads like the other bit packers'.
+
+    >>> import numpy as np, numcodecs
+    >>> codec = FastLanesFoR()
+    >>> a = 3_000_000_000 + np.arange(4096, dtype=np.uint32) % 500
+    >>> enc = codec.encode(a)
+    >>> len(enc) < a.nbytes // 3
+    True
+    >>> np.array_equal(codec.decode(enc).view(np.uint32), a)
+    True
+    >>> numcodecs.get_codec(codec.get_config())
+    FastLanesFoR(delta=False, dtype='<u4')
+    """
+
+    codec_id = "vecpress_fastlanes_for"
+    _delta_dtypes = ()
+
+    def _options(self) -> dict[str, Any]:
+        return {"codec": "fastlanes-for"}
 
 
 class ByteSplit(Codec):
@@ -472,10 +505,19 @@ class Blosc(Codec):
         }
 
     def _numcodecs(self) -> Codec:
-        """numcodecs' own Blosc with this configuration (other compressors)."""
+        """numcodecs' own Blosc with this configuration (other compressors).
+
+        numcodecs takes ``typesize`` from 0.16 on; before, its Blosc reads
+        the element size from the buffer, and ``typesize`` is left out, as
+        zarr's own ``BloscCodec`` does with those versions (so the frames are
+        the ones plain zarr writes with the same numcodecs).
+        """
         from numcodecs.blosc import Blosc as Theirs
 
-        return Theirs(self.cname, self.clevel, self.shuffle, self.blocksize, self._typesize)
+        args = (self.cname, self.clevel, self.shuffle, self.blocksize)
+        if _takes_typesize(Theirs):
+            return Theirs(*args, typesize=self._typesize)
+        return Theirs(*args)
 
     def encode(self, buf: Any) -> bytes:
         """The chunk as one Blosc frame; the element size is ``typesize``
@@ -509,6 +551,20 @@ class Blosc(Codec):
             f"{type(self).__name__}(cname={self.cname!r}, clevel={self.clevel}, "
             f"shuffle={names[self.shuffle]}, blocksize={self.blocksize})"
         )
+
+
+@functools.lru_cache(maxsize=None)
+def _takes_typesize(blosc: type) -> bool:
+    """Whether numcodecs' Blosc class ``blosc`` takes ``typesize`` (numcodecs
+    0.16 on), read once per class from its signature, or from numcodecs'
+    version where a compiled class offers no signature."""
+    try:
+        return "typesize" in inspect.signature(blosc).parameters
+    except (TypeError, ValueError):
+        import numcodecs
+
+        major, minor = (int(n) for n in re.findall(r"\d+", numcodecs.__version__)[:2])
+        return (major, minor) >= (0, 16)
 
 
 # The standard ids served by vecpress's implementations, and what numcodecs

@@ -8,7 +8,8 @@ vecpress codecs there as ``numcodecs.vecpress_*``, with the numcodecs
 codec's configuration. They are registered with
 :func:`zarr.registry.register_codec` when this module is imported, and under
 the ``zarr.codecs`` entry point, so zarr finds them when it opens the array
-again in any process.
+again in any process. :class:`Blosc` serves zarr's own ``blosc`` codec once
+selected in zarr's configuration.
 
 >>> import numpy as np, zarr, warnings
 >>> from vecpress.zarr3 import StreamVByte
@@ -42,7 +43,18 @@ if TYPE_CHECKING:
     from zarr.core.array_spec import ArraySpec
     from zarr.core.buffer import Buffer, BufferPrototype
 
-__all__ = ["VByte", "StreamVByte", "BP128", "PFOR", "FastLanes", "ByteSplit", "LZ4", "ByteSplitLZ4", "Blosc"]
+__all__ = [
+    "VByte",
+    "StreamVByte",
+    "BP128",
+    "PFOR",
+    "FastLanes",
+    "FastLanesFoR",
+    "ByteSplit",
+    "LZ4",
+    "ByteSplitLZ4",
+    "Blosc",
+]
 
 # The name prefix zarr gives numcodecs codecs in format 3 metadata; arrays
 # written with it open with these adapters.
@@ -132,6 +144,10 @@ class FastLanes(_Adapter, codec=_numcodecs.FastLanes):
     """:class:`vecpress.numcodecs.FastLanes` in a zarr format 3 array."""
 
 
+class FastLanesFoR(_Adapter, codec=_numcodecs.FastLanesFoR):
+    """:class:`vecpress.numcodecs.FastLanesFoR` in a zarr format 3 array."""
+
+
 class ByteSplit(_Adapter, codec=_numcodecs.ByteSplit):
     """:class:`vecpress.numcodecs.ByteSplit` in a zarr format 3 array."""
 
@@ -144,7 +160,7 @@ class ByteSplitLZ4(_Adapter, codec=_numcodecs.ByteSplitLZ4):
     """:class:`vecpress.numcodecs.ByteSplitLZ4` in a zarr format 3 array."""
 
 
-for _cls in (VByte, StreamVByte, BP128, PFOR, FastLanes, ByteSplit, LZ4, ByteSplitLZ4):
+for _cls in (VByte, StreamVByte, BP128, PFOR, FastLanes, FastLanesFoR, ByteSplit, LZ4, ByteSplitLZ4):
     register_codec(_cls.codec_name, _cls)
 
 
@@ -154,7 +170,10 @@ class Blosc(BloscCodec):
     :class:`vecpress.numcodecs.Blosc` (LZ4 frames by vecpress's kernels,
     other compressors by numcodecs). Arrays stay readable by plain zarr.
     Select it in place of zarr's with
-    ``zarr.config.set({"codecs.blosc": "vecpress.zarr3.Blosc"})``.
+    ``zarr.config.set({"codecs.blosc": "vecpress.zarr3.Blosc"})``: zarr
+    finds it under the ``zarr.codecs.blosc`` entry point, so the setting
+    works in any process (a Dask worker, say) without importing this module
+    first; without the setting zarr keeps its own.
 
     >>> import numpy as np, zarr
     >>> store = zarr.storage.MemoryStore()
@@ -169,7 +188,7 @@ class Blosc(BloscCodec):
     """
 
     @cached_property
-    def _blosc_codec(self) -> Codec:
+    def _vecpress_blosc(self) -> _numcodecs.Blosc:
         shuffle = {"noshuffle": 0, "shuffle": 1, "bitshuffle": 2}[getattr(self.shuffle, "value", self.shuffle)]
         return _numcodecs.Blosc(
             cname=getattr(self.cname, "value", self.cname),
@@ -178,6 +197,26 @@ class Blosc(BloscCodec):
             blocksize=self.blocksize,
             typesize=self.typesize,
         )
+
+    # zarr's BloscCodec runs chunks through its private `_blosc_codec`. The
+    # codec methods every zarr codec implements are overridden as well, so a
+    # renamed private attribute cannot quietly bring numcodecs' Blosc back.
+    @property
+    def _blosc_codec(self) -> Codec:
+        return self._vecpress_blosc
+
+    def _decode_sync(self, chunk_bytes: Buffer, chunk_spec: ArraySpec) -> Buffer:
+        return chunk_spec.prototype.buffer.from_bytes(self._vecpress_blosc.decode(chunk_bytes.as_numpy_array()))
+
+    def _encode_sync(self, chunk_bytes: Buffer, chunk_spec: ArraySpec) -> Buffer:
+        return chunk_spec.prototype.buffer.from_bytes(self._vecpress_blosc.encode(chunk_bytes.as_numpy_array()))
+
+    # The codec releases the GIL: a thread each lets zarr code other chunks meanwhile.
+    async def _decode_single(self, chunk_bytes: Buffer, chunk_spec: ArraySpec) -> Buffer:
+        return await asyncio.to_thread(self._decode_sync, chunk_bytes, chunk_spec)
+
+    async def _encode_single(self, chunk_bytes: Buffer, chunk_spec: ArraySpec) -> Buffer:
+        return await asyncio.to_thread(self._encode_sync, chunk_bytes, chunk_spec)
 
 
 register_codec("blosc", Blosc)
