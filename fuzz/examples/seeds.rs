@@ -383,6 +383,34 @@ fn seeds(target: &str, src: &Sources) -> Vec<Vec<u8>> {
                 ));
             }
         }
+        "select_bitpack" => {
+            // The delta streams of both codecs (the first byte also serves
+            // the block entries as a block), and a FastLanes u32 block at
+            // its width: the key halfway up the list.
+            for v in &src.values {
+                let c = count(v.len());
+                let key = v.get(v.len() / 2).map_or(0, |k| k << 12).to_le_bytes();
+                let head = |width: u8| {
+                    let mut h = vec![width, 0, 7, 0, 0, 0, 0, 0];
+                    h.extend(key);
+                    h.extend(c);
+                    h
+                };
+                for stream in [
+                    bp128::encode_delta_to_vec(v, 0),
+                    pfor::encode_delta_to_vec(v, 0),
+                ] {
+                    let width = stream.first().map_or(0, |w| w & 0x3f);
+                    out.push(cat(&head(width), &stream));
+                }
+                let mut block = v.clone();
+                block.resize(fastlanes::BLOCK, 0);
+                let width = fastlanes::width(&block).expect("a block");
+                let mut packed = vec![0u8; fastlanes::packed_len(width)];
+                fastlanes::pack(&block, width, &mut packed).expect("its width");
+                out.push(cat(&head(width), &packed));
+            }
+        }
         "roundtrip_pfor" => {
             for v in &src.values {
                 out.push(cat(&[0, 0, 0, 0, 0], &le32(v)));

@@ -393,3 +393,69 @@ fn adversarial_blocks_unpack_on_every_kernel_at_the_end_of_their_buffer() {
         }
     }
 }
+
+/// `select_sorted` gives `unpack_sorted`'s value at every index, for every
+/// lane count and width, on random gaps and on gaps all ones at the width
+/// (whose sums wrap at 32 bits); the checks are those of `select`.
+#[test]
+fn select_sorted_agrees_with_unpack_sorted_at_every_index() {
+    let mut rng = Rng::new(129);
+    for lanes in LANES {
+        for width in 0..=32u8 {
+            let random = random_block(&mut rng, lanes, width);
+            let ones = vec![mask(width); lanes.block_len()];
+            for (kind, gaps) in [("random", random), ("ones", ones)] {
+                let initial = rng.next_u64() as u32;
+                // Gaps packed as they are: `pack` writes the bytes of
+                // `pack_sorted` of their sums.
+                let len = lanes.packed_len(width);
+                let mut packed = vec![0x5au8; len + 8];
+                bp128::pack(lanes, &gaps, width, &mut packed).unwrap();
+                let packed = &packed[..len];
+                let mut out = vec![0u32; lanes.block_len()];
+                bp128::unpack_sorted(lanes, initial, packed, width, &mut out).unwrap();
+                let mut sum = initial;
+                for (i, &g) in gaps.iter().enumerate() {
+                    sum = sum.wrapping_add(g);
+                    assert_eq!(out[i], sum, "{lanes:?} {width} {kind} {i}");
+                    assert_eq!(
+                        bp128::select_sorted(lanes, initial, packed, width, i),
+                        Ok(sum),
+                        "{lanes:?} width {width} {kind} index {i}"
+                    );
+                }
+                assert_eq!(
+                    bp128::select_sorted(lanes, initial, packed, width, lanes.block_len()),
+                    Err(Error::OutOfRange {
+                        index: lanes.block_len(),
+                        len: lanes.block_len()
+                    })
+                );
+                if len > 0 {
+                    assert_eq!(
+                        bp128::select_sorted(lanes, initial, &packed[..len - 1], width, 0),
+                        Err(Error::Truncated {
+                            offset: len - 1,
+                            needed: 1,
+                            unit: vecpress::Unit::Bytes
+                        })
+                    );
+                }
+            }
+        }
+        let packed = [0xffu8; 1024];
+        for width in [33, 64, u8::MAX] {
+            assert_eq!(
+                bp128::select_sorted(lanes, 0, &packed, width, 0),
+                Err(Error::InvalidArgument {
+                    what: "bit width (at most 32)",
+                    value: usize::from(width)
+                })
+            );
+            assert!(matches!(
+                bp128::select(lanes, &packed, width, 0),
+                Err(Error::InvalidArgument { .. })
+            ));
+        }
+    }
+}

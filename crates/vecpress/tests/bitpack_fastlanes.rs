@@ -434,3 +434,310 @@ fn streams_reject_bad_input() {
         Err(Error::Truncated { .. })
     ));
 }
+
+/// `width` low bits set.
+fn ones<T: Word>(width: usize) -> T {
+    if width == 0 {
+        T::ZERO
+    } else {
+        T::ONES >> (T::BITS - width)
+    }
+}
+
+/// `select` and `for_select` give `unpack`'s and `for_unpack`'s value at
+/// every index of random blocks and of blocks all ones at the width, at
+/// every width; `delta_select` gives the value `delta_unpack` then
+/// `untranspose` give (the natural order) at every index, for packed bytes
+/// of every pattern, and the source values of a `delta_pack`ed block.
+fn select_every_index<T: Word + Bytes>(seed: u64) {
+    let mut rng = Rng::new(seed);
+    let name = format!("u{}", T::BITS);
+    for width in 0..=T::BITS {
+        let w = width as u8;
+        let len = fl::packed_len(w);
+        for (kind, values) in [
+            ("random", random_block::<T>(&mut rng, width)),
+            ("ones", vec![ones::<T>(width); 1024]),
+        ] {
+            let ctx = format!("{name} width {width} {kind}");
+            // Room past the block, so that a read past it would show.
+            let mut packed = vec![0x5au8; len + 8];
+            fl::pack(&values, w, &mut packed).unwrap();
+            let mut out = vec![T::ZERO; 1024];
+            fl::unpack(&packed, w, &mut out).unwrap();
+            assert_eq!(out, values, "{ctx}");
+            let reference = T::random(&mut rng, T::BITS);
+            let mut for_out = vec![T::ZERO; 1024];
+            fl::for_unpack(&packed, reference, w, &mut for_out).unwrap();
+            for i in 0..1024 {
+                assert_eq!(
+                    fl::select::<T>(&packed[..len], w, i),
+                    Ok(out[i]),
+                    "{ctx} {i}"
+                );
+                assert_eq!(
+                    fl::for_select(&packed[..len], reference, w, i),
+                    Ok(for_out[i]),
+                    "for {ctx} {i}"
+                );
+            }
+            // Packed bytes as differences: any pattern is a delta block.
+            let bases: Vec<T> = (0..T::LANES)
+                .map(|_| T::random(&mut rng, T::BITS))
+                .collect();
+            let (mut lanes, mut natural) = (vec![T::ZERO; 1024], vec![T::ZERO; 1024]);
+            fl::delta_unpack(&packed, &bases, w, &mut lanes).unwrap();
+            fl::untranspose(&lanes, &mut natural).unwrap();
+            for (i, &v) in natural.iter().enumerate() {
+                assert_eq!(
+                    fl::delta_select(&packed[..len], &bases, w, i),
+                    Ok(v),
+                    "delta {ctx} {i}"
+                );
+            }
+        }
+        // A sorted block packed as its stream does: its own values back.
+        let mut acc = T::random(&mut rng, T::BITS.min(8));
+        let mut sorted = Vec::with_capacity(1024);
+        for _ in 0..1024 {
+            sorted.push(acc);
+            let gap = T::random(&mut rng, width.min(T::BITS.saturating_sub(11)));
+            acc = acc | gap; // non-decreasing, never wraps
+        }
+        let mut transposed = vec![T::ZERO; 1024];
+        fl::transpose(&sorted, &mut transposed).unwrap();
+        let bases: Vec<T> = (0..T::LANES).map(|_| sorted[0]).collect();
+        let dw = fl::delta_width(&transposed, &bases).unwrap();
+        let mut packed = vec![0u8; fl::packed_len(dw)];
+        fl::delta_pack(&transposed, &bases, dw, &mut packed).unwrap();
+        for (i, &v) in sorted.iter().enumerate() {
+            assert_eq!(
+                fl::delta_select(&packed, &bases, dw, i),
+                Ok(v),
+                "sorted {name} width {width} {i}"
+            );
+        }
+    }
+}
+
+#[test]
+fn select_agrees_with_unpack_u8() {
+    select_every_index::<u8>(81);
+}
+
+#[test]
+fn select_agrees_with_unpack_u16() {
+    select_every_index::<u16>(161);
+}
+
+#[test]
+fn select_agrees_with_unpack_u32() {
+    select_every_index::<u32>(321);
+}
+
+#[test]
+fn select_agrees_with_unpack_u64() {
+    select_every_index::<u64>(641);
+}
+
+/// Impossible widths, indices past the block, short input and a wrong
+/// number of bases are errors, never a panic or a read past the slice.
+fn select_errors_of<T: Word + Bytes>() {
+    let bits = T::BITS as u8;
+    let packed = vec![0xffu8; fl::packed_len(bits)];
+    let bases = vec![T::ZERO; T::LANES];
+    for w in [bits + 1, 65, u8::MAX] {
+        let bad = Err(Error::InvalidArgument {
+            what: "bit width (at most the bits of the type)",
+            value: usize::from(w),
+        });
+        assert_eq!(fl::select::<T>(&packed, w, 0), bad, "{bits} {w}");
+        assert_eq!(fl::for_select(&packed, T::ZERO, w, 0), bad);
+        assert_eq!(fl::delta_select(&packed, &bases, w, 0), bad);
+    }
+    for w in [1, bits / 2, bits] {
+        let len = fl::packed_len(w);
+        assert_eq!(
+            fl::select::<T>(&packed, w, 1024),
+            Err(Error::OutOfRange {
+                index: 1024,
+                len: 1024
+            })
+        );
+        assert!(matches!(
+            fl::delta_select(&packed, &bases, w, usize::MAX),
+            Err(Error::OutOfRange { .. })
+        ));
+        for cut in [0, 1, len - 1] {
+            let short = Err(Error::Truncated {
+                offset: cut,
+                needed: len - cut,
+                unit: vecpress::Unit::Bytes,
+            });
+            assert_eq!(
+                fl::select::<T>(&packed[..cut], w, 1023),
+                short,
+                "{bits} {w}"
+            );
+            assert_eq!(fl::for_select(&packed[..cut], T::ONES, w, 0), short);
+            assert_eq!(fl::delta_select(&packed[..cut], &bases, w, 5), short);
+        }
+        assert!(matches!(
+            fl::delta_select(&packed, &bases[1..], w, 0),
+            Err(Error::InvalidArgument { .. })
+        ));
+    }
+    // Width 0 needs no bytes.
+    assert_eq!(fl::select::<T>(&[], 0, 1023), Ok(T::ZERO));
+    assert_eq!(fl::for_select(&[], T::ONES, 0, 3), Ok(T::ONES));
+}
+
+#[test]
+fn select_errors() {
+    select_errors_of::<u8>();
+    select_errors_of::<u16>();
+    select_errors_of::<u32>();
+    select_errors_of::<u64>();
+}
+
+/// The model of search: the first index whose value is at least `key`.
+fn lower_bound(values: &[u32], key: u32) -> Option<(usize, u32)> {
+    values
+        .iter()
+        .position(|&v| v >= key)
+        .map(|i| (i, values[i]))
+}
+
+/// A sorted list of `n` values from `start` whose gaps take `gap_bits`.
+fn sorted_list(rng: &mut Rng, n: usize, start: u32, gap_bits: usize) -> Vec<u32> {
+    let mut acc = start;
+    (0..n)
+        .map(|_| {
+            acc += u32::random(rng, gap_bits);
+            acc
+        })
+        .collect()
+}
+
+#[test]
+fn search_delta_finds_the_lower_bound_of_sorted_streams() {
+    let mut rng = Rng::new(77);
+    for n in [0, 1, 31, 1023, 1024, 1025, 2048 + 17, 3 * 1024, 5000] {
+        for (gap_bits, start, prev) in [
+            (0, 7, 3),
+            (1, 0, 0),
+            (4, 1000, 1000),
+            (12, 1 << 20, 5),
+            (18, 0, 0),
+            (3, u32::MAX - 30_000, u32::MAX - 40_000),
+        ] {
+            let docs = sorted_list(&mut rng, n, start, gap_bits);
+            let bytes = fl::encode_delta_to_vec(&docs, prev);
+            assert_eq!(fl::decode_delta_to_vec(&bytes, n, prev).as_ref(), Ok(&docs));
+            let first = docs.first().copied().unwrap_or(0);
+            let last = docs.last().copied().unwrap_or(0);
+            let mut keys = vec![
+                0,
+                1,
+                first.saturating_sub(1),
+                first,
+                last,
+                last.saturating_add(1),
+                u32::MAX,
+            ];
+            // Values at and around block and run boundaries, and others.
+            for i in [0, 30, 31, 32, 991, 992, 1022, 1023, 1024, 1025, 2047, 2048] {
+                if let Some(&d) = docs.get(i) {
+                    keys.extend([d.wrapping_sub(1), d, d.saturating_add(1)]);
+                }
+            }
+            keys.extend(docs.iter().step_by(97).flat_map(|&d| [d, d + 1]));
+            keys.extend((0..20).map(|_| first + rng.below(u64::from(last - first) + 2) as u32));
+            for key in keys {
+                assert_eq!(
+                    fl::search_delta(&bytes, n, key, prev),
+                    Ok(lower_bound(&docs, key)),
+                    "n {n} gap bits {gap_bits} key {key}"
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn search_delta_on_bad_input_is_an_error_or_an_index_never_a_panic() {
+    let mut rng = Rng::new(78);
+    let n = 2 * 1024 + 50;
+    let docs = sorted_list(&mut rng, n, 0, 8);
+    let bytes = fl::encode_delta_to_vec(&docs, 0);
+    let last = docs[n - 1];
+    // Cut anywhere, a search that has to read everything fails.
+    for cut in 0..bytes.len() {
+        assert!(
+            fl::search_delta(&bytes[..cut], n, last, 0).is_err(),
+            "cut {cut}"
+        );
+        let _ = fl::search_delta(&bytes[..cut], n, docs[1500], 0);
+    }
+    // A count past the stream's end is an error too.
+    assert!(fl::search_delta(&bytes, n + 1, u32::MAX, 0).is_err());
+    assert!(fl::search_delta(&bytes, usize::MAX, u32::MAX, 0).is_err());
+    // A width above 32 is corrupt at its offset, in the second block too.
+    let mut bad = bytes.clone();
+    bad[0] = 33;
+    assert_eq!(
+        fl::search_delta(&bad, n, 5, 0),
+        Err(Error::Corrupt {
+            offset: 0,
+            what: "bit width above 32"
+        })
+    );
+    // The second block: past the first's width byte, 32 VByte bases and
+    // packed bytes.
+    let mut second = 1;
+    for _ in 0..32 {
+        while bytes[second] & 0x80 != 0 {
+            second += 1;
+        }
+        second += 1;
+    }
+    second += fl::packed_len(bytes[0]);
+    let mut bad = bytes.clone();
+    bad[second] = 40;
+    assert_eq!(
+        fl::search_delta(&bad, n, last, 0),
+        Err(Error::Corrupt {
+            offset: second,
+            what: "bit width above 32"
+        })
+    );
+    // Flipped bytes (an unsorted stream, or a broken one): an error, or an
+    // index whose value is the one decoding gives there (decoding up to
+    // its block: a later block may be broken).
+    for at in 0..bytes.len() {
+        let mut bad = bytes.clone();
+        bad[at] ^= 0xa5;
+        let decoded = fl::decode_delta_to_vec(&bad, n, 0);
+        for key in [0, docs[700], docs[2047], last, u32::MAX] {
+            match fl::search_delta(&bad, n, key, 0) {
+                Ok(Some((j, v))) => {
+                    let upto = n.min((j / 1024 + 1) * 1024);
+                    let decoded = fl::decode_delta_to_vec(&bad, upto, 0);
+                    let decoded = decoded.expect("search read what decodes");
+                    assert_eq!(decoded[j], v, "flip {at} key {key}");
+                }
+                Ok(None) => assert!(decoded.is_ok(), "flip {at} key {key}"),
+                Err(_) => {}
+            }
+        }
+    }
+    // Unsorted values coded as wrapping gaps: some index, its value.
+    let random: Vec<u32> = (0..n).map(|_| rng.next_u64() as u32).collect();
+    let bytes = fl::encode_delta_to_vec(&random, 0);
+    for _ in 0..200 {
+        let key = rng.next_u64() as u32;
+        if let Some((j, v)) = fl::search_delta(&bytes, n, key, 0).unwrap() {
+            assert_eq!(random[j], v, "key {key}");
+        }
+    }
+}

@@ -555,3 +555,83 @@ fn search_finds_the_lower_bound_of_sorted_streams() {
     assert!(pfor::search_delta(&[], 5, 1, 0).is_err());
     assert!(bp128::search_delta(&[40], 128, 1, 0).is_err());
 }
+
+/// Whatever `decode_block` rejects, `select_block` rejects with the same
+/// error at every index (a corrupt block has no value to select), and
+/// wherever it decodes, select agrees with it at every index; likewise
+/// the delta forms. Blocks with exceptions, their bytes flipped (the
+/// header, every byte of the positions and high parts, some of the packed
+/// part) and cut short.
+#[test]
+fn select_rejects_what_decode_rejects_and_agrees_with_the_rest() {
+    let mut rng = Rng::new(31);
+    // Blocks that decode and blocks that do not.
+    let mut outcomes = [0usize; 2];
+    let check = |bad: &[u8], outcomes: &mut [usize; 2]| {
+        let mut out = [0u32; 128];
+        let mut dout = [0u32; 128];
+        let decoded = pfor::decode_block(bad, &mut out);
+        let ddecoded = pfor::decode_block_delta(11, bad, &mut dout);
+        assert_eq!(decoded.is_ok(), ddecoded.is_ok(), "{bad:?}");
+        match decoded {
+            Err(e) => {
+                outcomes[1] += 1;
+                assert_eq!(ddecoded, Err(e.clone()));
+                for i in [0, 1, 64, 127] {
+                    assert_eq!(pfor::select_block(bad, i), Err(e.clone()), "{i} {bad:?}");
+                    assert_eq!(pfor::select_block_delta(11, bad, i), Err(e.clone()));
+                }
+            }
+            Ok(_) => {
+                outcomes[0] += 1;
+                for i in 0..128 {
+                    assert_eq!(pfor::select_block(bad, i), Ok(out[i]), "{i} {bad:?}");
+                    assert_eq!(pfor::select_block_delta(11, bad, i), Ok(dout[i]));
+                }
+            }
+        }
+    };
+    for values in blocks(&mut rng).into_iter().step_by(3) {
+        let mut block = [0u8; pfor::MAX_BLOCK_BYTES];
+        let len = pfor::encode_block(&values, &mut block).unwrap();
+        let block = &block[..len];
+        let packed_at = if block[0] & 0x80 != 0 { 3 } else { 1 };
+        let positions_at = packed_at + 16 * usize::from(block[0] & 0x3f);
+        let mut at: Vec<usize> = (0..packed_at).chain(positions_at..len).collect();
+        if positions_at > packed_at {
+            at.extend(
+                (0..6).map(|_| packed_at + rng.below((positions_at - packed_at) as u64) as usize),
+            );
+        }
+        for &at in &at {
+            for flip in [0x01, 0x40, 0x80, 0xff, 0x5a] {
+                let mut bad = block.to_vec();
+                bad[at] ^= flip;
+                check(&bad, &mut outcomes);
+            }
+        }
+        for cut in 0..len {
+            check(&block[..cut], &mut outcomes);
+        }
+    }
+    // Positions out of order, repeated, past the block (the second, at
+    // byte 3 + 16 + 1); padding bits set:
+    // each decoded as corrupt, which select used not to see.
+    let lows = [1u32; 128];
+    for positions in [[5u8, 3], [7, 7], [1, 200]] {
+        let bad = raw_block(1, 4, &lows, &positions, &[3, 9]);
+        let mut out = [0u32; 128];
+        let e = pfor::decode_block(&bad, &mut out).unwrap_err();
+        assert!(matches!(e, Error::Corrupt { offset: 20, .. }), "{e:?}");
+        assert_eq!(pfor::select_block(&bad, 0), Err(e.clone()));
+        assert_eq!(pfor::select_block_delta(0, &bad, 127), Err(e));
+    }
+    let mut bad = raw_block(1, 4, &lows, &[3], &[9]);
+    *bad.last_mut().unwrap() |= 0x80;
+    let mut out = [0u32; 128];
+    let e = pfor::decode_block(&bad, &mut out).unwrap_err();
+    assert!(matches!(e, Error::Corrupt { .. }), "{e:?}");
+    assert_eq!(pfor::select_block(&bad, 3), Err(e));
+    // Both outcomes were exercised.
+    assert!(outcomes.iter().all(|&n| n > 100), "{outcomes:?}");
+}

@@ -319,6 +319,11 @@ mod c_blosc {
     /// Both directions for one parameter set and input; whether the two
     /// frames are identical.
     fn both_ways(input: &[u8], p: &Params, ctx: &str) -> bool {
+        both_ways_frame(input, p, ctx).0
+    }
+
+    /// [`both_ways`], and our frame.
+    fn both_ways_frame(input: &[u8], p: &Params, ctx: &str) -> (bool, Vec<u8>) {
         let theirs = c_compress(input, p);
         let theirs_ok = c_decompress(&theirs, input.len()).is_some();
         for &isa in Isa::available() {
@@ -358,7 +363,7 @@ mod c_blosc {
             let tight = (input.len() + 16).saturating_sub(input.len() / 50 + 32);
             assert!(ours.len().min(theirs.len()) >= tight, "raw fallback, {ctx}");
         }
-        ours == theirs
+        (ours == theirs, ours)
     }
 
     #[test]
@@ -378,6 +383,90 @@ mod c_blosc {
         }
         // Our LZ4 parse is liblz4's, so most frames match byte for byte.
         assert!(same * 2 > total, "{same} of {total} frames identical");
+    }
+
+    /// Every typesize 1 to 255 with LZ4, a few KB each, every shuffle, in
+    /// each split mode (Auto is Never for LZ4), as one automatic block and
+    /// as forced blocks of 1 KB (split or not by the block's values, with
+    /// a short last block); the clevel turns with the typesize.
+    #[test]
+    fn both_ways_at_every_typesize() {
+        let _guard = SPLIT_MODE.lock().unwrap_or_else(|e| e.into_inner());
+        let (mut same, mut total) = (0, 0);
+        for mode in [
+            SplitMode::ForwardCompat,
+            SplitMode::Always,
+            SplitMode::Never,
+        ] {
+            set_split_mode(mode);
+            for typesize in 1..=255usize {
+                // Not a whole number of values: a leftover in the last block.
+                let nbytes = 2048 + 7 * typesize + typesize / 2;
+                let input = walk(nbytes, typesize, typesize as u64);
+                for shuffle in [Shuffle::None, Shuffle::Byte, Shuffle::Bit] {
+                    for blocksize in [0, 1024] {
+                        let p = Params {
+                            blocksize,
+                            split: mode,
+                            ..Params::lz4(1 + (typesize % 9) as u8, shuffle, typesize)
+                        };
+                        let ctx = format!("{p:?} n {nbytes}");
+                        same += usize::from(both_ways(&input, &p, &ctx));
+                        total += 1;
+                    }
+                }
+            }
+        }
+        set_split_mode(SplitMode::ForwardCompat);
+        assert!(same * 2 > total, "{same} of {total} frames identical");
+    }
+
+    /// Every clevel of LZ4 and LZ4HC with the automatic block size, which
+    /// grows with the clevel (twice as fast for LZ4HC, up to 1 MB) and with
+    /// the typesize of split blocks: inputs over 1 MB hold several blocks
+    /// of each size (header bytes 8..12, which `both_ways` compares), for
+    /// each shuffle and a split and an unsplit typesize.
+    #[test]
+    fn both_ways_at_every_clevel() {
+        let _guard = SPLIT_MODE.lock().unwrap_or_else(|e| e.into_inner());
+        set_split_mode(SplitMode::ForwardCompat);
+        let (mut same, mut total) = (0, 0);
+        let mut blocksizes = std::collections::BTreeSet::new();
+        for compressor in [Compressor::Lz4, Compressor::Lz4hc] {
+            for clevel in 0..=9u8 {
+                for (s, shuffle) in [Shuffle::None, Shuffle::Byte, Shuffle::Bit]
+                    .into_iter()
+                    .enumerate()
+                {
+                    let k = usize::from(clevel) * 3 + s;
+                    let split = [1usize, 2, 4, 8, 16][k % 5];
+                    let unsplit = [24usize, 17, 33, 255][k % 4];
+                    for typesize in [split, unsplit] {
+                        let nbytes = (1 << 20) + 3 * typesize + 1;
+                        let input = walk(nbytes, typesize, k as u64);
+                        let p = Params {
+                            compressor,
+                            ..Params::lz4(clevel, shuffle, typesize)
+                        };
+                        let ctx = format!("{p:?} n {nbytes}");
+                        let (identical, frame) = both_ways_frame(&input, &p, &ctx);
+                        same += usize::from(identical);
+                        total += 1;
+                        let h = Header::parse(&frame).unwrap();
+                        blocksizes.insert((compressor.name(), h.blocksize));
+                    }
+                }
+            }
+        }
+        assert!(same * 2 > total, "{same} of {total} frames identical");
+        // The clevels chose blocks of many sizes, from LZ4's 8 KB at
+        // clevel 0 to LZ4HC's 1 MB at clevel 9.
+        for name in ["lz4", "lz4hc"] {
+            let n = blocksizes.iter().filter(|b| b.0 == name).count();
+            assert!(n >= 8, "{name}: block sizes {blocksizes:?}");
+        }
+        assert!(blocksizes.contains(&("lz4", 8 << 10)), "{blocksizes:?}");
+        assert!(blocksizes.contains(&("lz4hc", 1 << 20)), "{blocksizes:?}");
     }
 
     #[test]

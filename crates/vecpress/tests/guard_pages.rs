@@ -2,7 +2,10 @@
 //! that it starts or ends exactly at an inaccessible (`PROT_NONE`) page, so a
 //! kernel that reads or writes one byte outside the slices it is given dies
 //! with SIGSEGV instead of passing unnoticed. Each ISA decodes valid streams
-//! (checked value for value) and every truncated prefix (checked to fail).
+//! and blocks (checked value for value) and every truncated prefix (checked
+//! to fail). Entries that pick their level themselves (`search_delta`, the
+//! block entries without `_with`) run at each level under the
+//! `VECPRESS_ISA` cap, as scripts/test.sh runs this file.
 #![cfg(unix)]
 
 mod common;
@@ -139,6 +142,8 @@ impl Drop for Guarded {
 unsafe trait Word: Copy + Default + PartialEq + std::fmt::Debug {}
 // SAFETY: primitive unsigned integers: every bit pattern is a value.
 unsafe impl Word for u8 {}
+// SAFETY: as for u8.
+unsafe impl Word for u16 {}
 // SAFETY: as for u8.
 unsafe impl Word for u32 {}
 // SAFETY: as for u8.
@@ -515,3 +520,6 @@ fn lz4_block_decoders_stay_inside_their_slices() {
         }
     }
 }
+
+#[path = "guard_pages/bitpack.rs"]
+mod bitpack;

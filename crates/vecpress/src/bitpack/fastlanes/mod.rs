@@ -34,6 +34,12 @@
 //! FoR and delta forms: the registry's `fastlanes`, `fastlanes-for` and
 //! `fastlanes-delta`) store any number of u32 as blocks with their widths.
 //!
+//! One value of a block is read where it lies, without unpacking the block:
+//! [`select`] and [`for_select`] in a few shifts, [`delta_select`] by
+//! summing the differences of its lane up to it; [`search_delta`] finds
+//! the lower bound of a key in a `fastlanes-delta` stream, skipping each
+//! block below it by its last value.
+//!
 //! ```
 //! use vecpress::bitpack::fastlanes;
 //! let values: Vec<u16> = (0..1024).map(|i| i * 7 % 1000).collect();
@@ -50,13 +56,15 @@
 mod fused;
 mod generic;
 mod kernels;
+mod select;
 mod stream;
 mod word;
 
+pub use select::{delta_select, for_select, select};
 pub use stream::{
     decode, decode_delta, decode_delta_to_vec, decode_delta_with, decode_for, decode_for_to_vec,
     decode_for_with, decode_to_vec, decode_with, encode, encode_delta, encode_delta_to_vec,
-    encode_for, encode_for_to_vec, encode_to_vec, max_encoded_len,
+    encode_for, encode_for_to_vec, encode_to_vec, max_encoded_len, search_delta,
 };
 pub use word::Word;
 

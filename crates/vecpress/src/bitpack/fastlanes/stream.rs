@@ -189,6 +189,91 @@ pub fn decode_delta_to_vec(input: &[u8], n: usize, prev: u32) -> Result<Vec<u32>
     from_vec(Form::Delta, input, n, prev)
 }
 
+/// The index and value of the first value `>= key` of a sorted delta
+/// stream of `n` values (encoded from `prev`), or `None` if every value is
+/// smaller.
+///
+/// The stream stores no skip list, but a block's bases come first (32
+/// VByte gaps, value 0 and every 32nd value's predecessor), so a block is
+/// skipped by its last value without unpacking it: the base of the lane
+/// that holds values 992..1024 plus that lane's 32 differences, each read
+/// in place ([`delta_select`](super::delta_select)). Only the block
+/// holding the answer is decoded (none when its first value, read in
+/// place, is the answer) and binary searched; the VByte tail is decoded only when
+/// every block is below `key`. The errors are those [`decode_delta`]
+/// gives on the blocks read. On a stream that is not sorted the answer is
+/// some index, never a panic.
+///
+/// ```
+/// use vecpress::bitpack::fastlanes;
+/// let docs: Vec<u32> = (0..3000).map(|i| 3 * i).collect();
+/// let bytes = fastlanes::encode_delta_to_vec(&docs, 0);
+/// assert_eq!(fastlanes::search_delta(&bytes, 3000, 3001, 0), Ok(Some((1001, 3003))));
+/// assert_eq!(fastlanes::search_delta(&bytes, 3000, 8997, 0), Ok(Some((2999, 8997))));
+/// assert_eq!(fastlanes::search_delta(&bytes, 3000, 9000, 0), Ok(None));
+/// assert!(fastlanes::search_delta(&bytes[..100], 3000, 9000, 0).is_err());
+/// ```
+pub fn search_delta(
+    input: &[u8],
+    n: usize,
+    key: u32,
+    mut prev: u32,
+) -> Result<Option<(usize, u32)>, Error> {
+    let levels = Form::Delta.levels();
+    let isa = levels.blocks;
+    // The lane holding the block's last value, and its row there.
+    let (last_row, last_lane) = super::select::natural_row_lane::<u32>(BLOCK - 1);
+    let mut pos = 0;
+    for b in 0..n / BLOCK {
+        let left = n - b * BLOCK;
+        let Some(&width) = input.get(pos) else {
+            return Err(short(pos, left));
+        };
+        if width > 32 {
+            return Err(Error::Corrupt {
+                offset: pos,
+                what: "bit width above 32",
+            });
+        }
+        pos += 1;
+        let mut ends = [0u32; BASES];
+        pos += vbyte::decode_delta_impl(isa, &input[pos..], &mut ends, prev)
+            .map_err(|e| e.shifted(pos))?;
+        let bases = bases(&ends);
+        let data = &input[pos..];
+        let len = packed_len(width);
+        if data.len() < len {
+            return Err(short(pos, left));
+        }
+        let w = usize::from(width);
+        let last = super::select::lane_sum(data, w, last_lane, last_row, bases[last_lane]);
+        if last >= key {
+            // Value 0 is its lane's base (`ends[0]`) plus a difference of 0
+            // when the stream is sound; read as decoding reads it, so that
+            // a broken stream's answer is still the value decoded there.
+            let first = super::select::lane_sum(data, w, 0, 0, bases[0]);
+            if first >= key {
+                return Ok(Some((b * BLOCK, first)));
+            }
+            let mut block = [0u32; BLOCK];
+            super::delta_unpack_natural_with(isa, data, &bases, width, &mut block)?;
+            // At most the last index even where the block is not sorted.
+            let j = block.partition_point(|&v| v < key).min(BLOCK - 1);
+            return Ok(Some((b * BLOCK + j, block[j])));
+        }
+        pos += len;
+        prev = last;
+    }
+    let done = n / BLOCK * BLOCK;
+    let mut buf = [0u32; BLOCK];
+    let tail = &mut buf[..n - done];
+    vbyte::decode_tail(levels.tail, &input[pos..], tail, Some(prev)).map_err(|e| e.shifted(pos))?;
+    Ok(tail
+        .iter()
+        .position(|&v| v >= key)
+        .map(|j| (done + j, tail[j])))
+}
+
 fn to_vec(form: Form, values: &[u32], prev: u32) -> Vec<u8> {
     let mut out = vec![0u8; max_encoded_len(values.len())];
     let n = encode_impl(form, values, prev, &mut out);

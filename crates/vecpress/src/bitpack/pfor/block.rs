@@ -285,13 +285,7 @@ fn patch(isa: Isa, h: &Header, input: &[u8], out: &mut [u32; BLOCK_LEN]) -> Resu
         return padding(h, input);
     }
     let _ = isa;
-    let mut bad = positions
-        .last()
-        .is_some_and(|&p| usize::from(p) >= BLOCK_LEN);
-    for (a, b) in positions.iter().zip(&positions[1..]) {
-        bad |= a >= b;
-    }
-    if bad {
+    if !positions_valid(positions) {
         return Err(disorder(h, positions));
     }
     let mask = (1u64 << e) - 1;
@@ -312,6 +306,29 @@ fn patch(isa: Isa, h: &Header, input: &[u8], out: &mut [u32; BLOCK_LEN]) -> Resu
     let highs = &input[h.highs_at..h.len];
     for (k, &p) in positions.iter().enumerate().skip(fast) {
         out[usize::from(p)] |= high_part(highs, k, h.high_width) << h.width;
+    }
+    padding(h, input)
+}
+
+/// Whether the exceptions' `positions` increase and stay in the block, in
+/// a loop with no early exit (which the compiler vectorizes).
+fn positions_valid(positions: &[u8]) -> bool {
+    let mut bad = positions
+        .last()
+        .is_some_and(|&p| usize::from(p) >= BLOCK_LEN);
+    for (a, b) in positions.iter().zip(positions.get(1..).unwrap_or(&[])) {
+        bad |= a >= b;
+    }
+    !bad
+}
+
+/// Checks what [`read`] checks of the exceptions beyond [`header`]: their
+/// positions (increasing, in the block) and the padding after their high
+/// parts, with the same errors.
+fn check_exceptions(h: &Header, input: &[u8]) -> Result<(), Error> {
+    let positions = &input[h.positions_at..h.highs_at];
+    if !positions_valid(positions) {
+        return Err(disorder(h, positions));
     }
     padding(h, input)
 }
@@ -343,7 +360,10 @@ fn padding(h: &Header, input: &[u8]) -> Result<(), Error> {
 }
 
 /// Value `i` (below 128) of the block at the start of `input`, or the sum
-/// of its values `0..=i` from `initial` when `DELTA`, read in place.
+/// of its values `0..=i` from `initial` when `DELTA`, read in place. The
+/// block is checked as [`read`] checks it (its header, the exceptions'
+/// positions and padding), so that a block that does not decode has no
+/// value to select either: the same error, at the same offset.
 pub(super) fn select<const DELTA: bool>(
     input: &[u8],
     initial: u32,
@@ -356,6 +376,9 @@ pub(super) fn select<const DELTA: bool>(
         });
     }
     let h = header(input)?;
+    if h.exceptions != 0 {
+        check_exceptions(&h, input)?;
+    }
     let packed = &input[h.packed_at..h.positions_at];
     let positions = &input[h.positions_at..h.highs_at];
     let highs = &input[h.highs_at..h.len];

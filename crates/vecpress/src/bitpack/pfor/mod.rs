@@ -186,7 +186,9 @@ pub fn decode_block_delta_with(
 /// Value `i` of the block at the start of `input`, read in place: the
 /// packed low bits (a few shifts) and, when `i` is an exception, its high
 /// part (a binary search of the positions). `OutOfRange` when `i` is 128
-/// or more. Checks the header and the block's length, not its positions.
+/// or more. The block is checked as [`decode_block`] checks it (header,
+/// length, the exceptions' positions and padding): a block that does not
+/// decode gives the same error here, at any `i`.
 ///
 /// ```
 /// use vecpress::bitpack::pfor;
@@ -203,7 +205,9 @@ pub fn select_block(input: &[u8], i: usize) -> Result<u32, Error> {
 
 /// Value `i` of a block of gaps from `initial`, read in place: the sum of
 /// the first `i + 1` low parts and of the high parts at positions up to
-/// `i` (O(i), no buffer).
+/// `i` (no buffer; the low parts summed a step of the four lanes at a
+/// time, as [`bp128::select_sorted`](super::bp128::select_sorted) sums
+/// them). Checked as [`select_block`] is.
 ///
 /// ```
 /// use vecpress::bitpack::pfor;
