@@ -107,8 +107,9 @@ pub fn draw(path: &Path, lines: &[Line], data: &str) -> Result<()> {
     let root = root.titled(&title, ("sans-serif", 22))?;
     let (left, right) = root.split_horizontally(760);
 
-    // Dark, distinct colours, legible on white.
-    const COLORS: [RGBColor; 8] = [
+    // Dark, distinct colours, legible on white: one for each series of the
+    // integer codecs (nine with the bit packers), so that none repeats.
+    const COLORS: [RGBColor; 10] = [
         RGBColor(0xd6, 0x27, 0x28),
         RGBColor(0x1f, 0x77, 0xb4),
         RGBColor(0x2c, 0xa0, 0x2c),
@@ -117,6 +118,8 @@ pub fn draw(path: &Path, lines: &[Line], data: &str) -> Result<()> {
         RGBColor(0x8c, 0x56, 0x4b),
         RGBColor(0xe3, 0x77, 0xc2),
         RGBColor(0x17, 0xbe, 0xcf),
+        RGBColor(0x7f, 0x7f, 0x7f),
+        RGBColor(0xbc, 0xbd, 0x22),
     ];
     let colors = |i: usize| COLORS[i % COLORS.len()].to_rgba();
     let mut chart = ChartBuilder::on(&left)
