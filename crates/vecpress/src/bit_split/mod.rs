@@ -45,6 +45,12 @@
 //! byte's eight rows loaded four rows a register, gathered into words by
 //! `vpermt2b`, transposed by `gf2p8affineqb`, and the `K` bytes of each
 //! value joined by `vpermt2b`, `vpermt2w` and `vpermt2d` (`x86.rs`).
+//! There is no `vpshufbitqmb` (BITALG) form: it gathers one bit of each of
+//! eight bytes into a mask register, a bit row at a time, where
+//! `gf2p8affineqb` transposes all 64 bits of a word in one instruction,
+//! and every CPU with BITALG (Ice Lake and later, Zen 4 and later) has
+//! GFNI. An AVX-512 CPU without GFNI (Skylake-X, Cascade Lake) runs the
+//! AVX2 kernel.
 //!
 //! # Example
 //!
