@@ -7,9 +7,8 @@
 //!     s = k W mod 32; the lane's word q is u32 number L q + j of the block
 //!     v = (word(q) >> s | word(q + 1) << (32 - s)) & mask(W), the second
 //!     word only when s + W > 32
-//! sorted: value i is initial + gaps 0..=i: steps 0..k of every lane
-//!     (one sum a lane, a step of all lanes at a time), then lanes 0..=j
-//!     of step k, then the lanes' sums added up
+//! sorted: value i is initial + gaps 0..=i, which the level's sorted
+//!     kernel gives, unpacking the block into a buffer on the stack
 //! ```
 #![forbid(unsafe_code)]
 
@@ -51,10 +50,12 @@ pub fn select(lanes: Lanes, input: &[u8], width: u8, i: usize) -> Result<u32, Er
 
 /// Value `i` of a sorted block packed by
 /// [`pack_sorted`](super::pack_sorted) from `initial`: the sum of its first
-/// `i + 1` gaps, each read in place, a step of every lane at a time (an
-/// accumulator of one sum a lane over the whole steps before `i`'s, then
-/// the lanes up to `i`'s in its step; no buffer of the block). The errors
-/// are those of [`select`].
+/// `i + 1` gaps. The block is unpacked and summed by the sorted kernel
+/// that [`unpack_sorted`](super::unpack_sorted) runs, into a buffer on the
+/// stack (512 bytes, 1 KiB for 8 lanes): at 128 or 256 values the SIMD
+/// kernel outruns summing the gaps read in place, which takes a load,
+/// shifts and a mask for each gap, even a step of every lane at a time.
+/// The errors are those of [`select`].
 ///
 /// ```
 /// use vecpress::bitpack::bp128::{self, Lanes};
@@ -72,64 +73,26 @@ pub fn select_sorted(
     width: u8,
     i: usize,
 ) -> Result<u32, Error> {
-    let w = check_width(width)? as usize;
+    check_width(width)?;
     check_block(lanes, input, width, i)?;
-    if w == 0 {
-        return Ok(initial);
+    match lanes {
+        Lanes::X4 => sorted_value::<128>(lanes, initial, input, width, i),
+        Lanes::X8 => sorted_value::<256>(lanes, initial, input, width, i),
     }
-    let block = &input[..lanes.packed_len(width)];
-    let gaps = match lanes {
-        Lanes::X4 => gap_sum::<4>(block, w, i),
-        Lanes::X8 => gap_sum::<8>(block, w, i),
-    };
-    Ok(initial.wrapping_add(gaps))
 }
 
-/// The sum (wrapping) of gaps `0..=i` of the block of `L` lanes of
-/// `w`-bit gaps (`1 <= w <= 32`) that `block` holds, whole.
-///
-/// Step `k` of every lane lies at the same bits of the same word of each
-/// lane, and the lanes' words are consecutive: each step is `L` identical
-/// shifts of `L` consecutive words and `L` adds into `L` sums, plain array
-/// code that LLVM can run as vector operations (no intrinsics, no unsafe).
-fn gap_sum<const L: usize>(block: &[u8], w: usize, i: usize) -> u32 {
-    let (k, j) = (i / L, i % L);
-    let mask = u64::MAX >> (64 - w);
-    // The words number `q` of the `L` lanes.
-    let words = |q: usize| -> [u64; L] {
-        let row = &block[4 * L * q..4 * L * (q + 1)];
-        core::array::from_fn(|lane| {
-            u64::from(u32::from_le_bytes(
-                row[4 * lane..4 * lane + 4].try_into().expect("4 bytes"),
-            ))
-        })
-    };
-    // Step `step` of every lane.
-    let step = |step: usize| -> [u32; L] {
-        let (q, s) = (step * w / 32, step * w % 32);
-        let mut v = words(q);
-        // A gap crossing its word's end continues in the lane's next word,
-        // which the block holds (the lane's last gap ends at bit 32 w).
-        if s + w > 32 {
-            let next = words(q + 1);
-            for (v, next) in v.iter_mut().zip(next) {
-                *v |= next << 32;
-            }
-        }
-        v.map(|v| ((v >> s) & mask) as u32)
-    };
-    let mut acc = [0u32; L];
-    for s in 0..k {
-        for (a, g) in acc.iter_mut().zip(step(s)) {
-            *a = a.wrapping_add(g);
-        }
-    }
-    for (lane, (a, g)) in acc.iter_mut().zip(step(k)).enumerate() {
-        if lane <= j {
-            *a = a.wrapping_add(g);
-        }
-    }
-    acc.iter().fold(0, |sum, &a| sum.wrapping_add(a))
+/// Value `i` of the sorted block of `N` values in `input`, unpacked into a
+/// buffer of `N` on the stack.
+fn sorted_value<const N: usize>(
+    lanes: Lanes,
+    initial: u32,
+    input: &[u8],
+    width: u8,
+    i: usize,
+) -> Result<u32, Error> {
+    let mut values = [0u32; N];
+    super::unpack_sorted(lanes, initial, input, width, &mut values)?;
+    Ok(values[i])
 }
 
 /// `Ok` when `input` holds a block of `width` and `i` is in it.

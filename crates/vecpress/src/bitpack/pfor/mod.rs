@@ -203,11 +203,10 @@ pub fn select_block(input: &[u8], i: usize) -> Result<u32, Error> {
     block::select::<false>(input, 0, i)
 }
 
-/// Value `i` of a block of gaps from `initial`, read in place: the sum of
-/// the first `i + 1` low parts and of the high parts at positions up to
-/// `i` (no buffer; the low parts summed a step of the four lanes at a
-/// time, as [`bp128::select_sorted`](super::bp128::select_sorted) sums
-/// them). Checked as [`select_block`] is.
+/// Value `i` of a block of gaps from `initial`: the sum of the first
+/// `i + 1` low parts, as [`bp128::select_sorted`](super::bp128::select_sorted)
+/// gives it, and of the high parts at positions up to `i`, read in place.
+/// Checked as [`select_block`] is.
 ///
 /// ```
 /// use vecpress::bitpack::pfor;
