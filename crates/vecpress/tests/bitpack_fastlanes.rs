@@ -679,6 +679,22 @@ fn search_delta_on_bad_input_is_an_error_or_an_index_never_a_panic() {
         );
         let _ = fl::search_delta(&bytes[..cut], n, docs[1500], 0);
     }
+    // A search past every value reads the whole stream, so it fails as
+    // decoding does, to the offset and the count of missing values: a
+    // short list (all tail, read a piece at a time) and the long one.
+    let short = sorted_list(&mut rng, 700, 0, 20);
+    let short_bytes = fl::encode_delta_to_vec(&short, 0);
+    for (values, bytes) in [(&short, &short_bytes), (&docs, &bytes)] {
+        let n = values.len();
+        let mut out = vec![0u32; n];
+        for cut in 0..bytes.len() {
+            let want = fl::decode_delta(&bytes[..cut], &mut out, 0);
+            assert!(want.is_err(), "cut {cut} of {n}");
+            let got = fl::search_delta(&bytes[..cut], n, u32::MAX, 0);
+            assert_eq!(got.map(|_| 0), want, "cut {cut} of {n}");
+        }
+        assert_eq!(fl::search_delta(bytes, n, u32::MAX, 0), Ok(None));
+    }
     // A count past the stream's end is an error too.
     assert!(fl::search_delta(&bytes, n + 1, u32::MAX, 0).is_err());
     assert!(fl::search_delta(&bytes, usize::MAX, u32::MAX, 0).is_err());

@@ -200,7 +200,8 @@ pub fn decode_delta_to_vec(input: &[u8], n: usize, prev: u32) -> Result<Vec<u32>
 /// in place ([`delta_select`](super::delta_select)). Only the block
 /// holding the answer is decoded (none when its first value, read in
 /// place, is the answer) and binary searched; the VByte tail is decoded only when
-/// every block is below `key`. The errors are those [`decode_delta`]
+/// every block is below `key`, a piece of 128 values at a time up to the
+/// piece that holds the answer. The errors are those [`decode_delta`]
 /// gives on the blocks read. On a stream that is not sorted the answer is
 /// some index, never a panic.
 ///
@@ -264,14 +265,43 @@ pub fn search_delta(
         pos += len;
         prev = last;
     }
-    let done = n / BLOCK * BLOCK;
-    let mut buf = [0u32; BLOCK];
-    let tail = &mut buf[..n - done];
-    vbyte::decode_tail(levels.tail, &input[pos..], tail, Some(prev)).map_err(|e| e.shifted(pos))?;
-    Ok(tail
-        .iter()
-        .position(|&v| v >= key)
-        .map(|j| (done + j, tail[j])))
+    // The tail (up to 1023 values) a piece at a time, each binary searched
+    // when its last value reaches `key`: a short list, all tail, is neither
+    // decoded past its answer nor given a buffer of a whole block to clear.
+    let mut done = n / BLOCK * BLOCK;
+    let mut buf = [0u32; TAIL_PIECE];
+    while done < n {
+        let piece = &mut buf[..(n - done).min(TAIL_PIECE)];
+        let after = n - done - piece.len();
+        pos += vbyte::decode_tail(levels.tail, &input[pos..], piece, Some(prev))
+            .map_err(|e| in_tail(e, pos, after))?;
+        let last = piece[piece.len() - 1];
+        if last >= key {
+            // At most the last index even where the piece is not sorted.
+            let j = piece.partition_point(|&v| v < key).min(piece.len() - 1);
+            return Ok(Some((done + j, piece[j])));
+        }
+        prev = last;
+        done += piece.len();
+    }
+    Ok(None)
+}
+
+/// Values of the tail that [`search_delta`] decodes at a time.
+const TAIL_PIECE: usize = 128;
+
+/// The error of a tail piece at `pos`, `after` values before the stream's
+/// end: a piece cut short counts the values after it as missing too, as
+/// decoding the whole tail at once does.
+fn in_tail(e: Error, pos: usize, after: usize) -> Error {
+    match e {
+        Error::Truncated {
+            offset,
+            needed,
+            unit: Unit::Values,
+        } => short(pos + offset, needed + after),
+        other => other.shifted(pos),
+    }
 }
 
 fn to_vec(form: Form, values: &[u32], prev: u32) -> Vec<u8> {
