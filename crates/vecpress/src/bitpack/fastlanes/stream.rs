@@ -227,25 +227,12 @@ pub fn search_delta(
     let mut pos = 0;
     for b in 0..n / BLOCK {
         let left = n - b * BLOCK;
-        let Some(&width) = input.get(pos) else {
-            return Err(short(pos, left));
-        };
-        if width > 32 {
-            return Err(Error::Corrupt {
-                offset: pos,
-                what: "bit width above 32",
-            });
-        }
+        let width = block_width(input, pos, left)?;
         pos += 1;
-        let mut ends = [0u32; BASES];
-        pos += vbyte::decode_delta_impl(isa, &input[pos..], &mut ends, prev)
-            .map_err(|e| e.shifted(pos))?;
-        let bases = bases(&ends);
+        let bases;
+        (bases, pos) = delta_bases(isa, input, pos, prev, width, left)?;
         let data = &input[pos..];
         let len = packed_len(width);
-        if data.len() < len {
-            return Err(short(pos, left));
-        }
         let w = usize::from(width);
         let last = super::select::lane_sum(data, w, last_lane, last_row, bases[last_lane]);
         if last >= key {
@@ -336,6 +323,40 @@ fn ends(block: &[u32]) -> [u32; BASES] {
     core::array::from_fn(|k| if k == 0 { block[0] } else { block[RUN * k - 1] })
 }
 
+/// The width byte of the block at `pos`, `left` values before the end.
+fn block_width(input: &[u8], pos: usize, left: usize) -> Result<u8, Error> {
+    let Some(&width) = input.get(pos) else {
+        return Err(short(pos, left));
+    };
+    if width > 32 {
+        return Err(Error::Corrupt {
+            offset: pos,
+            what: "bit width above 32",
+        });
+    }
+    Ok(width)
+}
+
+/// The lanes' bases of the delta block whose VByte ends start at `pos`
+/// (from `prev`), and where its packed bytes start, checked to hold the
+/// block of `width`.
+fn delta_bases(
+    isa: Isa,
+    input: &[u8],
+    mut pos: usize,
+    prev: u32,
+    width: u8,
+    left: usize,
+) -> Result<([u32; RUN], usize), Error> {
+    let mut ends = [0u32; BASES];
+    pos += vbyte::decode_delta_impl(isa, &input[pos..], &mut ends, prev)
+        .map_err(|e| e.shifted(pos))?;
+    if input.len() - pos < packed_len(width) {
+        return Err(short(pos, left));
+    }
+    Ok((bases(&ends), pos))
+}
+
 /// The base of each lane of a transposed block: `ends[k]` for the lane
 /// whose run starts at value `32 k` of the block.
 fn bases(ends: &[u32; BASES]) -> [u32; RUN] {
@@ -408,15 +429,7 @@ fn decode_impl(
     let mut blocks = out.chunks_exact_mut(BLOCK);
     for (b, block) in (&mut blocks).enumerate() {
         let left = n - b * BLOCK;
-        let Some(&width) = input.get(pos) else {
-            return Err(short(pos, left));
-        };
-        if width > 32 {
-            return Err(Error::Corrupt {
-                offset: pos,
-                what: "bit width above 32",
-            });
-        }
+        let width = block_width(input, pos, left)?;
         pos += 1;
         let read = match form {
             Form::Plain => {
@@ -439,15 +452,9 @@ fn decode_impl(
                 super::for_unpack_with(isa, data, reference, width, block)?
             }
             Form::Delta => {
-                let mut ends = [0u32; BASES];
-                pos += vbyte::decode_delta_impl(isa, &input[pos..], &mut ends, prev)
-                    .map_err(|e| e.shifted(pos))?;
-                let bases = bases(&ends);
-                let data = &input[pos..];
-                if data.len() < packed_len(width) {
-                    return Err(short(pos, left));
-                }
-                super::delta_unpack_natural_with(isa, data, &bases, width, block)?
+                let bases;
+                (bases, pos) = delta_bases(isa, input, pos, prev, width, left)?;
+                super::delta_unpack_natural_with(isa, &input[pos..], &bases, width, block)?
             }
         };
         pos += read;
