@@ -38,6 +38,10 @@ pub trait IntCodec: Send + Sync {
     fn is_delta(&self) -> bool;
     /// Worst-case encoded size of `n` values.
     fn max_encoded_len(&self, n: usize) -> usize;
+    /// The most values `len` bytes can decode to: the format's expansion
+    /// bound. A caller that takes its count from elsewhere (a file, a
+    /// header) can refuse a count above it before allocating.
+    fn max_decoded_len(&self, len: usize) -> usize;
     /// Encodes `values`; returns the bytes written. `out` must hold
     /// [`IntCodec::max_encoded_len`] bytes.
     fn encode(&self, values: &[u32], out: &mut [u8]) -> usize;
@@ -62,6 +66,7 @@ struct Int {
     name: &'static str,
     delta: bool,
     max_encoded_len: fn(usize) -> usize,
+    max_decoded_len: fn(usize) -> usize,
     encode: fn(&[u32], &mut [u8]) -> usize,
     decode: DecodeFn,
     decode_auto: fn(&[u8], &mut [u32]) -> Result<usize, Error>,
@@ -81,6 +86,9 @@ impl IntCodec for Int {
     }
     fn max_encoded_len(&self, n: usize) -> usize {
         (self.max_encoded_len)(n)
+    }
+    fn max_decoded_len(&self, len: usize) -> usize {
+        (self.max_decoded_len)(len)
     }
     fn encode(&self, values: &[u32], out: &mut [u8]) -> usize {
         (self.encode)(values, out)
@@ -107,6 +115,7 @@ static CODECS: &[&dyn IntCodec] = &[
         name: "vbyte",
         delta: false,
         max_encoded_len: vbyte::max_encoded_len,
+        max_decoded_len: |len| len,
         encode: vbyte::encode,
         decode: vbyte::decode_with,
         decode_auto: vbyte::decode,
@@ -118,6 +127,7 @@ static CODECS: &[&dyn IntCodec] = &[
         name: "vbyte-delta",
         delta: true,
         max_encoded_len: vbyte::max_encoded_len,
+        max_decoded_len: |len| len,
         encode: |v, out| vbyte::encode_delta(v, 0, out),
         decode: |isa, input, out| vbyte::decode_delta_with(isa, input, out, 0),
         decode_auto: |i, o| vbyte::decode_delta(i, o, 0),
@@ -129,6 +139,7 @@ static CODECS: &[&dyn IntCodec] = &[
         name: "varint-gb",
         delta: false,
         max_encoded_len: gb::max_encoded_len,
+        max_decoded_len: |len| len,
         encode: gb::encode,
         decode: gb::decode_with,
         decode_auto: gb::decode,
@@ -140,6 +151,7 @@ static CODECS: &[&dyn IntCodec] = &[
         name: "varint-gb-delta",
         delta: true,
         max_encoded_len: gb::max_encoded_len,
+        max_decoded_len: |len| len,
         encode: |v, out| gb::encode_delta(v, 0, out),
         decode: |isa, input, out| gb::decode_delta_with(isa, input, out, 0),
         decode_auto: |i, o| gb::decode_delta(i, o, 0),
@@ -152,6 +164,7 @@ static CODECS: &[&dyn IntCodec] = &[
         name: "varint-g8iu",
         delta: false,
         max_encoded_len: g8iu::max_encoded_len,
+        max_decoded_len: |len| len,
         encode: g8iu::encode,
         decode: g8iu::decode_with,
         decode_auto: g8iu::decode,
@@ -164,6 +177,7 @@ static CODECS: &[&dyn IntCodec] = &[
         name: "varint-g8iu-delta",
         delta: true,
         max_encoded_len: g8iu::max_encoded_len,
+        max_decoded_len: |len| len,
         encode: |v, out| g8iu::encode_delta(v, 0, out),
         decode: |isa, input, out| g8iu::decode_delta_with(isa, input, out, 0),
         decode_auto: |i, o| g8iu::decode_delta(i, o, 0),
@@ -175,6 +189,7 @@ static CODECS: &[&dyn IntCodec] = &[
         name: "stream-vbyte",
         delta: false,
         max_encoded_len: svb::max_encoded_len,
+        max_decoded_len: |len| len,
         encode: svb::encode,
         decode: svb::decode_with,
         decode_auto: svb::decode,
@@ -186,6 +201,7 @@ static CODECS: &[&dyn IntCodec] = &[
         name: "stream-vbyte-delta",
         delta: true,
         max_encoded_len: svb::max_encoded_len,
+        max_decoded_len: |len| len,
         encode: |v, out| svb::encode_delta(v, 0, out),
         decode: |isa, input, out| svb::decode_delta_with(isa, input, out, 0),
         decode_auto: |i, o| svb::decode_delta(i, o, 0),
@@ -197,6 +213,7 @@ static CODECS: &[&dyn IntCodec] = &[
         name: "stream-vbyte-0124",
         delta: false,
         max_encoded_len: svb::max_encoded_len,
+        max_decoded_len: |len| len.saturating_mul(4),
         encode: svb::encode_0124,
         decode: svb::decode_0124_with,
         decode_auto: svb::decode_0124,
@@ -208,6 +225,7 @@ static CODECS: &[&dyn IntCodec] = &[
         name: "stream-vbyte-0124-delta",
         delta: true,
         max_encoded_len: svb::max_encoded_len,
+        max_decoded_len: |len| len.saturating_mul(4),
         encode: |v, out| svb::encode_delta_0124(v, 0, out),
         decode: |isa, input, out| svb::decode_delta_0124_with(isa, input, out, 0),
         decode_auto: |i, o| svb::decode_delta_0124(i, o, 0),
@@ -219,6 +237,7 @@ static CODECS: &[&dyn IntCodec] = &[
         name: "bp128",
         delta: false,
         max_encoded_len: bp128::max_encoded_len,
+        max_decoded_len: |len| len.saturating_mul(128),
         encode: bp128::encode,
         decode: bp128::decode_with,
         decode_auto: bp128::decode,
@@ -230,6 +249,7 @@ static CODECS: &[&dyn IntCodec] = &[
         name: "bp128-delta",
         delta: true,
         max_encoded_len: bp128::max_encoded_len,
+        max_decoded_len: |len| len.saturating_mul(128),
         encode: |v, out| bp128::encode_delta(v, 0, out),
         decode: |isa, input, out| bp128::decode_delta_with(isa, input, out, 0),
         decode_auto: |i, o| bp128::decode_delta(i, o, 0),
@@ -241,6 +261,7 @@ static CODECS: &[&dyn IntCodec] = &[
         name: "fastlanes",
         delta: false,
         max_encoded_len: fastlanes::max_encoded_len,
+        max_decoded_len: |len| len.saturating_mul(fastlanes::BLOCK),
         encode: fastlanes::encode,
         decode: fastlanes::decode_with,
         decode_auto: fastlanes::decode,
@@ -252,6 +273,7 @@ static CODECS: &[&dyn IntCodec] = &[
         name: "fastlanes-delta",
         delta: true,
         max_encoded_len: fastlanes::max_encoded_len,
+        max_decoded_len: |len| len.saturating_mul(fastlanes::BLOCK),
         encode: |v, out| fastlanes::encode_delta(v, 0, out),
         decode: |isa, input, out| fastlanes::decode_delta_with(isa, input, out, 0),
         decode_auto: |i, o| fastlanes::decode_delta(i, o, 0),
@@ -263,6 +285,7 @@ static CODECS: &[&dyn IntCodec] = &[
         name: "fastlanes-for",
         delta: false,
         max_encoded_len: fastlanes::max_encoded_len,
+        max_decoded_len: |len| len.saturating_mul(fastlanes::BLOCK),
         encode: fastlanes::encode_for,
         decode: fastlanes::decode_for_with,
         decode_auto: fastlanes::decode_for,
@@ -276,6 +299,7 @@ static CODECS: &[&dyn IntCodec] = &[
         name: "pfor",
         delta: false,
         max_encoded_len: pfor::max_encoded_len,
+        max_decoded_len: |len| len.saturating_mul(pfor::BLOCK_LEN),
         encode: pfor::encode,
         decode: pfor::decode_with,
         decode_auto: pfor::decode,
@@ -287,6 +311,7 @@ static CODECS: &[&dyn IntCodec] = &[
         name: "pfor-delta",
         delta: true,
         max_encoded_len: pfor::max_encoded_len,
+        max_decoded_len: |len| len.saturating_mul(pfor::BLOCK_LEN),
         encode: |v, out| pfor::encode_delta(v, 0, out),
         decode: |isa, input, out| pfor::decode_delta_with(isa, input, out, 0),
         decode_auto: |i, o| pfor::decode_delta(i, o, 0),
@@ -317,6 +342,10 @@ pub trait ByteCodec: Send + Sync {
     fn needs_width(&self) -> bool;
     /// Worst-case encoded size of `n` bytes.
     fn max_encoded_len(&self, n: usize) -> usize;
+    /// The most bytes `len` bytes can decode to: the format's expansion
+    /// bound. A caller that takes the decoded size from elsewhere (a file,
+    /// a header) can refuse a size above it before allocating.
+    fn max_decoded_len(&self, len: usize) -> usize;
     /// Encodes `input` (values of `width` bytes where the codec needs a
     /// width); returns the bytes written to `out`, which must hold
     /// [`ByteCodec::max_encoded_len`] bytes.
@@ -359,6 +388,7 @@ struct Bytes {
     name: &'static str,
     needs_width: bool,
     max_encoded_len: fn(usize) -> usize,
+    max_decoded_len: fn(usize) -> usize,
     encode: ByteEncodeFn,
     encode_with: Option<ByteEncodeWithFn>,
     decode: ByteDecodeFn,
@@ -379,6 +409,9 @@ impl ByteCodec for Bytes {
     }
     fn max_encoded_len(&self, n: usize) -> usize {
         (self.max_encoded_len)(n)
+    }
+    fn max_decoded_len(&self, len: usize) -> usize {
+        (self.max_decoded_len)(len)
     }
     fn encode(&self, input: &[u8], width: usize, out: &mut [u8]) -> Result<usize, Error> {
         (self.encode)(input, width, out)
@@ -413,6 +446,7 @@ static BYTE_CODECS: &[&dyn ByteCodec] = &[
         name: "byte-split",
         needs_width: true,
         max_encoded_len: byte_split::max_encoded_len,
+        max_decoded_len: |len| len,
         encode: byte_split::encode,
         encode_with: Some(byte_split::encode_with),
         decode: byte_split::decode_with,
@@ -427,6 +461,7 @@ static BYTE_CODECS: &[&dyn ByteCodec] = &[
         name: "lz4",
         needs_width: false,
         max_encoded_len: lz4::max_compressed_len,
+        max_decoded_len: lz4::max_decompressed_len,
         encode: |input, _, out| lz4::compress_into(input, out),
         encode_with: None,
         decode: |isa, input, _, out| lz4::decompress_with(isa, input, out),
@@ -440,6 +475,7 @@ static BYTE_CODECS: &[&dyn ByteCodec] = &[
         name: "byte-split-lz4",
         needs_width: true,
         max_encoded_len: byte_split::max_compressed_len_lz4,
+        max_decoded_len: lz4::max_decompressed_len,
         encode: byte_split::compress_lz4,
         encode_with: None,
         decode: byte_split::decompress_lz4_with,
@@ -454,6 +490,7 @@ static BYTE_CODECS: &[&dyn ByteCodec] = &[
         name: "lz4-hc",
         needs_width: false,
         max_encoded_len: lz4::max_compressed_len,
+        max_decoded_len: lz4::max_decompressed_len,
         encode: |input, _, out| hc::compress_into(input, out, hc::DEFAULT_LEVEL),
         encode_with: None,
         decode: |isa, input, _, out| lz4::decompress_with(isa, input, out),
@@ -467,6 +504,7 @@ static BYTE_CODECS: &[&dyn ByteCodec] = &[
         name: "bit-split",
         needs_width: true,
         max_encoded_len: |n| n,
+        max_decoded_len: |len| len,
         encode: bit_split::encode,
         encode_with: Some(bit_split::encode_with),
         decode: bit_split::decode_with,
@@ -481,6 +519,7 @@ static BYTE_CODECS: &[&dyn ByteCodec] = &[
         name: "bit-split-lz4",
         needs_width: true,
         max_encoded_len: bit_split::max_compressed_len_lz4_default,
+        max_decoded_len: bit_split::max_decompressed_len_lz4,
         encode: |input, width, out| bit_split::compress_lz4(input, width, 0, out),
         encode_with: None,
         decode: bit_split::decompress_lz4_with,
@@ -495,6 +534,7 @@ static BYTE_CODECS: &[&dyn ByteCodec] = &[
         name: "blosc-lz4",
         needs_width: true,
         max_encoded_len: blosc::max_compressed_len,
+        max_decoded_len: blosc::max_decompressed_len,
         encode: |input, width, out| {
             blosc::compress_into(
                 input,

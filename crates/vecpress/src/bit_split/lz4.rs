@@ -154,11 +154,37 @@ pub fn compress_lz4_to_vec(
     Ok(out)
 }
 
-/// The uncompressed size the header of `input` states.
+/// The most bytes a frame of `len` bytes can decode to: `255 len`. Each
+/// block costs its 4-byte size and its LZ4 bytes, which yield at most 255
+/// bytes a byte plus 16 ([`block::max_decompressed_len`], within 255 times
+/// the block's share of the frame); the values after the blocks are stored
+/// as they are.
 ///
 /// ```
-/// let packed = vecpress::bit_split::compress_lz4_to_vec(&[7u8; 100], 4, 0)?;
-/// assert_eq!(vecpress::bit_split::decompressed_len_lz4(&packed), Ok(100));
+/// use vecpress::bit_split;
+/// let packed = bit_split::compress_lz4_to_vec(&[0u8; 1 << 20], 8, 0)?;
+/// assert!(1 << 20 <= bit_split::max_decompressed_len_lz4(packed.len()));
+/// # Ok::<(), vecpress::Error>(())
+/// ```
+pub const fn max_decompressed_len_lz4(len: usize) -> usize {
+    len.saturating_mul(255)
+}
+
+/// The uncompressed size the header of `input` states, once checked
+/// against what the frame can hold ([`max_decompressed_len_lz4`]): a
+/// caller can size its output from it before decoding.
+///
+/// # Errors
+/// [`Error::Truncated`] for a frame shorter than its header;
+/// [`Error::LimitExceeded`] for a size beyond what the frame can hold.
+///
+/// ```
+/// use vecpress::{bit_split, Error};
+/// let packed = bit_split::compress_lz4_to_vec(&[7u8; 100], 4, 0)?;
+/// assert_eq!(bit_split::decompressed_len_lz4(&packed), Ok(100));
+/// // 14 bytes stating 2 GiB.
+/// let bomb = [0, 0, 0, 0, 0x80, 0, 0, 0, 0x80, 0, 0, 0, 0xbc, 0x55];
+/// assert!(matches!(bit_split::decompressed_len_lz4(&bomb), Err(Error::LimitExceeded { .. })));
 /// # Ok::<(), vecpress::Error>(())
 /// ```
 pub fn decompressed_len_lz4(input: &[u8]) -> Result<u64, Error> {
@@ -167,7 +193,16 @@ pub fn decompressed_len_lz4(input: &[u8]) -> Result<u64, Error> {
         needed: HEADER_LEN - input.len(),
         unit: crate::Unit::Bytes,
     })?;
-    Ok(u64::from_be_bytes(header[..8].try_into().unwrap_or([0; 8])))
+    let stated = u64::from_be_bytes(header[..8].try_into().unwrap_or([0; 8]));
+    let possible = max_decompressed_len_lz4(input.len());
+    if stated > possible as u64 {
+        return Err(Error::LimitExceeded {
+            what: "bitshuffle-lz4 stated size beyond what the frame holds",
+            requested: usize::try_from(stated).unwrap_or(usize::MAX),
+            limit: possible,
+        });
+    }
+    Ok(stated)
 }
 
 /// Decompresses a frame of [`compress_lz4`] (or of the bitshuffle library)
@@ -175,7 +210,9 @@ pub fn decompressed_len_lz4(input: &[u8]) -> Result<u64, Error> {
 /// header states; returns it.
 ///
 /// # Errors
-/// [`Error::OutputTooSmall`] when the header states more than `out.len()`;
+/// [`Error::LimitExceeded`] when the header states more than the frame can
+/// hold ([`decompressed_len_lz4`]), checked before anything is allocated;
+/// [`Error::OutputTooSmall`] when it states more than `out.len()`;
 /// [`Error::Truncated`] or [`Error::Corrupt`], with the offset, for a frame
 /// that is cut short, states another size, a block size that is not a
 /// whole number of 8 values, or holds a bad LZ4 block.

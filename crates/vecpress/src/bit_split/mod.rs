@@ -79,6 +79,7 @@ mod x86;
 pub use lz4::{
     HEADER_LEN, compress_lz4, compress_lz4_to_vec, decompress_lz4, decompress_lz4_with,
     decompressed_len_lz4, max_compressed_len_lz4, max_compressed_len_lz4_default,
+    max_decompressed_len_lz4,
 };
 
 use crate::byte_split::count;

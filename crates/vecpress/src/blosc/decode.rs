@@ -11,8 +11,63 @@ use super::{
 use crate::lz4::block;
 use crate::{Error, Isa, Unit, bit_split, byte_split, scratch};
 
+/// The most bytes a frame of `len` bytes can decode to: `255 len`. A
+/// frame stores each block once, each split of a block behind a 4-byte
+/// size, and an LZ4 split yields at most 255 bytes per byte
+/// ([`block::max_decompressed_len`]), a raw one its own length; so no frame
+/// an encoder writes states more. A frame whose blocks share their bytes
+/// (offsets pointing at one block) could, and is refused: no encoder writes
+/// one, and accepting it would let a few bytes claim gigabytes.
+///
+/// ```
+/// use vecpress::blosc::{self, Params, Shuffle};
+/// let frame = blosc::compress(&[0u8; 1 << 20], &Params::lz4(9, Shuffle::None, 1))?;
+/// assert!(1 << 20 <= blosc::max_decompressed_len(frame.len()));
+/// # Ok::<(), vecpress::Error>(())
+/// ```
+pub const fn max_decompressed_len(len: usize) -> usize {
+    len.saturating_mul(255)
+}
+
+/// The uncompressed size `frame` states, once checked: an error for a
+/// compressor this module does not read ([`Error::UnsupportedFormat`],
+/// naming it) and for a size beyond what the frame can hold
+/// ([`max_decompressed_len`] of its stated length, or of its bytes when
+/// fewer: [`Error::LimitExceeded`]). Nothing is allocated, so a caller can
+/// size its output from the answer.
+///
+/// ```
+/// use vecpress::{blosc, Error};
+/// let frame = blosc::compress(&[7u8; 5000], &Default::default())?;
+/// assert_eq!(blosc::decompressed_len(&frame)?, 5000);
+/// // 20 bytes stating 715 MB: refused before anything is allocated.
+/// let n = 715_827_536i32;
+/// let mut bomb = vec![2, 1, 0x21, 8];
+/// for v in [n, n, 20, 20] {
+///     bomb.extend(v.to_le_bytes());
+/// }
+/// assert!(matches!(blosc::decompressed_len(&bomb), Err(Error::LimitExceeded { .. })));
+/// # Ok::<(), vecpress::Error>(())
+/// ```
+pub fn decompressed_len(frame: &[u8]) -> Result<usize, Error> {
+    let h = Header::parse(frame)?;
+    if h.flags & MEMCPYED == 0 {
+        check_compressor(&h)?;
+    }
+    let possible = max_decompressed_len(h.cbytes.min(frame.len()));
+    if h.nbytes > possible {
+        return Err(Error::LimitExceeded {
+            what: "blosc uncompressed size beyond what the frame holds",
+            requested: h.nbytes,
+            limit: possible,
+        });
+    }
+    Ok(h.nbytes)
+}
+
 /// Decompresses `frame` into a new vector, refusing frames that state more
-/// than [`DEFAULT_MAX_OUTPUT`](crate::lz4::DEFAULT_MAX_OUTPUT) bytes.
+/// than [`DEFAULT_MAX_OUTPUT`](crate::lz4::DEFAULT_MAX_OUTPUT) bytes or more
+/// than they can hold ([`decompressed_len`]).
 ///
 /// ```
 /// use vecpress::blosc::{self, Params, Shuffle};
@@ -24,7 +79,8 @@ pub fn decompress(frame: &[u8]) -> Result<Vec<u8>, Error> {
     decompress_with_limit(frame, crate::lz4::DEFAULT_MAX_OUTPUT)
 }
 
-/// [`decompress`] with a limit of the caller's on the uncompressed size.
+/// [`decompress`] with a limit of the caller's on the uncompressed size
+/// (the frame's own bound, [`decompressed_len`], still holds).
 ///
 /// ```
 /// use vecpress::{blosc, Error};
@@ -41,7 +97,7 @@ pub fn decompress_with_limit(frame: &[u8], limit: usize) -> Result<Vec<u8>, Erro
             limit,
         });
     }
-    let mut out = vec![0u8; h.nbytes];
+    let mut out = vec![0u8; decompressed_len(frame)?];
     decompress_with(Isa::best(), frame, &mut out)?;
     Ok(out)
 }
@@ -51,7 +107,8 @@ pub fn decompress_with_limit(frame: &[u8], limit: usize) -> Result<Vec<u8>, Erro
 ///
 /// # Errors
 /// [`Error::OutputTooSmall`] when `out` is shorter than the size the frame
-/// states; [`Error::UnsupportedFormat`] for a compressor other than LZ4
+/// states; [`Error::LimitExceeded`] when that size is more than the frame
+/// can hold ([`decompressed_len`]); [`Error::UnsupportedFormat`] for a compressor other than LZ4
 /// (naming it) or another format version; [`Error::Truncated`] and
 /// [`Error::Corrupt`], with the offset, for a frame whose sizes and offsets
 /// do not hold together or whose LZ4 data is bad.
@@ -87,6 +144,12 @@ pub fn decompress_with(isa: Isa, frame: &[u8], out: &mut [u8]) -> Result<usize, 
     let h = Header::parse(frame)?;
     if h.nbytes == 0 {
         return Ok(0);
+    }
+    // Before any scratch is sized from the header: a block is no larger
+    // than the size stated, and that no larger than the frame can hold
+    // (`decompressed_len` refuses the frame that states more).
+    if h.flags & MEMCPYED == 0 && h.nbytes > max_decompressed_len(h.cbytes.min(frame.len())) {
+        decompressed_len(frame)?;
     }
     if out.len() < h.nbytes {
         return Err(Error::OutputTooSmall {

@@ -53,7 +53,10 @@
 mod decode;
 mod encode;
 
-pub use decode::{decompress, decompress_into, decompress_with, decompress_with_limit};
+pub use decode::{
+    decompress, decompress_into, decompress_with, decompress_with_limit, decompressed_len,
+    max_decompressed_len,
+};
 pub use encode::{compress, compress_into};
 
 use crate::Error;
