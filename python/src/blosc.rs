@@ -59,23 +59,25 @@ pub fn blosc_compress(
     })
 }
 
-/// The uncompressed size a Blosc frame states, checked against `limit`.
+/// The uncompressed size a Blosc frame states, checked against `limit` and
+/// against what the frame can hold; a compressor vecpress does not read
+/// raises `UnsupportedFormatError` here, before the caller allocates.
 #[pyfunction]
 pub fn blosc_nbytes(py: Python<'_>, data: &Bound<'_, PyAny>, limit: usize) -> PyResult<usize> {
     crate::errors::guarded(|| {
         let input = Bytes::get(data)?;
-        let header = blosc::Header::parse(input.as_slice()).map_err(|e| to_py(py, e))?;
-        if header.nbytes > limit {
+        let nbytes = blosc::decompressed_len(input.as_slice()).map_err(|e| to_py(py, e))?;
+        if nbytes > limit {
             return Err(to_py(
                 py,
                 vecpress::Error::LimitExceeded {
                     what: "blosc uncompressed size",
-                    requested: header.nbytes,
+                    requested: nbytes,
                     limit,
                 },
             ));
         }
-        Ok(header.nbytes)
+        Ok(nbytes)
     })
 }
 

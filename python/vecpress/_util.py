@@ -24,12 +24,21 @@ def as_array(array: Any) -> Any:
     return np.asarray(array)
 
 
+def value_dtype(dtype: Any) -> np.dtype:
+    """``dtype`` checked to be one of fixed-width values (not objects, not
+    of size zero): a ``TypeError`` before any decoding, not numpy's after."""
+    dt = np.dtype(dtype)
+    if dt.hasobject or dt.itemsize == 0:
+        raise TypeError(f"dtype must be of fixed-width values, got {dt}")
+    return dt
+
+
 def out_dtype(out: Any, dtype: Any) -> np.dtype:
     """The dtype a decoder of fixed-width values returns: ``out``'s when it
     is given (checked to be an ndarray), else ``dtype``."""
     if out is not None and not isinstance(out, np.ndarray):
         raise TypeError(f"out must be a numpy.ndarray, got {type(out).__name__}")
-    return np.dtype(out.dtype if out is not None else dtype)
+    return value_dtype(out.dtype if out is not None else dtype)
 
 
 def out_bytes(out: np.ndarray | None, nbytes: int) -> np.ndarray:

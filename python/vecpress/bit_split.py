@@ -12,6 +12,12 @@ with ``cname="lz4"``): a 12-byte header (the size and the block size, big
 endian), then each block of bit-shuffled values as a 4-byte big-endian size
 and an LZ4 block.
 
+Neither stores the value width: it is the caller's (HDF5 keeps it in the
+filter's parameters), given here as the dtype's item size. Decoding with a
+dtype of another width is not detected where the frame's block size happens
+to suit both widths, and gives other values: decode with the dtype that was
+encoded.
+
 >>> import numpy as np
 >>> from vecpress import bit_split
 >>> a = np.arange(100_000, dtype=np.uint32) // 3
@@ -29,7 +35,7 @@ from typing import Any
 import numpy as np
 
 from vecpress import _native
-from vecpress._util import out_bytes, out_dtype
+from vecpress._util import int_arg, out_bytes, out_dtype, value_dtype
 
 __all__ = ["encode", "decode", "compress_lz4", "decompress_lz4"]
 
@@ -75,16 +81,28 @@ def decode(data: Any, *, dtype: Any = np.uint8, out: np.ndarray | None = None) -
 def compress_lz4(array: Any, *, block_size: int = 0) -> bytes:
     """Bit shuffle and LZ4 in blocks of ``block_size`` values (0: the
     bitshuffle library's default), as the HDF5 filter 32008 writes a chunk."""
+    block_size = int_arg(block_size, "block_size")
     data, width = _bytes_and_width(array)
-    return _native.bit_split_compress_lz4(data, width, int(block_size))
+    return _native.bit_split_compress_lz4(data, width, block_size)
 
 
 def decompress_lz4(data: Any, *, dtype: Any = np.uint8, out: np.ndarray | None = None) -> np.ndarray:
     """Decompresses a filter-32008 frame of values of ``dtype`` into a new
-    flat array (or into ``out``, a uint8 array, returning the filled part as
-    ``dtype``)."""
-    dtype = np.dtype(dtype)
+    flat array (or into ``out``, a writable C-contiguous array of at least
+    the frame's size in bytes, returning the filled part as ``dtype``).
+
+    The size the header states is checked against what the frame can hold
+    (255 bytes a byte) before anything is allocated.
+
+    >>> frame = compress_lz4(np.arange(64, dtype=np.uint16))
+    >>> buf = np.zeros(128, np.uint8)
+    >>> decompress_lz4(frame, dtype=np.uint16, out=buf)[-3:].tolist()
+    [61, 62, 63]
+    """
+    dtype = value_dtype(dtype)
+    if out is not None and not isinstance(out, np.ndarray):
+        raise TypeError(f"out must be a numpy.ndarray, got {type(out).__name__}")
     size = _native.bit_split_lz4_len(data, MAX_OUTPUT)
-    target = np.empty(size, np.uint8) if out is None else out.reshape(-1).view(np.uint8)
+    target = out_bytes(out, size)
     n = _native.bit_split_decompress_lz4_into(data, dtype.itemsize, target)
     return target[:n].view(dtype)

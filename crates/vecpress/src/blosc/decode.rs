@@ -29,12 +29,13 @@ pub const fn max_decompressed_len(len: usize) -> usize {
     len.saturating_mul(255)
 }
 
-/// The uncompressed size `frame` states, once checked: an error for a
-/// compressor this module does not read ([`Error::UnsupportedFormat`],
-/// naming it) and for a size beyond what the frame can hold
-/// ([`max_decompressed_len`] of its stated length, or of its bytes when
-/// fewer: [`Error::LimitExceeded`]). Nothing is allocated, so a caller can
-/// size its output from the answer.
+/// The uncompressed size `frame` states, once its header is checked as
+/// decoding checks it: [`Error::Truncated`] or [`Error::Corrupt`] for
+/// fields that do not hold together, [`Error::UnsupportedFormat`] for a
+/// compressor this module does not read (naming it), and
+/// [`Error::LimitExceeded`] for a size beyond what the frame can hold
+/// ([`max_decompressed_len`] of its stated length). Nothing is allocated,
+/// so a caller can size its output from the answer.
 ///
 /// ```
 /// use vecpress::{blosc, Error};
@@ -50,11 +51,45 @@ pub const fn max_decompressed_len(len: usize) -> usize {
 /// # Ok::<(), vecpress::Error>(())
 /// ```
 pub fn decompressed_len(frame: &[u8]) -> Result<usize, Error> {
+    checked(frame).map(|h| h.nbytes)
+}
+
+/// The header of `frame`, once every check that needs no output is done:
+/// the fields in range, the frame as long as it states, the compressor,
+/// room for the block offsets, and a size within what the frame can hold.
+fn checked(frame: &[u8]) -> Result<Header, Error> {
     let h = Header::parse(frame)?;
-    if h.flags & MEMCPYED == 0 {
-        check_compressor(&h)?;
+    if h.nbytes == 0 {
+        return Ok(h);
     }
-    let possible = max_decompressed_len(h.cbytes.min(frame.len()));
+    if h.typesize == 0 {
+        return Err(corrupt(3, "type size of zero"));
+    }
+    if h.blocksize == 0 || h.blocksize > MAX_BLOCKSIZE {
+        return Err(corrupt(8, "block size out of range"));
+    }
+    if h.flags & 0x08 != 0 {
+        return Err(corrupt(2, "reserved flag set"));
+    }
+    if h.cbytes > frame.len() {
+        return Err(Error::Truncated {
+            offset: 0,
+            needed: h.cbytes - frame.len(),
+            unit: Unit::Bytes,
+        });
+    }
+    if h.flags & MEMCPYED != 0 {
+        if h.cbytes != h.nbytes + HEADER_LEN {
+            return Err(corrupt(12, "raw frame size differs from data size"));
+        }
+        return Ok(h);
+    }
+    check_compressor(&h)?;
+    let nblocks = h.nbytes.div_ceil(h.blocksize);
+    if nblocks > (h.cbytes.saturating_sub(HEADER_LEN)) / 4 {
+        return Err(corrupt(12, "frame too short for its block offsets"));
+    }
+    let possible = max_decompressed_len(h.cbytes);
     if h.nbytes > possible {
         return Err(Error::LimitExceeded {
             what: "blosc uncompressed size beyond what the frame holds",
@@ -62,7 +97,7 @@ pub fn decompressed_len(frame: &[u8]) -> Result<usize, Error> {
             limit: possible,
         });
     }
-    Ok(h.nbytes)
+    Ok(h)
 }
 
 /// Decompresses `frame` into a new vector, refusing frames that state more
@@ -141,15 +176,12 @@ pub fn decompress_into(frame: &[u8], out: &mut [u8]) -> Result<usize, Error> {
 /// ```
 pub fn decompress_with(isa: Isa, frame: &[u8], out: &mut [u8]) -> Result<usize, Error> {
     let isa = isa.check()?;
-    let h = Header::parse(frame)?;
+    // Every check before any scratch is sized from the header: a block is
+    // no larger than the size stated, and that no larger than the frame
+    // can hold.
+    let h = checked(frame)?;
     if h.nbytes == 0 {
         return Ok(0);
-    }
-    // Before any scratch is sized from the header: a block is no larger
-    // than the size stated, and that no larger than the frame can hold
-    // (`decompressed_len` refuses the frame that states more).
-    if h.flags & MEMCPYED == 0 && h.nbytes > max_decompressed_len(h.cbytes.min(frame.len())) {
-        decompressed_len(frame)?;
     }
     if out.len() < h.nbytes {
         return Err(Error::OutputTooSmall {
@@ -158,36 +190,12 @@ pub fn decompress_with(isa: Isa, frame: &[u8], out: &mut [u8]) -> Result<usize, 
         });
     }
     let out = &mut out[..h.nbytes];
-    if h.typesize == 0 {
-        return Err(corrupt(3, "type size of zero"));
-    }
-    if h.blocksize == 0 || h.blocksize > MAX_BLOCKSIZE {
-        return Err(corrupt(8, "block size out of range"));
-    }
-    if h.flags & 0x08 != 0 {
-        return Err(corrupt(2, "reserved flag set"));
-    }
-    if h.cbytes > frame.len() {
-        return Err(Error::Truncated {
-            offset: 0,
-            needed: h.cbytes - frame.len(),
-            unit: Unit::Bytes,
-        });
-    }
     // Offsets are checked against the size the frame states, as c-blosc
     // does; bytes after it are not read.
     let frame = &frame[..h.cbytes];
     if h.flags & MEMCPYED != 0 {
-        if h.cbytes != h.nbytes + HEADER_LEN {
-            return Err(corrupt(12, "raw frame size differs from data size"));
-        }
         out.copy_from_slice(&frame[HEADER_LEN..]);
         return Ok(h.nbytes);
-    }
-    check_compressor(&h)?;
-    let nblocks = h.nbytes.div_ceil(h.blocksize);
-    if nblocks > (h.cbytes.saturating_sub(HEADER_LEN)) / 4 {
-        return Err(corrupt(12, "frame too short for its block offsets"));
     }
     // A block's split parts and its bit-shuffle scratch, in one buffer of
     // this thread's: `block_d` writes every byte before it reads it.
