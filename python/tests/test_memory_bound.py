@@ -40,6 +40,9 @@ BOMBS = {
     # A 17-byte blosclz frame stating 2 GiB: handed to numcodecs before
     # anything is allocated for it.
     "blosc blosclz 2 GiB": "Blosc().decode(struct.pack('<BBBBiii', 2, 1, 0x01, 4, 2**31 - 1, 2**31 - 1, 17) + b'\\0')",
+    "blosc blosclz 2 GiB in blocks of 64 KiB": (
+        "Blosc().decode(struct.pack('<BBBBiii', 2, 1, 0x01, 4, 2**31 - 1, 1 << 16, 17) + b'\\0')"
+    ),
     "lz4 sized 4 GiB": "vecpress.numcodecs.LZ4().decode(b'\\xff\\xff\\xff\\xff\\x00')",
 }
 

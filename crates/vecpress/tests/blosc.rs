@@ -366,6 +366,30 @@ mod c_blosc {
         (ours == theirs, ours)
     }
 
+    /// LZ4HC at clevel 1 is c-blosc's to the byte: `LZ4_compress_HC` at
+    /// level 1 runs level 2's parser, not the fast compressor that level 1
+    /// means in the LZ4 frame API (issue 62).
+    #[test]
+    fn lz4hc_at_clevel_1_is_c_blosc_to_the_byte() {
+        let _guard = SPLIT_MODE.lock().unwrap_or_else(|e| e.into_inner());
+        set_split_mode(SplitMode::ForwardCompat);
+        for (k, shuffle) in [Shuffle::None, Shuffle::Byte, Shuffle::Bit]
+            .into_iter()
+            .enumerate()
+        {
+            for typesize in [1usize, 4, 8] {
+                let input = walk(200_003, typesize, 40 + k as u64);
+                let p = Params {
+                    compressor: Compressor::Lz4hc,
+                    ..Params::lz4(1, shuffle, typesize)
+                };
+                let ctx = format!("{p:?}");
+                let (identical, _) = both_ways_frame(&input, &p, &ctx);
+                assert!(identical, "{ctx}: not c-blosc's frame");
+            }
+        }
+    }
+
     #[test]
     fn both_ways_over_the_table() {
         let _guard = SPLIT_MODE.lock().unwrap_or_else(|e| e.into_inner());

@@ -62,6 +62,11 @@ fn checked(frame: &[u8]) -> Result<Header, Error> {
     if h.nbytes == 0 {
         return Ok(h);
     }
+    // First: a frame of another compressor is not ours to judge (a caller
+    // may hand it to c-blosc).
+    if h.flags & MEMCPYED == 0 {
+        check_compressor(&h)?;
+    }
     if h.typesize == 0 {
         return Err(corrupt(3, "type size of zero"));
     }
@@ -84,7 +89,6 @@ fn checked(frame: &[u8]) -> Result<Header, Error> {
         }
         return Ok(h);
     }
-    check_compressor(&h)?;
     let nblocks = h.nbytes.div_ceil(h.blocksize);
     if nblocks > (h.cbytes.saturating_sub(HEADER_LEN)) / 4 {
         return Err(corrupt(12, "frame too short for its block offsets"));

@@ -261,7 +261,13 @@ fn block_c(
             Compressor::Lz4 => {
                 block::compress_into_with(part, window, 10 - u32::from(params.clevel))
             }
-            Compressor::Lz4hc => hc::compress_into(part, window, u32::from(params.clevel)),
+            // c-blosc calls `LZ4_compress_HC` itself, whose level 1 runs
+            // level 2's parser ("mid"); `hc`'s level 1 is the LZ4 frame
+            // API's, the fast compressor.
+            Compressor::Lz4hc => {
+                let level = u32::from(params.clevel).max(hc::MIN_LEVEL);
+                hc::compress_into(part, window, level)
+            }
         };
         let cbytes = match c {
             Ok(c) if c < neblock => c,
