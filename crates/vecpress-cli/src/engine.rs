@@ -158,6 +158,16 @@ impl Engine {
                 out.extend_from_slice(payload);
             }
             Engine::Int(c) => {
+                // A count beyond what the payload can hold is refused before
+                // the values are sized from it.
+                let most = c.max_decoded_len(payload.len());
+                if count > most {
+                    bail!(Error::LimitExceeded {
+                        what: "block count beyond what its payload holds",
+                        requested: count,
+                        limit: most,
+                    });
+                }
                 let values = &mut scratch.values;
                 values.resize(count, 0);
                 let used = c.decode_auto(payload, values)?;
@@ -180,6 +190,14 @@ impl Engine {
                 }
             }
             Engine::Bytes(c) => {
+                let most = c.max_decoded_len(payload.len());
+                if count * width > most {
+                    bail!(Error::LimitExceeded {
+                        what: "block size beyond what its payload holds",
+                        requested: count * width,
+                        limit: most,
+                    });
+                }
                 out.resize(count * width, 0);
                 let written = c.decode_auto(payload, width, out)?;
                 if written != out.len() {
