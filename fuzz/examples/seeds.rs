@@ -332,14 +332,19 @@ fn seeds(target: &str, src: &Sources) -> Vec<Vec<u8>> {
             for (i, (width, bytes)) in src.bytes.iter().enumerate() {
                 let w = *width as u8;
                 let shuffle = [Shuffle::None, Shuffle::Byte, Shuffle::Bit][i % 3];
-                if let Ok(frame) = vecpress::blosc::compress(bytes, &Params::lz4(5, shuffle, *width)) {
+                if let Ok(frame) =
+                    vecpress::blosc::compress(bytes, &Params::lz4(5, shuffle, *width))
+                {
                     out.push(cat(&[w], &frame));
                 }
                 let bytes_w = &bytes[..bytes.len() / width * width];
                 if let Ok(enc) = bit_split::compress_lz4_to_vec(bytes_w, *width, 0) {
                     out.push(cat(&[w], &enc));
                 }
-                out.push(cat(&[0], &vecpress::lz4::block::compress_size_prepended(bytes)));
+                out.push(cat(
+                    &[0],
+                    &vecpress::lz4::block::compress_size_prepended(bytes),
+                ));
                 out.push(cat(&[0], &frame::compress(bytes)));
             }
         }
