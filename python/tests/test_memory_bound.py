@@ -13,10 +13,13 @@ import textwrap
 
 import numpy as np
 import pytest
+from helpers import require
 
 import vecpress
 from vecpress import bit_split
-from vecpress.numcodecs import Blosc
+
+numcodecs_blosc = require("numcodecs.blosc")
+from vecpress.numcodecs import Blosc  # after require: it needs numcodecs
 
 # Headroom over the interpreter's address space after its imports: every
 # bomb below claims several times more.
@@ -111,7 +114,6 @@ def test_the_bombs_are_refused_in_process_too():
 
 
 def test_a_blosclz_frame_goes_to_numcodecs_unchanged():
-    numcodecs_blosc = pytest.importorskip("numcodecs.blosc")
     a = np.arange(10_000, dtype=np.int64)
     frame = numcodecs_blosc.Blosc(cname="blosclz").encode(a)
     assert np.array_equal(np.frombuffer(Blosc().decode(frame), np.int64), a)
