@@ -4,6 +4,10 @@ from __future__ import annotations
 
 import importlib
 import os
+import subprocess
+import sys
+import tempfile
+import textwrap
 from types import ModuleType
 
 import numpy as np
@@ -19,6 +23,52 @@ def under_ci() -> bool:
     """Whether the environment variable ``CI`` is set and not empty, read
     as the Rust tests read it (crates/vecpress/tests/common/data.rs)."""
     return bool(os.environ.get("CI"))
+
+
+def peak_rss_mib(code: str, *, setup: str = "", cap_mib: int | None = None) -> tuple[float, str]:
+    """Runs ``code`` in a fresh interpreter, after ``setup`` (imports beyond
+    ``vecpress`` and ``vecpress.lz4``); returns the growth of its peak
+    resident memory over its baseline after the setup, in MiB, and what it
+    printed. The code must print its own verdict. With ``cap_mib``, the
+    interpreter's address space is capped at its size after the setup plus
+    that many MiB, so that an allocation a claim drives fails rather than
+    passing unnoticed on a large machine."""
+    cap = ""
+    if cap_mib is not None:
+        cap = textwrap.dedent(
+            f"""
+            with open("/proc/self/status") as f:
+                vm = next(int(l.split()[1]) for l in f if l.startswith("VmSize:"))
+            cap = (vm + {cap_mib} * 1024) * 1024
+            resource.setrlimit(resource.RLIMIT_AS, (cap, cap))
+            """
+        )
+    script = (
+        "import resource, sys\nimport vecpress\nfrom vecpress import lz4\n"
+        + textwrap.dedent(setup)
+        + cap
+        + "base = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss\n"
+        + textwrap.dedent(code)
+        + textwrap.dedent(
+            """
+            peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+            print("grew", (peak - base) / 1024)
+            """
+        )
+    )
+    # Run from elsewhere: from python/, the source folder (which has no
+    # compiled module) would shadow the installed package.
+    run = subprocess.run(
+        [sys.executable, "-c", script],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        cwd=tempfile.gettempdir(),
+    )
+    assert run.returncode == 0, run.stderr[-3000:]
+    lines = run.stdout.strip().splitlines()
+    grew = float(lines[-1].split()[1])
+    return grew, "\n".join(lines[:-1])
 
 
 def require(module: str) -> ModuleType:

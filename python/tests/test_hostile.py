@@ -4,47 +4,11 @@ raise an ``Exception`` subclass (never abort the process or raise a
 ``BaseException`` such as pyo3's ``PanicException``), within bounded
 memory."""
 
-import subprocess
-import sys
-import tempfile
-import textwrap
-
 import pytest
+from helpers import peak_rss_mib
 
 import vecpress
 from vecpress import lz4
-
-
-def peak_rss_mib(code: str) -> tuple[float, str]:
-    """Runs ``code`` in a fresh interpreter; returns the growth of its peak
-    resident memory over the interpreter's baseline after the imports, in
-    MiB, and what it printed. The code must print its own verdict."""
-    script = textwrap.dedent(
-        """
-        import resource, sys
-        import vecpress
-        from vecpress import lz4
-        base = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
-        """
-    ) + textwrap.dedent(code) + textwrap.dedent(
-        """
-        peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
-        print("grew", (peak - base) / 1024)
-        """
-    )
-    # Run from elsewhere: from python/, the source folder (which has no
-    # compiled module) would shadow the installed package.
-    run = subprocess.run(
-        [sys.executable, "-c", script],
-        capture_output=True,
-        text=True,
-        timeout=300,
-        cwd=tempfile.gettempdir(),
-    )
-    assert run.returncode == 0, run.stderr[-3000:]
-    lines = run.stdout.strip().splitlines()
-    grew = float(lines[-1].split()[1])
-    return grew, "\n".join(lines[:-1])
 
 
 def test_a_size_claim_beyond_what_the_block_can_hold_is_refused_before_allocating():

@@ -6,14 +6,10 @@ a large machine), and bad arguments raise ``ValueError``, ``TypeError`` or a
 ``vecpress.Error``."""
 
 import struct
-import subprocess
-import sys
-import tempfile
-import textwrap
 
 import numpy as np
 import pytest
-from helpers import require
+from helpers import peak_rss_mib, require
 
 import vecpress
 from vecpress import bit_split
@@ -50,45 +46,32 @@ BOMBS = {
 }
 
 
-def _run_capped(code: str) -> tuple[float, str]:
-    """Runs ``code`` in a fresh interpreter whose address space is capped at
-    what it holds after its imports plus ``CAP_MIB``; returns the growth of
-    its peak resident memory in MiB and what it printed."""
-    script = textwrap.dedent(
-        f"""
-        import resource, struct, sys
-        import numpy as np
-        import vecpress, vecpress.numcodecs
-        from vecpress import bit_split
-        from vecpress.numcodecs import Blosc
-        import numcodecs.blosc
-        with open("/proc/self/status") as f:
-            vm = next(int(l.split()[1]) for l in f if l.startswith("VmSize:"))
-        cap = (vm + {CAP_MIB} * 1024) * 1024
-        resource.setrlimit(resource.RLIMIT_AS, (cap, cap))
-        base = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
-        try:
-            {code}
-            print("no error")
-        except MemoryError as e:
-            print("MemoryError", e)
-        except Exception as e:
-            kind = "vecpress" if isinstance(e, vecpress.Error) else "other"
-            print("refused", kind, type(e).__name__)
-        peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
-        print("grew", (peak - base) / 1024)
-        """
-    )
-    run = subprocess.run(
-        [sys.executable, "-c", script],
-        capture_output=True,
-        text=True,
-        timeout=300,
-        cwd=tempfile.gettempdir(),
-    )
-    assert run.returncode == 0, run.stderr[-3000:]
-    lines = run.stdout.strip().splitlines()
-    return float(lines[-1].split()[1]), "\n".join(lines[:-1])
+# What every bomb's interpreter imports before its baseline.
+_SETUP = """
+import struct
+import numpy as np
+import vecpress.numcodecs
+from vecpress import bit_split
+from vecpress.numcodecs import Blosc
+import numcodecs.blosc
+"""
+
+
+def _run_capped(call: str) -> tuple[float, str]:
+    """Runs ``call`` in a fresh interpreter whose address space is capped
+    at what it holds after its imports plus ``CAP_MIB``; returns the growth
+    of its peak resident memory in MiB and how the call ended."""
+    code = f"""
+try:
+    {call}
+    print("no error")
+except MemoryError as e:
+    print("MemoryError", e)
+except Exception as e:
+    kind = "vecpress" if isinstance(e, vecpress.Error) else "other"
+    print("refused", kind, type(e).__name__)
+"""
+    return peak_rss_mib(code, setup=_SETUP, cap_mib=CAP_MIB)
 
 
 @pytest.mark.parametrize("name", sorted(BOMBS))

@@ -42,10 +42,12 @@ def out_dtype(out: Any, dtype: Any) -> np.dtype:
 
 
 def out_bytes(out: np.ndarray | None, nbytes: int) -> np.ndarray:
-    """``out`` (checked C-contiguous) as a flat uint8 view, or a new uint8
-    array of ``nbytes`` when it is ``None``."""
+    """``out`` (checked to be a C-contiguous ndarray) as a flat uint8 view,
+    or a new uint8 array of ``nbytes`` when it is ``None``."""
     if out is None:
         return np.empty(nbytes, np.uint8)
+    if not isinstance(out, np.ndarray):
+        raise TypeError(f"out must be a numpy.ndarray, got {type(out).__name__}")
     if not out.flags.c_contiguous:
         raise ValueError("out must be a 1-D C-contiguous array")
     return out.reshape(-1).view(np.uint8)

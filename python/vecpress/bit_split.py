@@ -100,8 +100,6 @@ def decompress_lz4(data: Any, *, dtype: Any = np.uint8, out: np.ndarray | None =
     [61, 62, 63]
     """
     dtype = value_dtype(dtype)
-    if out is not None and not isinstance(out, np.ndarray):
-        raise TypeError(f"out must be a numpy.ndarray, got {type(out).__name__}")
     size = _native.bit_split_lz4_len(data, MAX_OUTPUT)
     target = out_bytes(out, size)
     n = _native.bit_split_decompress_lz4_into(data, dtype.itemsize, target)
