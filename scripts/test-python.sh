@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # The Python package's tests: creates a venv under target/pyvenv (once),
 # installs maturin, the test requirements and the benchmark peers, builds and
-# installs ./python, then runs pytest (doctests, round trips, numcodecs, zarr
-# formats 2 and 3, and a Dask LocalCluster with two worker processes).
+# installs ./python, builds the HDF5 filter plugins, then runs pytest
+# (doctests, round trips, numcodecs, zarr formats 2 and 3, a Dask
+# LocalCluster with two worker processes, and h5py through the plugins).
 #
 #   scripts/test-python.sh              build, install, test
 #   scripts/test-python.sh -k zarr      extra arguments go to pytest
@@ -25,6 +26,16 @@ py="$venv/bin/python"
 # Builds the extension in release mode with maturin (the build backend) and
 # installs it with the Python sources.
 "$py" -m pip install --quiet --force-reinstall --no-deps ./python
+
+# The HDF5 filter plugins (crates/vecpress-hdf5) for tests/test_hdf5_plugin.py,
+# copied into a folder of their own: HDF5 tries to load every lib*.so in
+# HDF5_PLUGIN_PATH.
+cargo build --release --quiet -p vecpress-h5blosc -p vecpress-h5lz4 -p vecpress-h5bshuf
+target_dir="${CARGO_TARGET_DIR:-target}"
+mkdir -p "$target_dir/hdf5-plugins"
+cp "$target_dir"/release/libvecpress_h5{blosc,lz4,bshuf}.so "$target_dir/hdf5-plugins/"
+VECPRESS_HDF5_PLUGIN_DIR="$(cd "$target_dir/hdf5-plugins" && pwd)"
+export VECPRESS_HDF5_PLUGIN_DIR
 
 # The installed package is tested, not the source folder (which has no
 # compiled module): pytest's own script puts no working directory on sys.path.
