@@ -89,6 +89,24 @@ def require(module: str) -> ModuleType:
         raise pytest.skip.Exception(f"could not import {module!r}: {e}", allow_module_level=True) from None
 
 
+def hdf5_plugin_dir() -> str:
+    """The folder of vecpress's three HDF5 filter plugins
+    (``VECPRESS_HDF5_PLUGIN_DIR``, which scripts/test-python.sh builds and
+    sets). Without it a test fails under CI and skips elsewhere, as
+    ``require`` does."""
+    where = os.environ.get("VECPRESS_HDF5_PLUGIN_DIR")
+    if not where:
+        why = (
+            "VECPRESS_HDF5_PLUGIN_DIR is not set: scripts/test-python.sh builds the "
+            "plugins (cargo build --release -p vecpress-h5blosc -p vecpress-h5lz4 "
+            "-p vecpress-h5bshuf) and sets it"
+        )
+        if under_ci():
+            pytest.fail(why, pytrace=False)
+        raise pytest.skip.Exception(why)
+    return where
+
+
 def arrays(dtype, max_len: int = 2000):
     """1-D arrays of `dtype` whose values span every byte length: each
     element draws its bit width first, so small and large values mix."""

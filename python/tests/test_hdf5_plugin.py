@@ -16,7 +16,7 @@ import textwrap
 from pathlib import Path
 
 import pytest
-from helpers import require, under_ci
+from helpers import hdf5_plugin_dir, require
 
 h5py = require("h5py")
 hdf5plugin = require("hdf5plugin")
@@ -68,18 +68,8 @@ THROUGH_PLUGIN = "def how(spec, fid, opts):\n    return dict(compression=fid, co
 
 @pytest.fixture(scope="module")
 def plugin_dir() -> Path:
-    """The folder of the three plugin libraries (VECPRESS_HDF5_PLUGIN_DIR)."""
-    where = os.environ.get("VECPRESS_HDF5_PLUGIN_DIR")
-    if not where:
-        why = (
-            "VECPRESS_HDF5_PLUGIN_DIR is not set: scripts/test-python.sh builds the "
-            "plugins (cargo build --release -p vecpress-h5blosc -p vecpress-h5lz4 "
-            "-p vecpress-h5bshuf) and sets it"
-        )
-        if under_ci():
-            pytest.fail(why, pytrace=False)
-        pytest.skip(why)
-    path = Path(where)
+    """The folder of the three plugin libraries."""
+    path = Path(hdf5_plugin_dir())
     missing = [p for p in PLUGINS if not (path / p).is_file()]
     assert not missing, f"{path} lacks {missing}"
     return path
@@ -219,3 +209,44 @@ def test_corrupt_chunks_give_read_errors(tmp_path, plugin_dir):
     out = run(CORRUPT, path, ",".join(framed), plugin_path=plugin_dir).split()
     expected = [f"{kind}:{name}" for kind in ("garbage", "truncated", "claims") for name in framed]
     assert out == expected
+
+
+UNSUPPORTED = """
+import sys, h5py, numpy as np
+with h5py.File(sys.argv[1], "r") as f:
+    for name in ("blosc_zstd", "blosc_blosclz", "bshuf_zstd"):
+        try:
+            f[name][:]
+            print(name, "read")
+        except OSError:
+            print(name, "OSError")
+with h5py.File(sys.argv[1].replace(".h5", "-new.h5"), "w") as f:
+    for fid, opts in ((32001, (0, 0, 0, 0, 5, 1, 5)), (32001, (0, 0, 0, 0, 5, 1, 0)), (32008, (0, 3))):
+        try:
+            f.create_dataset(str(opts), data=np.arange(100), chunks=(50,), compression=fid, compression_opts=opts)
+            print(fid, "created")
+        except ValueError:
+            print(fid, "refused")
+"""
+
+
+def test_other_compressors_fail_cleanly(tmp_path, plugin_dir):
+    path = tmp_path / "zstd.h5"
+    write_them = """
+import sys, h5py, hdf5plugin, numpy as np
+a = np.arange(10_000, dtype="f4")
+with h5py.File(sys.argv[1], "w") as f:
+    f.create_dataset("blosc_zstd", data=a, chunks=(3000,), **hdf5plugin.Blosc("zstd"))
+    f.create_dataset("blosc_blosclz", data=a, chunks=(3000,), **hdf5plugin.Blosc("blosclz"))
+    f.create_dataset("bshuf_zstd", data=a, chunks=(3000,), **hdf5plugin.Bitshuffle(cname="zstd"))
+"""
+    run(write_them, path, plugin_path=None)
+    out = run(UNSUPPORTED, path, plugin_path=plugin_dir).splitlines()
+    assert out == [
+        "blosc_zstd OSError",
+        "blosc_blosclz OSError",
+        "bshuf_zstd OSError",
+        "32001 refused",
+        "32001 refused",
+        "32008 refused",
+    ]

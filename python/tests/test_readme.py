@@ -5,13 +5,14 @@ package and writes its files there). A block imports what it uses, and
 runs twice in the same folder, as a reader trying it again would (files
 the first run wrote must not make the second fail)."""
 
+import os
 import pathlib
 import re
 import subprocess
 import sys
 
 import pytest
-from helpers import require
+from helpers import hdf5_plugin_dir, require
 
 HERE = pathlib.Path(__file__).resolve().parent
 PACKAGE_README = HERE.parent / "README.md"
@@ -44,11 +45,16 @@ def test_block_runs(name, code, tmp_path):
         require("dask.distributed")
     if "zarr" in code:
         require("zarr")
+    env = None
+    if "HDF5_PLUGIN_PATH" in code:
+        # The block's reader sets it in the shell, before Python starts.
+        require("h5py")
+        env = {**os.environ, "HDF5_PLUGIN_PATH": hdf5_plugin_dir()}
     script = tmp_path / "block.py"
     script.write_text(code, encoding="utf-8")
     # Dask's block starts a cluster: once is enough for its time.
     for attempt in ("first", "second")[: 1 if "LocalCluster" in code else 2]:
         run = subprocess.run(
-            [sys.executable, str(script)], cwd=tmp_path, capture_output=True, text=True, timeout=600
+            [sys.executable, str(script)], cwd=tmp_path, capture_output=True, text=True, timeout=600, env=env
         )
         assert run.returncode == 0, f"{name} failed on its {attempt} run:\n{code}\n--- stderr:\n{run.stderr[-4000:]}"
