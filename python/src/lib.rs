@@ -3,6 +3,7 @@
 //! vecpress library. The Python modules in `vecpress/` wrap them with
 //! keyword arguments and docstrings; no codec logic lives here.
 
+mod batch;
 mod bit_split;
 mod blosc;
 mod buffers;
@@ -87,6 +88,8 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(blosc::blosc_compress, m)?)?;
     m.add_function(wrap_pyfunction!(blosc::blosc_nbytes, m)?)?;
     m.add_function(wrap_pyfunction!(blosc::blosc_decompress_into, m)?)?;
+    m.add_function(wrap_pyfunction!(batch::blosc_decompress_many, m)?)?;
+    m.add_function(wrap_pyfunction!(batch::blosc_decompress_files, m)?)?;
     m.add_function(wrap_pyfunction!(lz4::lz4_compress_frame, m)?)?;
     m.add_function(wrap_pyfunction!(lz4::lz4_decompress_frame, m)?)?;
     m.add_function(wrap_pyfunction!(lz4::lz4_train_dictionary, m)?)?;

@@ -594,3 +594,68 @@ mod c_blosc {
         }
     }
 }
+
+/// The threaded decoder gives what the one-thread decoder gives, output
+/// and errors alike, at every kernel and thread count, including frames
+/// damaged in their block offsets, split sizes and LZ4 data.
+#[test]
+fn threads_decode_as_one_thread_does() {
+    let input = walk(300_001, 8, 9);
+    let mut frames = Vec::new();
+    for (shuffle, blocksize) in [
+        (Shuffle::Byte, 16_384),
+        (Shuffle::Bit, 4096),
+        (Shuffle::None, 40_000),
+    ] {
+        frames.push(
+            blosc::compress(
+                &input,
+                &Params {
+                    blocksize,
+                    ..Params::lz4(5, shuffle, 8)
+                },
+            )
+            .unwrap(),
+        );
+    }
+    frames.push(blosc::compress(&input[..1000], &Params::lz4(5, Shuffle::Byte, 8)).unwrap());
+    frames.push(blosc::compress(&random(50_000, 2), &Params::lz4(5, Shuffle::Byte, 4)).unwrap());
+    let mut damaged = Vec::new();
+    for frame in &frames {
+        let mut rng = Rng::new(frame.len() as u64);
+        for _ in 0..40 {
+            let mut bad = frame.clone();
+            let at = 16 + rng.below((bad.len() - 16) as u64) as usize;
+            bad[at] ^= 1 << rng.below(8);
+            damaged.push(bad);
+        }
+        damaged.push(frame[..frame.len() - 1].to_vec());
+    }
+    for frame in &frames[..3] {
+        let mut out = vec![0u8; input.len()];
+        assert_eq!(
+            blosc::decompress_into_threads(frame, &mut out, 2),
+            Ok(input.len())
+        );
+        assert!(out == input);
+    }
+    for frame in frames.iter().chain(&damaged) {
+        for &isa in Isa::available() {
+            let mut want = vec![0u8; input.len()];
+            let one = blosc::decompress_with(isa, frame, &mut want);
+            for threads in [0, 1, 2, 3, 7, 64] {
+                let mut got = vec![0u8; input.len()];
+                let res = blosc::decompress_threads_with(isa, frame, &mut got, threads);
+                assert_eq!(res, one, "{isa} threads {threads}");
+                if let Ok(n) = one {
+                    assert!(got[..n] == want[..n], "{isa} threads {threads}");
+                }
+            }
+        }
+    }
+    let mut small = vec![0u8; input.len() - 1];
+    assert!(matches!(
+        blosc::decompress_into_threads(&frames[0], &mut small, 2),
+        Err(Error::OutputTooSmall { .. })
+    ));
+}

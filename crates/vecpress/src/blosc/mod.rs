@@ -54,8 +54,8 @@ mod decode;
 mod encode;
 
 pub use decode::{
-    decompress, decompress_into, decompress_with, decompress_with_limit, decompressed_len,
-    max_decompressed_len,
+    decompress, decompress_into, decompress_into_threads, decompress_threads_with, decompress_with,
+    decompress_with_limit, decompressed_len, max_decompressed_len,
 };
 pub use encode::{compress, compress_into};
 
