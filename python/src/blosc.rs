@@ -82,19 +82,22 @@ pub fn blosc_nbytes(py: Python<'_>, data: &Bound<'_, PyAny>, limit: usize) -> Py
 }
 
 /// Decompresses a Blosc frame into the first bytes of `out` (a writable
-/// uint8 array at least [`blosc_nbytes`] long); returns the size.
+/// uint8 array at least [`blosc_nbytes`] long) on up to `threads` threads
+/// (its blocks, or the splits of its one block); returns the size.
 #[pyfunction]
+#[pyo3(signature = (data, out, threads = 1))]
 pub fn blosc_decompress_into(
     py: Python<'_>,
     data: &Bound<'_, PyAny>,
     out: &Bound<'_, PyAny>,
+    threads: usize,
 ) -> PyResult<usize> {
     crate::errors::guarded(|| {
         let input = Bytes::get(data)?;
         let src = input.as_slice();
         let header = blosc::Header::parse(src).map_err(|e| to_py(py, e))?;
         into(py, out, header.nbytes, &[src], |dst| {
-            blosc::decompress_into(src, dst)
+            blosc::decompress_into_threads(src, dst, threads)
         })
     })
 }

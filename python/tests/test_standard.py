@@ -4,6 +4,7 @@ byte-compatible with numcodecs' own both ways, and switched on and off by
 register_standard() / unregister_standard() for numcodecs.get_codec and
 zarr format 2 arrays."""
 
+import re
 import subprocess
 import sys
 
@@ -214,6 +215,41 @@ def test_blosc_refuses_corrupt_frames_with_a_vecpress_error():
     big[4:8] = (2**31 - 1).to_bytes(4, "little")  # nbytes beyond the limit
     with pytest.raises(vecpress.Error):
         vnc.Blosc().decode(bytes(big))
+
+
+@pytest.mark.parametrize("shuffle", [0, 1, 2])
+def test_blosc_decodes_on_threads_as_on_one(shuffle):
+    """nthreads and use_threads as numcodecs' Blosc has them: the same bytes
+    and the same errors at every count, in the main thread and out of it."""
+    import threading
+
+    rng = np.random.default_rng(5)
+    chunks = [np.cumsum(rng.normal(size=n)).round(2) for n in (131_072, 50_000, 300)]
+    frames = [numcodecs.Blosc(shuffle=shuffle).encode(a) for a in chunks]
+    frames.append(numcodecs.Blosc(shuffle=shuffle, blocksize=1 << 14).encode(chunks[0]))
+    codec = vnc.Blosc()
+    assert codec._threads() == (codec.nthreads if threading.current_thread() is threading.main_thread() else 1)
+    seen = []
+    t = threading.Thread(target=lambda: seen.append(codec._threads()))
+    t.start()
+    t.join()
+    assert seen == [1]
+    for use, n in ((False, 4), (True, 1), (True, 2), (True, 3)):
+        ours = vnc.Blosc(shuffle=shuffle)
+        ours.use_threads, ours.nthreads = use, n
+        for frame, a in zip(frames, chunks + [chunks[0]]):
+            assert bytes(ours.decode(frame)) == a.tobytes(), (use, n)
+            bad = bytearray(frame)
+            bad[len(bad) // 2 : len(bad) // 2 + 64] = bytes(64)
+            one = vnc.Blosc(shuffle=shuffle)
+            one.use_threads = False
+            try:
+                want = bytes(one.decode(bytes(bad)))
+            except vecpress.Error as e:
+                with pytest.raises(type(e), match=re.escape(str(e))):
+                    ours.decode(bytes(bad))
+            else:
+                assert bytes(ours.decode(bytes(bad))) == want
 
 
 def test_zarr_v2_default_blosc_reads_with_vecpress(tmp_path, standard):

@@ -27,8 +27,10 @@ from __future__ import annotations
 
 import functools
 import inspect
+import os
 import re
 import struct
+import threading
 from typing import Any
 
 import numpy as np
@@ -474,6 +476,14 @@ class Blosc(Codec):
     AUTOBLOCKS = 0
     # numcodecs' limit on a buffer (c-blosc's BLOSC_MAX_BUFFERSIZE).
     max_buffer_size = 2**31 - 1 - 16
+    #: Threads a decode uses (its blocks, or the splits of a one-block
+    #: frame), as c-blosc's ``nthreads``: all the cores, up to 8.
+    nthreads: int = min(8, os.cpu_count() or 1)
+    #: As numcodecs' ``blosc.use_threads``: None uses :attr:`nthreads` when
+    #: called from the main thread and one thread elsewhere (where the
+    #: caller, a zarr pipeline or a Dask worker, runs chunks in parallel
+    #: itself); True always, False never.
+    use_threads: bool | None = None
 
     def __init__(
         self,
@@ -540,10 +550,16 @@ class Blosc(Codec):
         try:
             size = _native.blosc_nbytes(data, self.max_buffer_size)
             target = np.empty(size, np.uint8) if out is None else _out_view(out, size, np.uint8)
-            _native.blosc_decompress_into(data, target)
+            _native.blosc_decompress_into(data, target, self._threads())
         except UnsupportedFormatError:
             return self._numcodecs().decode(buf, out)
         return target if out is None else out
+
+    def _threads(self) -> int:
+        use = self.use_threads
+        if use is None:
+            use = threading.current_thread() is threading.main_thread()
+        return max(1, self.nthreads) if use else 1
 
     def __repr__(self) -> str:
         names = {0: "NOSHUFFLE", 1: "SHUFFLE", 2: "BITSHUFFLE", -1: "AUTOSHUFFLE"}

@@ -31,7 +31,7 @@ pub(crate) fn compressor(code: u32) -> Result<Compressor, Error> {
 pub(crate) fn decode<B: Buffer>(_cd: &[u32], input: &[u8]) -> Result<Filtered<B>, Error> {
     let len = blosc::decompressed_len(input)?;
     let mut buf: B = alloc(len)?;
-    let len = blosc::decompress_into(input, &mut buf)?;
+    let len = blosc::decompress_into_threads(input, &mut buf, crate::threads())?;
     Ok(Filtered { buf, len })
 }
 

@@ -32,6 +32,9 @@
 //! | LZ4 | block size in bytes (absent or 0: 1 GiB) |
 //! | bitshuffle | version (2 values), element size, block size in elements (0: default), compression (0 none, 2 lz4, 3 zstd) |
 //!
+//! A Blosc chunk decodes on [`threads`] threads (`VECPRESS_NTHREADS`, else
+//! the cores up to 8).
+//!
 //! vecpress reads and writes LZ4 and LZ4HC inside Blosc and LZ4 inside
 //! bitshuffle; chunks of the other compressors fail with
 //! [`Error::Unsupported`] (HDF5 reports a read error).
@@ -138,6 +141,21 @@ impl Buffer for Vec<u8> {
 }
 
 /// A buffer `len` bytes long or [`Error::OutOfMemory`].
+/// The threads a Blosc chunk decodes on (its blocks, or the splits of its
+/// one block): `VECPRESS_NTHREADS` when set to a number, else the cores
+/// this process may use, up to 8, as c-blosc counts them. HDF5 runs filters
+/// one chunk at a time, so the spare cores would idle otherwise.
+pub fn threads() -> usize {
+    static THREADS: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
+    *THREADS.get_or_init(|| {
+        std::env::var("VECPRESS_NTHREADS")
+            .ok()
+            .and_then(|v| v.trim().parse::<usize>().ok())
+            .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get().min(8)))
+            .max(1)
+    })
+}
+
 pub(crate) fn alloc<B: Buffer>(len: usize) -> Result<B, Error> {
     B::zeroed(len).ok_or(Error::OutOfMemory { size: len })
 }

@@ -620,6 +620,21 @@ fn threads_decode_as_one_thread_does() {
     }
     frames.push(blosc::compress(&input[..1000], &Params::lz4(5, Shuffle::Byte, 8)).unwrap());
     frames.push(blosc::compress(&random(50_000, 2), &Params::lz4(5, Shuffle::Byte, 4)).unwrap());
+    // Frames of one block: their splits are what the threads share.
+    for (shuffle, typesize, len) in [
+        (Shuffle::Byte, 8, 300_000),
+        (Shuffle::Byte, 4, 300_000),
+        (Shuffle::Byte, 16, 299_920),
+        (Shuffle::Bit, 8, 300_000),
+        (Shuffle::None, 8, 300_000),
+        (Shuffle::Byte, 8, 299_999),
+    ] {
+        let p = Params {
+            blocksize: len,
+            ..Params::lz4(5, shuffle, typesize)
+        };
+        frames.push(blosc::compress(&input[..len], &p).unwrap());
+    }
     let mut damaged = Vec::new();
     for frame in &frames {
         let mut rng = Rng::new(frame.len() as u64);
@@ -631,13 +646,17 @@ fn threads_decode_as_one_thread_does() {
         }
         damaged.push(frame[..frame.len() - 1].to_vec());
     }
-    for frame in &frames[..3] {
-        let mut out = vec![0u8; input.len()];
+    for (k, frame) in frames.iter().enumerate() {
+        let h = Header::parse(frame).unwrap();
+        if (5..10).contains(&k) {
+            assert!(h.blocksize >= h.nbytes, "frame {k} is one block");
+        }
+        let mut out = vec![0u8; h.nbytes];
         assert_eq!(
             blosc::decompress_into_threads(frame, &mut out, 2),
-            Ok(input.len())
+            Ok(h.nbytes)
         );
-        assert!(out == input);
+        assert!(k == 4 || out == input[..h.nbytes], "frame {k}");
     }
     for frame in frames.iter().chain(&damaged) {
         for &isa in Isa::available() {

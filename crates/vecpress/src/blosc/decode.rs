@@ -57,7 +57,7 @@ pub fn decompressed_len(frame: &[u8]) -> Result<usize, Error> {
 /// The header of `frame`, once every check that needs no output is done:
 /// the fields in range, the frame as long as it states, the compressor,
 /// room for the block offsets, and a size within what the frame can hold.
-fn checked(frame: &[u8]) -> Result<Header, Error> {
+pub(super) fn checked(frame: &[u8]) -> Result<Header, Error> {
     let h = Header::parse(frame)?;
     if h.nbytes == 0 {
         return Ok(h);
@@ -205,88 +205,16 @@ pub fn decompress_with(isa: Isa, frame: &[u8], out: &mut [u8]) -> Result<usize, 
     Ok(h.nbytes)
 }
 
-/// [`decompress_into`] on up to `threads` threads, each decoding a run of
-/// the frame's blocks (as c-blosc's `nthreads` does): for a caller with
-/// spare cores and one large frame. Frames of one block, and `threads` of
-/// 0 or 1, decode on the calling thread. The result, errors included, is
-/// the one [`decompress_into`] gives: an error is that of the first bad
-/// block.
-///
-/// ```
-/// use vecpress::blosc::{self, Params, Shuffle};
-/// let data: Vec<u8> = (0..1u32 << 18).flat_map(|v| (v / 5).to_le_bytes()).collect();
-/// let frame = blosc::compress(&data, &Params { blocksize: 1 << 16, ..Params::lz4(5, Shuffle::Byte, 4) })?;
-/// let mut out = vec![0u8; data.len()];
-/// assert_eq!(blosc::decompress_into_threads(&frame, &mut out, 2)?, data.len());
-/// assert_eq!(out, data);
-/// # Ok::<(), vecpress::Error>(())
-/// ```
-pub fn decompress_into_threads(
-    frame: &[u8],
-    out: &mut [u8],
-    threads: usize,
-) -> Result<usize, Error> {
-    decompress_threads_with(Isa::best(), frame, out, threads)
-}
-
-/// [`decompress_into_threads`] with the kernels of `isa`.
-pub fn decompress_threads_with(
-    isa: Isa,
-    frame: &[u8],
-    out: &mut [u8],
-    threads: usize,
-) -> Result<usize, Error> {
-    let isa = isa.check()?;
-    let h = checked(frame)?;
-    let nblocks = h.nbytes.div_ceil(h.blocksize.max(1));
-    let threads = threads.min(nblocks);
-    if threads <= 1 || h.flags & MEMCPYED != 0 {
-        return decompress_with(isa, frame, out);
-    }
-    if out.len() < h.nbytes {
-        return Err(Error::OutputTooSmall {
-            needed: h.nbytes,
-            actual: out.len(),
-        });
-    }
-    let frame = &frame[..h.cbytes];
-    // Thread t takes blocks [t n / T, (t + 1) n / T): runs of whole blocks,
-    // the last one ending with the leftover.
-    let mut runs = Vec::with_capacity(threads);
-    let mut rest = &mut out[..h.nbytes];
-    let mut first = 0;
-    for t in 0..threads {
-        let end = (t + 1) * nblocks / threads;
-        let len = ((end - first) * h.blocksize).min(rest.len());
-        let (run, tail) = rest.split_at_mut(len);
-        runs.push((first, run));
-        rest = tail;
-        first = end;
-    }
-    let h = &h;
-    let results: Vec<Result<(), Error>> = std::thread::scope(|s| {
-        let mut runs = runs.into_iter();
-        let (first0, run0) = runs.next().expect("two runs or more");
-        let handles: Vec<_> = runs
-            .map(|(first, run)| s.spawn(move || blocks(isa, h, frame, run, first)))
-            .collect();
-        let mut results = vec![blocks(isa, h, frame, run0, first0)];
-        results.extend(
-            handles
-                .into_iter()
-                .map(|t| t.join().unwrap_or_else(|p| std::panic::resume_unwind(p))),
-        );
-        results
-    });
-    // The runs are in block order, and each stops at its first bad block.
-    results.into_iter().collect::<Result<(), Error>>()?;
-    Ok(h.nbytes)
-}
-
 /// Decodes the blocks that fill `out`, the first of them block `first` of
 /// the frame (`out` starts at that block's place and ends at a block's end
 /// or at the end of the data).
-fn blocks(isa: Isa, h: &Header, frame: &[u8], out: &mut [u8], first: usize) -> Result<(), Error> {
+pub(super) fn blocks(
+    isa: Isa,
+    h: &Header,
+    frame: &[u8],
+    out: &mut [u8],
+    first: usize,
+) -> Result<(), Error> {
     // A block's split parts and its bit-shuffle scratch, in one buffer of
     // this thread's: `block_d` writes every byte before it reads it.
     let block_len = h.blocksize.min(h.nbytes);
@@ -302,12 +230,12 @@ fn blocks(isa: Isa, h: &Header, frame: &[u8], out: &mut [u8], first: usize) -> R
     })
 }
 
-fn corrupt(offset: usize, what: &'static str) -> Error {
+pub(super) fn corrupt(offset: usize, what: &'static str) -> Error {
     Error::Corrupt { offset, what }
 }
 
 /// A non-negative i32 LE at `at` of `frame`, if it is there.
-fn read_i32(frame: &[u8], at: usize) -> Option<usize> {
+pub(super) fn read_i32(frame: &[u8], at: usize) -> Option<usize> {
     let b = frame.get(at..at.checked_add(4)?)?;
     usize::try_from(i32::from_le_bytes([b[0], b[1], b[2], b[3]])).ok()
 }

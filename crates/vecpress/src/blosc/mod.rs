@@ -52,12 +52,14 @@
 
 mod decode;
 mod encode;
+mod threads;
 
 pub use decode::{
-    decompress, decompress_into, decompress_into_threads, decompress_threads_with, decompress_with,
-    decompress_with_limit, decompressed_len, max_decompressed_len,
+    decompress, decompress_into, decompress_with, decompress_with_limit, decompressed_len,
+    max_decompressed_len,
 };
 pub use encode::{compress, compress_into};
+pub use threads::{decompress_into_threads, decompress_threads_with};
 
 use crate::Error;
 
