@@ -60,7 +60,14 @@ _SIZE = struct.Struct("<I")
 
 
 def _flat_bytes(buf: Any) -> np.ndarray:
-    """`buf` (any buffer, any shape) as a flat uint8 array, without a copy."""
+    """`buf` (any buffer, any shape) as a flat uint8 array, without a copy.
+    The common cases (bytes, C-contiguous arrays) skip numcodecs'
+    ``ensure_contiguous_ndarray``, whose checks cost more than decoding a
+    small chunk."""
+    if type(buf) is bytes:
+        return np.frombuffer(buf, np.uint8)
+    if type(buf) is np.ndarray and buf.flags.c_contiguous and buf.dtype.kind != "O":
+        return buf.reshape(-1).view(np.uint8)
     return ensure_contiguous_ndarray(buf).reshape(-1).view(np.uint8)
 
 
