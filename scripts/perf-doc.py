@@ -688,6 +688,25 @@ def targets(records, perf_dir, out):
             out += [f"### Notes: {rec.key}", "", text, ""]
 
 
+def end_to_end(perf_dir, out):
+    """The tables of python/bench/e2e.py, one file a CPU (perf/e2e-*.md,
+    written by its --out), as they are."""
+    paths = sorted(glob.glob(os.path.join(perf_dir, "e2e-*.md")))
+    if not paths:
+        return
+    out += ["## End to end: zarr, HDF5 and Dask reads", "",
+            "Whole reads and writes as users run them, against what they run today on the same "
+            "stored bytes, from `python python/bench/e2e.py --out perf/e2e-<cpu>.md` (its docstring "
+            "says how each row is timed). Each ratio is the median over alternated rounds of the "
+            "baseline's time over the row's in the same round, with its range; the last table cuts "
+            "one chunk's time at one thread into its parts.", ""]
+    for path in paths:
+        key = os.path.splitext(os.path.basename(path))[0][len("e2e-"):]
+        with open(path, encoding="utf-8") as f:
+            text = f.read().strip()
+        out += [f"### {key}", "", text, ""]
+
+
 def replace_block(path, block):
     """Replaces the lines between `<!-- headline:start -->` and
     `<!-- headline:end -->` of the file at `path` with `block`."""
@@ -772,6 +791,7 @@ def main():
     ]
     table(out, ["record", "CPU", "commit", "runs", "rows"],
           [[r.key, r.cpu, r.commit, str(len(r.runs)), str(r.rows)] for r in records], 3)
+    end_to_end(args.perf, out)
     targets(records, args.perf, out)
     dispatch_summary(records, out)
     lz4_decode(records, out)
