@@ -1,6 +1,6 @@
 //! Many Blosc chunks at once, for codec pipelines: frames in memory, or
 //! files read here, each decoded into its own place of the caller's array,
-//! on threads, with the GIL released. A pipeline that decodes a selection
+//! on threads of rayon's pool, with the GIL released. A pipeline that decodes a selection
 //! this way keeps no stored bytes nor decoded copies between the store and
 //! the array.
 
@@ -299,16 +299,21 @@ fn run(jobs: Vec<Job<'_>>, threads: usize) -> Result<Vec<usize>, (usize, JobErro
         }
         (missing, first_err)
     };
-    let results = std::thread::scope(|s| {
-        let handles: Vec<_> = (1..workers).map(|_| s.spawn(work)).collect();
-        let mut results = vec![work()];
-        results.extend(
-            handles
-                .into_iter()
-                .map(|h| h.join().unwrap_or_else(|p| std::panic::resume_unwind(p))),
-        );
-        results
+    // On rayon's pool, whose threads keep their file buffers and scratch
+    // from call to call (a thread spawned per call would fault in fresh
+    // ones each time); `workers` tasks at most, the caller running one.
+    let results = Mutex::new(Vec::with_capacity(workers));
+    rayon::in_place_scope(|s| {
+        for _ in 1..workers {
+            s.spawn(|_| {
+                let r = work();
+                results.lock().unwrap_or_else(|p| p.into_inner()).push(r);
+            });
+        }
+        let r = work();
+        results.lock().unwrap_or_else(|p| p.into_inner()).push(r);
     });
+    let results = results.into_inner().unwrap_or_else(|p| p.into_inner());
     let mut first: Option<(usize, JobError)> = None;
     for (m, e) in results {
         missing.extend(m);
