@@ -353,3 +353,40 @@ def test_zarr_v3_blosc_selected_by_config_in_a_fresh_process(tmp_path, select, s
     )
     assert run.returncode == 0, run.stderr[-4000:]
     assert run.stdout.strip() == served_by
+
+
+def test_register_standard_sets_the_pipeline_only_over_zarrs_own():
+    """register_standard() puts vecpress's codec pipeline in zarr's place,
+    leaves a pipeline of the user's choice alone, and unregister_standard()
+    puts back what was there; pipeline=False leaves zarr's."""
+    ours = "vecpress.zarr3.CodecPipeline"
+    default = zarr.config.get("codec_pipeline.path")
+    assert default == "zarr.core.codec_pipeline.BatchedCodecPipeline"
+    try:
+        vnc.register_standard()
+        assert zarr.config.get("codec_pipeline.path") == ours
+        vnc.register_standard()  # twice: undone once
+        vnc.unregister_standard()
+        assert zarr.config.get("codec_pipeline.path") == default
+        vnc.register_standard(pipeline=False)
+        assert zarr.config.get("codec_pipeline.path") == default
+        vnc.unregister_standard()
+        zarr.config.set({"codec_pipeline.path": "zarrs.ZarrsCodecPipeline"})
+        vnc.register_standard()
+        assert zarr.config.get("codec_pipeline.path") == "zarrs.ZarrsCodecPipeline"
+        vnc.unregister_standard()
+        assert zarr.config.get("codec_pipeline.path") == "zarrs.ZarrsCodecPipeline"
+    finally:
+        vnc.unregister_standard()
+        zarr.config.set({"codec_pipeline.path": default})
+
+
+def test_register_standard_reads_zarr_v2_blosc_through_the_pipeline(tmp_path, standard):
+    data = np.cumsum(np.random.default_rng(8).normal(size=50_000))
+    z = zarr.create_array(tmp_path / "p.zarr", shape=data.shape, chunks=(4096,), dtype=data.dtype, zarr_format=2, compressors=numcodecs.Blosc())
+    z[:] = data
+    back = zarr.open_array(tmp_path / "p.zarr", mode="r")
+    assert type(back.async_array.codec_pipeline).__name__ == "CodecPipeline"
+    assert back.async_array.codec_pipeline._direct()
+    np.testing.assert_array_equal(back[:], data)
+    np.testing.assert_array_equal(back[1000:9000], data[1000:9000])

@@ -597,12 +597,19 @@ _STANDARD: tuple[type[Codec], ...] = (Shuffle, StandardLZ4, Blosc)
 _REPLACED: dict[str, Any] = {}
 
 
-def register_standard() -> None:
+def register_standard(pipeline: bool = True) -> None:
     """Makes :func:`numcodecs.get_codec`, and through it zarr format 2
     arrays, use vecpress's implementations for the standard ids
     ``"shuffle"``, ``"lz4"`` and ``"blosc"``. The bytes are the same both ways, so data
     written either way reads either way; :func:`unregister_standard` puts
     numcodecs' own back.
+
+    With ``pipeline`` (the default), and zarr 3.1 or later installed with
+    its own codec pipeline configured, zarr's ``codec_pipeline.path`` is set
+    to :class:`vecpress.zarr3.CodecPipeline` as well, so that arrays opened
+    from then on read their Blosc-LZ4 chunks straight into the output on
+    vecpress's threads (format 2 and format 3 alike); a pipeline chosen by
+    the user (``zarrs``, say) is left as it is.
 
     >>> import numcodecs
     >>> register_standard()
@@ -619,11 +626,16 @@ def register_standard() -> None:
         if current is not cls:
             _REPLACED.setdefault(cls.codec_id, current)
             registry.register_codec(cls)
+    if pipeline and not _PIPELINE_REPLACED:
+        config = _zarr_config()
+        if config is not None and config.get("codec_pipeline.path") == _ZARR_PIPELINE:
+            config.set({"codec_pipeline.path": _OUR_PIPELINE})
+            _PIPELINE_REPLACED.append(_ZARR_PIPELINE)
 
 
 def unregister_standard() -> None:
     """Undoes :func:`register_standard`: numcodecs' own implementations
-    serve the standard ids again."""
+    serve the standard ids again, and zarr's pipeline its arrays."""
     from numcodecs import registry
 
     for codec_id, previous in list(_REPLACED.items()):
@@ -632,3 +644,26 @@ def unregister_standard() -> None:
         else:
             registry.register_codec(previous, codec_id)
         del _REPLACED[codec_id]
+    if _PIPELINE_REPLACED:
+        config = _zarr_config()
+        if config is not None and config.get("codec_pipeline.path") == _OUR_PIPELINE:
+            config.set({"codec_pipeline.path": _PIPELINE_REPLACED[0]})
+        _PIPELINE_REPLACED.clear()
+
+
+_ZARR_PIPELINE = "zarr.core.codec_pipeline.BatchedCodecPipeline"
+_OUR_PIPELINE = "vecpress.zarr3.CodecPipeline"
+# zarr's pipeline path before register_standard() set vecpress's, if it did.
+_PIPELINE_REPLACED: list[str] = []
+
+
+def _zarr_config() -> Any:
+    """zarr's configuration, once vecpress's pipeline is registered with it;
+    None without zarr 3.1 or later (whose pipeline vecpress's extends)."""
+    try:
+        import zarr
+
+        from vecpress import zarr3  # noqa: F401  (registers the pipeline)
+    except ImportError:
+        return None
+    return zarr.config
