@@ -45,7 +45,7 @@ for t in $targets; do
     # from an unchecked claim, and libFuzzer reports it as a crash. (Others
     # keep libFuzzer's default, the RSS limit.)
     malloc=()
-    if [[ "$t" == decode_claims ]]; then
+    if [[ "$t" == decode_claims || "$t" == decode_hdf5_filters ]]; then
         malloc=(-malloc_limit_mb="${FUZZ_CLAIM_MALLOC_MB:-64}")
     fi
     echo "fuzz: $t for ${seconds}s"

@@ -348,6 +348,27 @@ fn seeds(target: &str, src: &Sources) -> Vec<Vec<u8>> {
                 out.push(cat(&[0], &frame::compress(bytes)));
             }
         }
+        "decode_hdf5_filters" => {
+            use vecpress_hdf5::{encode_to_vec, Filter};
+            for (i, (width, bytes)) in src.bytes.iter().enumerate() {
+                let w = *width as u32;
+                let whole = &bytes[..bytes.len() / width * width];
+                let blosc = [2, 2, w, whole.len() as u32, 5, (i % 3) as u32, 1];
+                if let Ok(c) = encode_to_vec(Filter::Blosc, &blosc, whole) {
+                    out.push(cat(&[0, 0], &c));
+                }
+                let units = (i % 4) as u8 * 64; // the block size in units of 64 bytes
+                if let Ok(c) = encode_to_vec(Filter::Lz4, &[u32::from(units) * 64], bytes) {
+                    out.push(cat(&[1, units], &c));
+                }
+                // Byte 0 as the target reads it: bitshuffle, LZ4 on, this width.
+                let first = 2 | 4 | (((*width as u8).saturating_sub(1) % 16) << 3);
+                let bshuf = [0, 4, w, 0, 2];
+                if let Ok(c) = encode_to_vec(Filter::Bitshuffle, &bshuf, whole) {
+                    out.push(cat(&[first, 0], &c));
+                }
+            }
+        }
         "decode_lz4_block" => {
             for (_, bytes) in &src.bytes {
                 out.push(cat(&[0, 0, 0], &block::compress(bytes)));
