@@ -13,6 +13,7 @@ use std::sync::Mutex;
 use numpy::{PyReadwriteArray1, PyUntypedArrayMethods};
 use pyo3::exceptions::{PyOSError, PyValueError};
 use pyo3::prelude::*;
+use pyo3::types::PyBytes;
 use vecpress::blosc;
 
 use crate::buffers::{output, Bytes};
@@ -341,4 +342,88 @@ fn chunk_error(py: Python<'_>, chunk: usize, err: PyErr) -> PyErr {
         let _ = value.setattr("args", (format!("chunk {chunk}: {msg}"),));
     }
     err
+}
+
+/// Compresses each buffer of `srcs` into a Blosc frame (`cname` "lz4" or
+/// "lz4hc", `clevel`, `shuffle` 0/1/2, `typesize`, `blocksize`: as
+/// [`crate::blosc::blosc_compress`]), on up to `threads` threads with the
+/// GIL released; returns the frames in order, each byte-identical to the
+/// one-at-a-time encoder's.
+#[pyfunction]
+#[allow(clippy::too_many_arguments)]
+pub fn blosc_compress_many(
+    py: Python<'_>,
+    srcs: Vec<Bound<'_, PyAny>>,
+    cname: &str,
+    clevel: u8,
+    shuffle: u8,
+    typesize: usize,
+    blocksize: usize,
+    threads: usize,
+) -> PyResult<Vec<Py<PyBytes>>> {
+    crate::errors::guarded(|| {
+        let params = crate::blosc::params(cname, clevel, shuffle, typesize, blocksize)?;
+        let inputs = srcs.iter().map(Bytes::get).collect::<PyResult<Vec<_>>>()?;
+        let slices: Vec<&[u8]> = inputs.iter().map(Bytes::as_slice).collect();
+        let frames = py.detach(|| compress_all(&slices, &params, threads.max(1)));
+        frames
+            .into_iter()
+            .enumerate()
+            .map(|(i, f)| match f {
+                Ok(frame) => Ok(PyBytes::new(py, &frame).unbind()),
+                Err(e) => Err(chunk_error(py, i, to_py(py, e))),
+            })
+            .collect()
+    })
+}
+
+thread_local! {
+    /// A compressing thread's worst-case output, kept from chunk to chunk.
+    static FRAME: std::cell::RefCell<Vec<u8>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// A chunk's frame, or why it could not be made.
+type Frame = Result<Vec<u8>, vecpress::Error>;
+
+fn compress_all(srcs: &[&[u8]], params: &blosc::Params, threads: usize) -> Vec<Frame> {
+    let one = |src: &[u8]| {
+        FRAME.with_borrow_mut(|buf| {
+            let max = blosc::max_compressed_len(src.len());
+            if buf.len() < max {
+                buf.resize(max, 0);
+            }
+            let n = blosc::compress_into(src, params, &mut buf[..max])?;
+            let frame = buf[..n].to_vec();
+            if buf.capacity() > KEEP {
+                *buf = Vec::new();
+            }
+            Ok(frame)
+        })
+    };
+    let workers = threads.min(srcs.len());
+    if workers <= 1 {
+        return srcs.iter().map(|s| one(s)).collect();
+    }
+    let slots: Vec<Mutex<Option<Frame>>> = srcs.iter().map(|_| Mutex::new(None)).collect();
+    let next = AtomicUsize::new(0);
+    let work = || loop {
+        let i = next.fetch_add(1, Ordering::Relaxed);
+        let Some(src) = srcs.get(i) else { break };
+        let r = one(src);
+        *slots[i].lock().unwrap_or_else(|p| p.into_inner()) = Some(r);
+    };
+    rayon::in_place_scope(|s| {
+        for _ in 1..workers {
+            s.spawn(|_| work());
+        }
+        work();
+    });
+    slots
+        .into_iter()
+        .map(|m| {
+            m.into_inner()
+                .unwrap_or_else(|p| p.into_inner())
+                .expect("every chunk compressed")
+        })
+        .collect()
 }

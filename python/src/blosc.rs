@@ -24,38 +24,49 @@ pub fn blosc_compress(
     blocksize: usize,
 ) -> PyResult<Py<PyBytes>> {
     crate::errors::guarded(|| {
-        let compressor = match cname {
-            "lz4" => Compressor::Lz4,
-            "lz4hc" => Compressor::Lz4hc,
-            other => {
-                return Err(PyValueError::new_err(format!(
-                    "vecpress's Blosc compresses with lz4 and lz4hc, not {other:?}"
-                )))
-            }
-        };
-        let shuffle = match shuffle {
-            0 => Shuffle::None,
-            1 => Shuffle::Byte,
-            2 => Shuffle::Bit,
-            other => {
-                return Err(PyValueError::new_err(format!(
-                    "shuffle must be 0 (none), 1 (byte) or 2 (bit), not {other}"
-                )))
-            }
-        };
-        let params = Params {
-            compressor,
-            clevel,
-            shuffle,
-            typesize,
-            blocksize,
-            split: SplitMode::ForwardCompat,
-        };
+        let params = params(cname, clevel, shuffle, typesize, blocksize)?;
         let input = Bytes::get(data)?;
         let src = input.as_slice();
         variable(py, blosc::max_compressed_len(src.len()), |out| {
             blosc::compress_into(src, &params, out)
         })
+    })
+}
+
+/// The parameters of [`blosc_compress`], checked.
+pub fn params(
+    cname: &str,
+    clevel: u8,
+    shuffle: u8,
+    typesize: usize,
+    blocksize: usize,
+) -> PyResult<Params> {
+    let compressor = match cname {
+        "lz4" => Compressor::Lz4,
+        "lz4hc" => Compressor::Lz4hc,
+        other => {
+            return Err(PyValueError::new_err(format!(
+                "vecpress's Blosc compresses with lz4 and lz4hc, not {other:?}"
+            )))
+        }
+    };
+    let shuffle = match shuffle {
+        0 => Shuffle::None,
+        1 => Shuffle::Byte,
+        2 => Shuffle::Bit,
+        other => {
+            return Err(PyValueError::new_err(format!(
+                "shuffle must be 0 (none), 1 (byte) or 2 (bit), not {other}"
+            )))
+        }
+    };
+    Ok(Params {
+        compressor,
+        clevel,
+        shuffle,
+        typesize,
+        blocksize,
+        split: SplitMode::ForwardCompat,
     })
 }
 

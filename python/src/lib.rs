@@ -90,6 +90,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(blosc::blosc_decompress_into, m)?)?;
     m.add_function(wrap_pyfunction!(batch::blosc_decompress_many, m)?)?;
     m.add_function(wrap_pyfunction!(batch::blosc_decompress_files, m)?)?;
+    m.add_function(wrap_pyfunction!(batch::blosc_compress_many, m)?)?;
     m.add_function(wrap_pyfunction!(lz4::lz4_compress_frame, m)?)?;
     m.add_function(wrap_pyfunction!(lz4::lz4_decompress_frame, m)?)?;
     m.add_function(wrap_pyfunction!(lz4::lz4_train_dictionary, m)?)?;

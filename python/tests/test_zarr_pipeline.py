@@ -190,3 +190,60 @@ def test_batch_files_report_missing_ones(tmp_path):
     (tmp_path / "1").write_bytes(codec.encode(np.full(50, 1.0)))
     with pytest.raises(ValueError, match="chunk 1: the frame holds 400 bytes, the chunk 800"):
         _native.blosc_decompress_files(paths, outs, 2)
+
+
+def _chunk_files(root):
+    return {str(p.relative_to(root)): p.read_bytes() for p in sorted(root.rglob("*")) if p.is_file() and not p.name.startswith((".z", "zarr.json"))}
+
+
+@pytest.mark.parametrize("threads", [1, 2])
+@pytest.mark.parametrize(
+    "fmt,compressor",
+    [
+        (3, dict(cname="lz4", clevel=5, shuffle="shuffle")),
+        (3, dict(cname="lz4hc", clevel=3, shuffle="bitshuffle")),
+        (3, dict(cname="lz4", clevel=9, shuffle="noshuffle", blocksize=4096)),
+        (2, dict(cname="lz4", clevel=5, shuffle=1)),
+        (2, dict(cname="lz4", clevel=1, shuffle=-1)),
+        (2, dict(cname="lz4hc", clevel=5, shuffle=2)),
+    ],
+)
+@pytest.mark.parametrize("dtype", ["u1", "<i4", "<f8"])
+def test_writes_store_the_chunks_zarr_stores(tmp_path, monkeypatch, threads, fmt, compressor, dtype):
+    """Every chunk file byte for byte as zarr's own pipeline writes it, for
+    whole-array and partial writes, with empty chunks left out."""
+    data = _values((3001,), dtype, seed=4)
+    data[512:1024] = 0  # a chunk equal to the fill value: not stored
+
+    def make(root):
+        codec = numcodecs.Blosc(**compressor) if fmt == 2 else zarr.codecs.BloscCodec(**compressor)
+        kw = {"compressors": codec} if fmt == 2 else {"compressors": [codec]}
+        return zarr.create_array(zarr.storage.LocalStore(root), shape=data.shape, chunks=(512,), dtype=dtype, zarr_format=fmt, fill_value=0, **kw)
+
+    calls = []
+    compress_many = _native.blosc_compress_many
+
+    def counted(srcs, *args):
+        calls.append(len(srcs))
+        return compress_many(srcs, *args)
+
+    monkeypatch.setattr(_native, "blosc_compress_many", counted)
+    theirs, ours = tmp_path / "theirs", tmp_path / "ours"
+    z = make(theirs)
+    z[:] = data
+    z[100:700] = data[::-1][100:700]
+    z[1024:1536] = np.zeros(512, dtype)  # a whole chunk of fill values: deleted
+    with zarr.config.set({**OURS, "threading.max_workers": threads}):
+        z2 = make(ours)
+        assert type(z2.async_array.codec_pipeline) is zarr3.CodecPipeline
+        z2[:] = data
+        z2[100:700] = data[::-1][100:700]
+        z2[1024:1536] = np.zeros(512, dtype)
+    # Whole chunks 0, 2, 3 and 4 of z2[:] (1 is empty, 5 the shorter edge
+    # chunk, zarr's), then none of the partial write, then chunk 2 emptied.
+    assert calls == [4], calls
+    want = _chunk_files(theirs)
+    assert _chunk_files(ours) == want
+    names = {k.split("/")[-1] for k in want}
+    assert names == {"0", "1", "3", "4", "5"}, names
+    np.testing.assert_array_equal(zarr.open_array(zarr.storage.LocalStore(ours), mode="r")[:], zarr.open_array(zarr.storage.LocalStore(theirs), mode="r")[:])

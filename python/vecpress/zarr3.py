@@ -247,14 +247,17 @@ class CodecPipeline(BatchedCodecPipeline):
     A read whose array holds fixed-size values in native byte order, in C
     order, compressed by one Blosc codec of the ``lz4`` or ``lz4hc``
     compressor and nothing else (format 3: ``bytes`` then ``blosc``;
-    format 2: ``compressor`` Blosc, no filters) takes the direct path: the
-    stored chunks of the selection are fetched as zarr fetches them, and
-    each chunk that the selection covers whole and whose place in the output
-    is one contiguous run of memory is decoded there, no intermediate
-    buffer, on ``threading.max_workers`` threads (all the cores when unset)
+    format 2: ``compressor`` Blosc, no filters) takes the direct path: each
+    chunk that the selection covers whole and whose place in the output is
+    one contiguous run of memory is decoded there, no intermediate buffer,
+    its stored bytes read by the decoding thread itself from a local store's
+    file (fetched by the store, a group of chunks at a time, from any other
+    store), on ``threading.max_workers`` threads (all the cores when unset)
     with the GIL released; the blocks of one chunk are decoded in parallel
-    when there are fewer chunks than threads. Chunks read in part, other
-    codecs, and all writes go through zarr's own pipeline unchanged.
+    when there are fewer chunks than threads. Writes of whole chunks take
+    the same path the other way: compressed on those threads, frames
+    byte-identical to the array's own codec's. Chunks read or written in
+    part, and other codecs, go through zarr's own pipeline unchanged.
 
     >>> import numpy as np, zarr
     >>> store = zarr.storage.MemoryStore()
@@ -358,6 +361,75 @@ class CodecPipeline(BatchedCodecPipeline):
                 # perhaps one thread) stays free to fetch the next group meanwhile.
                 await loop.run_in_executor(_decoder(), _native.blosc_decompress_many, frames, outs, threads)
 
+    def _encoder_params(self, spec: ArraySpec) -> tuple[str, int, int, int, int] | None:
+        """The Blosc parameters the array's codec writes chunks of `spec`
+        with (cname, clevel, shuffle, typesize, blocksize), as
+        :class:`vecpress.numcodecs.Blosc` takes them: frames byte-identical
+        to that codec's, and so to c-blosc's; None where the direct path
+        does not write."""
+        if not self._direct():
+            return None
+        itemsize = spec.dtype.to_native_dtype().itemsize
+        if isinstance(self.array_bytes_codec, BytesCodec):
+            codec = self.bytes_bytes_codecs[0].evolve_from_array_spec(spec)
+            shuffle = {"noshuffle": 0, "shuffle": 1, "bitshuffle": 2}[getattr(codec.shuffle, "value", codec.shuffle)]
+            typesize = codec.typesize or itemsize
+            return getattr(codec.cname, "value", codec.cname), codec.clevel, shuffle, typesize, codec.blocksize
+        compressor = self.array_bytes_codec.compressor
+        conf = compressor.get_config()
+        shuffle = conf.get("shuffle", 1)
+        if shuffle == -1:
+            shuffle = 2 if itemsize == 1 else 1
+        typesize = getattr(compressor, "_typesize", None) or itemsize
+        return conf["cname"], conf.get("clevel", 5), shuffle, typesize, conf.get("blocksize", 0)
+
+    async def write(
+        self,
+        batch_info: Iterable[tuple[ByteSetter, ArraySpec, SelectorTuple, SelectorTuple, bool]],
+        value: NDBuffer,
+        drop_axes: tuple[int, ...] = (),
+    ) -> None:
+        """Whole chunks whose values are one contiguous run of `value` are
+        compressed on vecpress's threads (all of a group in one call, the
+        GIL released) and stored as zarr stores them (chunks equal to the
+        fill value deleted, unless ``write_empty_chunks``); every other
+        chunk goes through zarr's own pipeline."""
+        batch_info = list(batch_info)
+        source = value.as_ndarray_like()
+        if drop_axes or not isinstance(source, np.ndarray) or source.ndim == 0 or not batch_info:
+            return await super().write(batch_info, value, drop_axes)
+        params = self._encoder_params(batch_info[0][1])
+        if params is None or params[0] not in ("lz4", "lz4hc"):
+            return await super().write(batch_info, value, drop_axes)
+        direct, rest = [], []
+        for item in batch_info:
+            byte_setter, spec, _, out_selection, is_complete = item
+            view = self._place(source, spec, out_selection, is_complete)
+            if view is None or self._encoder_params(spec) != params:
+                rest.append(item)
+            else:
+                direct.append((byte_setter, spec, view))
+        if rest:
+            await super().write(rest, value, drop_axes)
+        threads = config.get("threading.max_workers") or os.cpu_count() or 1
+        limit = config.get("async.concurrency")
+        loop = asyncio.get_running_loop()
+        size = 4 * self.group * threads
+        for i in range(0, len(direct), size):
+            g = direct[i : i + size]
+            empty = [bs for bs, spec, view in g if not spec.config.write_empty_chunks and _all_fill(view, spec)]
+            g = [item for item in g if item[0] not in empty] if empty else g
+            if g:
+                srcs = [view.reshape(-1).view(np.uint8) for _, _, view in g]
+                frames = await loop.run_in_executor(_decoder(), _native.blosc_compress_many, srcs, *params, threads)
+                await concurrent_map(
+                    [(bs, spec.prototype.buffer.from_bytes(f)) for (bs, spec, _), f in zip(g, frames, strict=True)],
+                    lambda bs, buf: bs.set(buf),
+                    limit,
+                )
+            if empty:
+                await concurrent_map([(bs,) for bs in empty], lambda bs: bs.delete(), limit)
+
     @staticmethod
     def _place(target: np.ndarray, spec: ArraySpec, out_selection: SelectorTuple, is_complete: bool) -> np.ndarray | None:
         """The chunk's place in `target` when the direct path can decode it
@@ -377,6 +449,19 @@ class CodecPipeline(BatchedCodecPipeline):
         if view.base is None and view is not target:
             return None  # a copy (fancy indexing), not a place in target
         return view
+
+
+def _all_fill(view: np.ndarray, spec: ArraySpec) -> bool:
+    """Whether the chunk `view` holds only its fill value, as zarr judges it
+    (``NDBuffer.all_equal``). Its first value decides most chunks at once:
+    the whole comparison, a pass over the chunk, runs only when that one is
+    the fill value."""
+    fill = fill_value_or_default(spec)
+    nd = spec.prototype.nd_buffer
+    flat = view.reshape(-1)
+    if not nd.from_ndarray_like(flat[:1]).all_equal(fill):
+        return False
+    return bool(nd.from_ndarray_like(view).all_equal(fill))
 
 
 def _local_file(byte_getter: Any) -> str | None:
