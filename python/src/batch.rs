@@ -13,10 +13,9 @@ use std::sync::Mutex;
 use numpy::{PyReadwriteArray1, PyUntypedArrayMethods};
 use pyo3::exceptions::{PyOSError, PyValueError};
 use pyo3::prelude::*;
-use pyo3::types::PyBytes;
 use vecpress::blosc;
 
-use crate::buffers::{output, Bytes};
+use crate::buffers::{output, to_array, Bytes};
 use crate::errors::to_py;
 
 /// Decompresses each Blosc frame of `frames` into the array at the same
@@ -347,8 +346,8 @@ fn chunk_error(py: Python<'_>, chunk: usize, err: PyErr) -> PyErr {
 /// Compresses each buffer of `srcs` into a Blosc frame (`cname` "lz4" or
 /// "lz4hc", `clevel`, `shuffle` 0/1/2, `typesize`, `blocksize`: as
 /// [`crate::blosc::blosc_compress`]), on up to `threads` threads with the
-/// GIL released; returns the frames in order, each byte-identical to the
-/// one-at-a-time encoder's.
+/// GIL released; returns the frames in order (uint8 arrays, each owning
+/// its bytes), each byte-identical to the one-at-a-time encoder's.
 #[pyfunction]
 #[allow(clippy::too_many_arguments)]
 pub fn blosc_compress_many(
@@ -360,7 +359,7 @@ pub fn blosc_compress_many(
     typesize: usize,
     blocksize: usize,
     threads: usize,
-) -> PyResult<Vec<Py<PyBytes>>> {
+) -> PyResult<Vec<Py<PyAny>>> {
     crate::errors::guarded(|| {
         let params = crate::blosc::params(cname, clevel, shuffle, typesize, blocksize)?;
         let inputs = srcs.iter().map(Bytes::get).collect::<PyResult<Vec<_>>>()?;
@@ -370,7 +369,7 @@ pub fn blosc_compress_many(
             .into_iter()
             .enumerate()
             .map(|(i, f)| match f {
-                Ok(frame) => Ok(PyBytes::new(py, &frame).unbind()),
+                Ok(frame) => Ok(to_array(py, frame)),
                 Err(e) => Err(chunk_error(py, i, to_py(py, e))),
             })
             .collect()

@@ -241,7 +241,7 @@ def test_writes_store_the_chunks_zarr_stores(tmp_path, monkeypatch, threads, fmt
         z2[1024:1536] = np.zeros(512, dtype)
     # Whole chunks 0, 2, 3 and 4 of z2[:] (1 is empty, 5 the shorter edge
     # chunk, zarr's), then none of the partial write, then chunk 2 emptied.
-    assert calls == [4], calls
+    assert sum(calls) == 4, calls
     want = _chunk_files(theirs)
     assert _chunk_files(ours) == want
     names = {k.split("/")[-1] for k in want}

@@ -414,7 +414,8 @@ class CodecPipeline(BatchedCodecPipeline):
         threads = config.get("threading.max_workers") or os.cpu_count() or 1
         limit = config.get("async.concurrency")
         loop = asyncio.get_running_loop()
-        size = 4 * self.group * threads
+        # A group's frames are held until stored: as many chunks as a read's group.
+        size = self.group * threads
         for i in range(0, len(direct), size):
             g = direct[i : i + size]
             empty = [bs for bs, spec, view in g if not spec.config.write_empty_chunks and _all_fill(view, spec)]
