@@ -27,11 +27,19 @@ pub(crate) fn compressor(code: u32) -> Result<Compressor, Error> {
     }
 }
 
+/// Chunks smaller than this decode on one thread.
+const MIN_SHARED: usize = 4 << 20;
+
 /// The frame `input` decoded.
 pub(crate) fn decode<B: Buffer>(_cd: &[u32], input: &[u8]) -> Result<Filtered<B>, Error> {
     let len = blosc::decompressed_len(input)?;
     let mut buf: B = alloc(len)?;
-    let len = blosc::decompress_into_threads(input, &mut buf, crate::threads())?;
+    // HDF5 runs filters one chunk at a time with its own work between them,
+    // so the pool's threads sleep in between and each chunk pays their
+    // waking: a 1 MiB chunk read slower on two threads than on one, a 4 MiB
+    // frame decoded 1.45x faster (AMD EPYC, 2 cores).
+    let threads = if len >= MIN_SHARED { crate::threads() } else { 1 };
+    let len = blosc::decompress_into_threads(input, &mut buf, threads)?;
     Ok(Filtered { buf, len })
 }
 

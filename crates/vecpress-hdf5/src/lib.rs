@@ -32,8 +32,8 @@
 //! | LZ4 | block size in bytes (absent or 0: 1 GiB) |
 //! | bitshuffle | version (2 values), element size, block size in elements (0: default), compression (0 none, 2 lz4, 3 zstd) |
 //!
-//! A Blosc chunk decodes on [`threads`] threads (`VECPRESS_NTHREADS`, else
-//! the cores up to 8).
+//! A Blosc chunk of 4 MiB or more decodes on [`threads`] threads
+//! (`VECPRESS_NTHREADS`, else the cores up to 8); smaller ones on one.
 //!
 //! vecpress reads and writes LZ4 and LZ4HC inside Blosc and LZ4 inside
 //! bitshuffle; chunks of the other compressors fail with
