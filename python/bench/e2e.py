@@ -32,8 +32,10 @@ dask                ``da.from_zarr(zarr2, chunks=8 MiB).sum()`` on a
                     ``register_standard()`` there, then the pipeline
 ==================  =====================================================
 
-Every path runs in a process of its own (so that codec registries, HDF5's
-filter table and peak memory are its own): one untimed read (or write),
+Every path runs in a process of its own, so that codec registries, HDF5's
+filter table and peak memory are its own (with ``OPENBLAS_NUM_THREADS=1``
+unless set: numpy's BLAS threads otherwise spin on the cores being timed):
+one untimed read (or write),
 then ``--reads`` timed ones, their median reported. A round runs every path
 once, in an order that rotates from round to round; the ratio of a row is
 its baseline's time over its own time in the same round (above 1: faster
@@ -459,7 +461,7 @@ def targets(medians: dict[int, dict[tuple[str, str], float]], worst: tuple[str, 
         cells = []
         for t in counts:
             got = medians[t].get((path, against))
-            cells.append("-" if got is None else f"{got:.2f} {'met' if got >= goal else 'missed'}")
+            cells.append("-" if got is None else f"{got:.3f} {'met' if got >= goal else 'missed'}")
         if any(c != "-" for c in cells):
             lines.append(f"| {what} | ≥ {goal:.1f} | " + " | ".join(cells) + " |")
     if worst is not None:
@@ -473,6 +475,10 @@ def targets(medians: dict[int, dict[tuple[str, str], float]], worst: tuple[str, 
 
 def run_path(path: str, op: str, root: Path, threads: int, reads: int, mib: int) -> dict[str, Any] | str:
     env = dict(os.environ)
+    # numpy's OpenBLAS threads spin for a while once started, on the cores
+    # the paths run on; one BLAS thread in every path's process, as Dask
+    # sets for its workers.
+    env.setdefault("OPENBLAS_NUM_THREADS", "1")
     # The HDF5 filters decode one chunk at a time, each on its library's
     # threads: c-blosc's (hdf5plugin) and vecpress's, both set to the row's count.
     env["BLOSC_NTHREADS"] = env["VECPRESS_NTHREADS"] = str(threads)
