@@ -29,7 +29,8 @@ hdf5-bitshuffle     filter plugin (``HDF5_PLUGIN_PATH``, no hdf5plugin)
 dask                ``da.from_zarr(zarr2, chunks=8 MiB).sum()`` on a
                     LocalCluster of 2 worker processes of one thread,
                     numcodecs' Blosc in the workers, then
-                    ``register_standard()`` there, then the pipeline
+                    ``register_standard(pipeline=False)`` there, then
+                    the pipeline (``ZARR_CODEC_PIPELINE__PATH``)
 ==================  =====================================================
 
 Every path runs in a process of its own, so that codec registries, HDF5's
