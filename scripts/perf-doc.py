@@ -690,21 +690,27 @@ def targets(records, perf_dir, out):
 
 def end_to_end(perf_dir, out):
     """The tables of python/bench/e2e.py, one file a CPU (perf/e2e-*.md,
-    written by its --out), as they are."""
-    paths = sorted(glob.glob(os.path.join(perf_dir, "e2e-*.md")))
+    written by its --out), as they are, each followed by its CPU's notes on
+    the targets it misses (perf/e2e-<cpu>.notes.md)."""
+    paths = sorted(p for p in glob.glob(os.path.join(perf_dir, "e2e-*.md")) if not p.endswith(".notes.md"))
     if not paths:
         return
     out += ["## End to end: zarr, HDF5 and Dask reads", "",
             "Whole reads and writes as users run them, against what they run today on the same "
             "stored bytes, from `python python/bench/e2e.py --out perf/e2e-<cpu>.md` (its docstring "
             "says how each row is timed). Each ratio is the median over alternated rounds of the "
-            "baseline's time over the row's in the same round, with its range; the last table cuts "
-            "one chunk's time at one thread into its parts.", ""]
+            "baseline's time over the row's in the same round, with its range. A table cuts one "
+            "chunk's time at one thread into its parts, and the last says which targets are met.", ""]
     for path in paths:
         key = os.path.splitext(os.path.basename(path))[0][len("e2e-"):]
         with open(path, encoding="utf-8") as f:
             text = f.read().strip()
         out += [f"### {key}", "", text, ""]
+        # Where the time goes where a target is missed: perf/e2e-<cpu>.notes.md.
+        notes = path[: -len(".md")] + ".notes.md"
+        if os.path.exists(notes):
+            with open(notes, encoding="utf-8") as f:
+                out += [f.read().strip(), ""]
 
 
 def replace_block(path, block):

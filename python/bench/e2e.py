@@ -286,7 +286,7 @@ def _hdf5_breakdown(path: str, root: Path, threads: int, reads: int) -> dict[str
         scratch = np.empty(CHUNK)
         parts = {
             "whole": lambda: ds[:],
-            "storage": lambda: [ds.id.read_direct_chunk((i * CHUNK,)) for i in range(n)],
+            "storage": lambda: [len(ds.id.read_direct_chunk((i * CHUNK,))[1]) for i in range(n)],
             "decode": lambda: [codec.decode(c, scratch) for c in raw],
             "copy": lambda: [np.copyto(out[i * CHUNK : (i + 1) * CHUNK], scratch) for i in range(n)],
         }
@@ -389,7 +389,8 @@ def breakdown(root: Path, mib: int, reads: int) -> list[dict[str, Any]]:
                 arrays[who] = zarr.open_array(root / fmt, mode="r")
             vnc.unregister_standard()
         parts: dict[str, Callable[[], Any]] = {
-            "storage": lambda: [p.read_bytes() for p in files],
+            # One chunk's bytes alive at a time, as in a read.
+            "storage": lambda: [len(p.read_bytes()) for p in files],
             "copy": lambda: [np.copyto(out[i * CHUNK : (i + 1) * CHUNK], scratch) for i in range(n)],
             f"decode {base}": lambda: [theirs.decode(c, scratch) for c in chunks],
             "decode vecpress": lambda: [ours.decode(c, scratch) for c in chunks],
@@ -572,6 +573,7 @@ def main():
     ap.add_argument("--threads", default="1,2", help="thread counts to run, comma-separated")
     ap.add_argument("--paths", default="zarr2,zarr3,hdf5,dask", help="path families to run")
     ap.add_argument("--no-writes", action="store_true")
+    ap.add_argument("--breakdown-only", action="store_true", help="only the per-chunk breakdown and the one-chunk decode")
     ap.add_argument("--quick", action="store_true", help="16 MiB, one round, one read")
     ap.add_argument("--worker", help=argparse.SUPPRESS)
     ap.add_argument("--op", default="read", help=argparse.SUPPRESS)
@@ -596,6 +598,8 @@ def main():
         ]
         medians: dict[int, dict[tuple[str, str], float]] = {}
         for threads in (int(t) for t in args.threads.split(",")):
+            if args.breakdown_only:
+                break
             medians[threads] = {}
             out += table(args, root, "read", [p for p in paths if not (p.startswith("dask") and threads != 1)], threads, medians[threads]) + [""]
             if not args.no_writes:
@@ -621,7 +625,8 @@ def main():
             f"median {statistics.median(r for _, r in ratios):.2f}x, worst {worst[1]:.2f}x ({worst[0]})"
         )
         out.append("")
-    out += targets(medians, worst)
+    if not args.breakdown_only:
+        out += targets(medians, worst)
     print("\n".join(out))
     if args.out:
         Path(args.out).write_text("\n".join(out) + "\n")
