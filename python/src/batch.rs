@@ -276,60 +276,63 @@ fn run(jobs: Vec<Job<'_>>, threads: usize) -> Result<Vec<usize>, (usize, JobErro
         }
         return Ok(missing);
     }
-    let queue: Vec<Mutex<Option<Job<'_>>>> =
-        jobs.into_iter().map(|j| Mutex::new(Some(j))).collect();
-    let next = AtomicUsize::new(0);
-    let work = || {
-        let mut missing = Vec::new();
-        let mut first_err = None;
-        loop {
-            let i = next.fetch_add(1, Ordering::Relaxed);
-            let Some(slot) = queue.get(i) else { break };
-            let taken = slot.lock().unwrap_or_else(|p| p.into_inner()).take();
-            let Some(j) = taken else { continue };
-            match job(j, per_job) {
-                Ok(true) => {}
-                Ok(false) => missing.push(i),
-                // Jobs are taken in increasing order: a thread's first
-                // error is its lowest.
-                Err(e) => {
-                    first_err.get_or_insert((i, e));
-                }
-            }
-        }
-        (missing, first_err)
-    };
-    // On rayon's pool, whose threads keep their file buffers and scratch
-    // from call to call (a thread spawned per call would fault in fresh
-    // ones each time); `workers` tasks at most, the caller running one.
-    let results = Mutex::new(Vec::with_capacity(workers));
-    rayon::in_place_scope(|s| {
-        for _ in 1..workers {
-            s.spawn(|_| {
-                let r = work();
-                results.lock().unwrap_or_else(|p| p.into_inner()).push(r);
-            });
-        }
-        let r = work();
-        results.lock().unwrap_or_else(|p| p.into_inner()).push(r);
-    });
-    let results = results.into_inner().unwrap_or_else(|p| p.into_inner());
-    let mut first: Option<(usize, JobError)> = None;
-    for (m, e) in results {
-        missing.extend(m);
-        if let Some((i, e)) = e {
-            if first.as_ref().is_none_or(|(f, _)| i < *f) {
-                first = Some((i, e));
+    let results = each(jobs, workers, |j| job(j, per_job));
+    let mut first = None;
+    for (i, r) in results.into_iter().enumerate() {
+        match r {
+            Ok(true) => {}
+            Ok(false) => missing.push(i),
+            Err(e) => {
+                first.get_or_insert((i, e));
             }
         }
     }
     match first {
         Some(e) => Err(e),
-        None => {
-            missing.sort_unstable();
-            Ok(missing)
-        }
+        None => Ok(missing),
     }
+}
+
+/// `f` of each item, in order, on up to `workers` tasks of rayon's pool
+/// (the caller running one), each taking the next item in turn. The pool's
+/// threads keep their file buffers and scratch from call to call, where a
+/// thread spawned per call would fault in fresh ones each time.
+fn each<T: Send, R: Send>(items: Vec<T>, workers: usize, f: impl Fn(T) -> R + Sync) -> Vec<R> {
+    if workers <= 1 {
+        return items.into_iter().map(f).collect();
+    }
+    let slots: Vec<Mutex<(Option<T>, Option<R>)>> = items
+        .into_iter()
+        .map(|t| Mutex::new((Some(t), None)))
+        .collect();
+    let next = AtomicUsize::new(0);
+    let lock = |i: usize| slots[i].lock().unwrap_or_else(|p| p.into_inner());
+    let work = || loop {
+        let i = next.fetch_add(1, Ordering::Relaxed);
+        if i >= slots.len() {
+            break;
+        }
+        let item = lock(i).0.take();
+        if let Some(item) = item {
+            let r = f(item);
+            lock(i).1 = Some(r);
+        }
+    };
+    rayon::in_place_scope(|s| {
+        for _ in 1..workers {
+            s.spawn(|_| work());
+        }
+        work();
+    });
+    slots
+        .into_iter()
+        .map(|m| {
+            m.into_inner()
+                .unwrap_or_else(|p| p.into_inner())
+                .1
+                .expect("every item ran")
+        })
+        .collect()
 }
 
 /// `err` with the index of the chunk it concerns, in its message and as
@@ -399,30 +402,5 @@ fn compress_all(srcs: &[&[u8]], params: &blosc::Params, threads: usize) -> Vec<F
             Ok(frame)
         })
     };
-    let workers = threads.min(srcs.len());
-    if workers <= 1 {
-        return srcs.iter().map(|s| one(s)).collect();
-    }
-    let slots: Vec<Mutex<Option<Frame>>> = srcs.iter().map(|_| Mutex::new(None)).collect();
-    let next = AtomicUsize::new(0);
-    let work = || loop {
-        let i = next.fetch_add(1, Ordering::Relaxed);
-        let Some(src) = srcs.get(i) else { break };
-        let r = one(src);
-        *slots[i].lock().unwrap_or_else(|p| p.into_inner()) = Some(r);
-    };
-    rayon::in_place_scope(|s| {
-        for _ in 1..workers {
-            s.spawn(|_| work());
-        }
-        work();
-    });
-    slots
-        .into_iter()
-        .map(|m| {
-            m.into_inner()
-                .unwrap_or_else(|p| p.into_inner())
-                .expect("every chunk compressed")
-        })
-        .collect()
+    each(srcs.to_vec(), threads.min(srcs.len()), one)
 }
