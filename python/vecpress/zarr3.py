@@ -204,11 +204,10 @@ class Blosc(BloscCodec):
 
     @cached_property
     def _vecpress_blosc(self) -> _numcodecs.Blosc:
-        shuffle = {"noshuffle": 0, "shuffle": 1, "bitshuffle": 2}[getattr(self.shuffle, "value", self.shuffle)]
         return _numcodecs.Blosc(
-            cname=getattr(self.cname, "value", self.cname),
+            cname=_cname(self),
             clevel=self.clevel,
-            shuffle=shuffle,
+            shuffle=_shuffle(self),
             blocksize=self.blocksize,
             typesize=self.typesize,
         )
@@ -288,8 +287,7 @@ class CodecPipeline(BatchedCodecPipeline):
                 return False
             if len(bb) != 1 or not isinstance(bb[0], BloscCodec):
                 return False
-            cname = getattr(bb[0].cname, "value", bb[0].cname)
-            return cname in ("lz4", "lz4hc")
+            return _cname(bb[0]) in ("lz4", "lz4hc")
         if type(ab).__name__ == "V2Codec" and not bb and not getattr(ab, "filters", None):
             compressor = getattr(ab, "compressor", None)
             config_ = compressor.get_config() if compressor is not None else {}
@@ -324,12 +322,17 @@ class CodecPipeline(BatchedCodecPipeline):
         # Chunks of a store on local disk are read by the decoding threads
         # themselves, each into a buffer it keeps; others are fetched by the
         # store, a group at a time, the next group while one decodes.
-        files = [item for item in direct if _local_file(item[0]) is not None]
-        fetched = [item for item in direct if _local_file(item[0]) is None]
+        files, fetched = [], []
+        for item in direct:
+            path = _local_file(item[0])
+            if path is None:
+                fetched.append(item)
+            else:
+                files.append((path, *item))
         size = self.group * threads
         for i in range(0, len(files), 16 * size):
-            g = files[i : i + 16 * size]
-            paths = [_local_file(bg) for bg, _, _ in g]
+            g = [item for _, *item in files[i : i + 16 * size]]
+            paths = [path for path, *_ in files[i : i + 16 * size]]
             outs = [view.reshape(-1).view(np.uint8) for _, _, view in g]
             missing = await loop.run_in_executor(_decoder(), _native.blosc_decompress_files, paths, outs, threads)
             for k in missing:
@@ -372,9 +375,7 @@ class CodecPipeline(BatchedCodecPipeline):
         itemsize = spec.dtype.to_native_dtype().itemsize
         if isinstance(self.array_bytes_codec, BytesCodec):
             codec = self.bytes_bytes_codecs[0].evolve_from_array_spec(spec)
-            shuffle = {"noshuffle": 0, "shuffle": 1, "bitshuffle": 2}[getattr(codec.shuffle, "value", codec.shuffle)]
-            typesize = codec.typesize or itemsize
-            return getattr(codec.cname, "value", codec.cname), codec.clevel, shuffle, typesize, codec.blocksize
+            return _cname(codec), codec.clevel, _shuffle(codec), codec.typesize or itemsize, codec.blocksize
         compressor = self.array_bytes_codec.compressor
         conf = compressor.get_config()
         shuffle = conf.get("shuffle", 1)
@@ -450,6 +451,16 @@ class CodecPipeline(BatchedCodecPipeline):
         if view.base is None and view is not target:
             return None  # a copy (fancy indexing), not a place in target
         return view
+
+
+def _cname(codec: BloscCodec) -> str:
+    """A zarr ``BloscCodec``'s compressor name."""
+    return getattr(codec.cname, "value", codec.cname)
+
+
+def _shuffle(codec: BloscCodec) -> int:
+    """A zarr ``BloscCodec``'s shuffle as numcodecs numbers it."""
+    return {"noshuffle": 0, "shuffle": 1, "bitshuffle": 2}[getattr(codec.shuffle, "value", codec.shuffle)]
 
 
 def _all_fill(view: np.ndarray, spec: ArraySpec) -> bool:
