@@ -5,72 +5,17 @@
 //! constant, whatever sizes the chunk states. Fed header-claim bombs (every
 //! size field at the largest values it can state) and damaged valid chunks.
 
-use std::alloc::{GlobalAlloc, Layout, System};
-use std::cell::Cell;
+// The library's counting allocator: one definition for both tests.
+#[path = "../../vecpress/tests/counting/mod.rs"]
+mod counting;
 
+use counting::peak_of;
 use vecpress_hdf5::{Filter, decode_to_vec, encode_to_vec};
-
-struct Counting;
-
-thread_local! {
-    // Per thread, so that the harness's other tests do not count here.
-    static LIVE: Cell<isize> = const { Cell::new(0) };
-    static PEAK: Cell<isize> = const { Cell::new(0) };
-}
-
-fn note(delta: isize) {
-    let _ = LIVE.try_with(|live| {
-        let now = live.get() + delta;
-        live.set(now);
-        let _ = PEAK.try_with(|peak| peak.set(peak.get().max(now)));
-    });
-}
-
-// SAFETY: every method forwards to the system allocator with the same
-// arguments; the counters only observe sizes.
-unsafe impl GlobalAlloc for Counting {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        note(layout.size() as isize);
-        // SAFETY: the caller's contract for `alloc` is passed on unchanged.
-        unsafe { System.alloc(layout) }
-    }
-
-    unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
-        note(layout.size() as isize);
-        // SAFETY: the caller's contract for `alloc_zeroed` is passed on unchanged.
-        unsafe { System.alloc_zeroed(layout) }
-    }
-
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        note(-(layout.size() as isize));
-        // SAFETY: `ptr` came from `System` with this layout.
-        unsafe { System.dealloc(ptr, layout) }
-    }
-
-    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        note(new_size as isize - layout.size() as isize);
-        // SAFETY: the caller's contract for `realloc` is passed on unchanged.
-        unsafe { System.realloc(ptr, layout, new_size) }
-    }
-}
-
-#[global_allocator]
-static ALLOC: Counting = Counting;
 
 /// Output plus working memory, in multiples of the bound.
 const WORK: usize = 4;
 /// The constant part: a thread's scratch for small blocks, tables.
 const SLACK: usize = 512 << 10;
-
-/// Bytes allocated at the peak of `f` on this thread, above what was live
-/// before it.
-fn peak_of<T>(f: impl FnOnce() -> T) -> (T, usize) {
-    let before = LIVE.with(Cell::get);
-    PEAK.with(|p| p.set(before));
-    let out = f();
-    let peak = PEAK.with(Cell::get);
-    (out, (peak - before).max(0) as usize)
-}
 
 fn check(filter: Filter, cd: &[u32], chunk: &[u8], what: &str) {
     let bound = chunk.len().saturating_mul(255).saturating_mul(WORK) + SLACK;

@@ -12,58 +12,11 @@
 //! plus [`SLACK`]. A decoder writing into the caller's buffer allocates no
 //! output, only the working memory.
 
-use std::alloc::{GlobalAlloc, Layout, System};
-use std::cell::Cell;
+mod counting;
 
+use counting::peak_of;
 use vecpress::codec::{self, ByteCodec, IntCodec};
 use vecpress::{Error, Isa, bit_split, blosc, container, lz4};
-
-struct Counting;
-
-thread_local! {
-    // Per thread, so that the harness's other tests do not count here.
-    static LIVE: Cell<isize> = const { Cell::new(0) };
-    static PEAK: Cell<isize> = const { Cell::new(0) };
-}
-
-fn note(delta: isize) {
-    let _ = LIVE.try_with(|live| {
-        let now = live.get() + delta;
-        live.set(now);
-        let _ = PEAK.try_with(|peak| peak.set(peak.get().max(now)));
-    });
-}
-
-// SAFETY: every method forwards to the system allocator with the same
-// arguments; the counters only observe sizes.
-unsafe impl GlobalAlloc for Counting {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        note(layout.size() as isize);
-        // SAFETY: the caller's contract for `alloc` is passed on unchanged.
-        unsafe { System.alloc(layout) }
-    }
-
-    unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
-        note(layout.size() as isize);
-        // SAFETY: the caller's contract for `alloc_zeroed` is passed on unchanged.
-        unsafe { System.alloc_zeroed(layout) }
-    }
-
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        note(-(layout.size() as isize));
-        // SAFETY: `ptr` came from `System` with this layout.
-        unsafe { System.dealloc(ptr, layout) }
-    }
-
-    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        note(new_size as isize - layout.size() as isize);
-        // SAFETY: the caller's contract for `realloc` is passed on unchanged.
-        unsafe { System.realloc(ptr, layout, new_size) }
-    }
-}
-
-#[global_allocator]
-static ALLOC: Counting = Counting;
 
 /// Working memory a decoder may hold besides its output, in multiples of
 /// its format's bound (bit shuffle with LZ4 keeps two blocks as LZ4 leaves
@@ -71,15 +24,6 @@ static ALLOC: Counting = Counting;
 const WORK: usize = 3;
 /// The constant part: tables, a frame's 64 KiB window, small buffers.
 const SLACK: usize = 512 << 10;
-
-/// Bytes allocated at the peak of `f` on this thread, above what was live
-/// before it.
-fn peak_of<T>(f: impl FnOnce() -> T) -> (T, usize) {
-    let before = LIVE.with(Cell::get);
-    PEAK.with(|p| p.set(before));
-    let out = f();
-    (out, (PEAK.with(Cell::get) - before).max(0) as usize)
-}
 
 /// Runs `f`, a decoder whose input decodes to at most `bound` bytes, and
 /// asserts that it allocated within the rule: its output and [`WORK`]
