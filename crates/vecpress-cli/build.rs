@@ -5,7 +5,8 @@
 //! The C sources come from the `maskedvbyte-sys` package, which ships them but
 //! does not compile them. Cargo.toml lists it as a fetch-only dependency (under a
 //! cfg that is never set), so `cargo fetch` downloads it and nothing builds it;
-//! this script looks for it in `$CARGO_HOME/registry/src/*/`, or in the
+//! this script looks for it in `$CARGO_HOME/registry/src/*/` (running `cargo
+//! fetch` itself when it is not there yet, as on a fresh machine), or in the
 //! directory named by `VECPRESS_MASKEDVBYTE_SRC` (a checkout of
 //! lemire/MaskedVByte). Nothing is copied into this repository.
 //!
@@ -31,10 +32,19 @@
 //! with -mavx2 alone) and chosen by c-blosc's CPU check, LZ4 from `lz4-sys`;
 //! `cfg(vecpress_c_blosc)` and `VECPRESS_CBLOSC_CFLAGS`, or
 //! `VECPRESS_CBLOSC_ABSENT`.
+//!
+//! Last, the Rust peers that are at their best only when compiled for the CPU
+//! (`peer:fastlanes`, `peer:varint-simd`): the `native-peers` package, built
+//! here by a cargo build of its own with `-C target-cpu=native` into
+//! `OUT_DIR`, as those crates' READMEs build them; the CLI embeds the shared
+//! library and loads it at run time (src/bench/peers/native.rs).
+//! `cfg(vecpress_native_peers)` and `VECPRESS_NATIVE_PEERS_LIB`, or
+//! `VECPRESS_NATIVE_PEERS_ABSENT`.
 #![forbid(unsafe_code)]
 
 use std::env;
 use std::path::{Path, PathBuf};
+use std::process::Command;
 
 /// Where one peer's C sources are found: in a fetch-only package of the
 /// cargo registry (the version pinned in the workspace Cargo.toml), or in a
@@ -101,18 +111,32 @@ impl Sources {
         }
         let home = cargo_home().ok_or("cannot tell CARGO_HOME (neither it nor HOME is set)")?;
         let registry = home.join("registry").join("src");
-        let found = std::fs::read_dir(&registry).ok().and_then(|entries| {
-            entries
-                .filter_map(Result::ok)
-                .map(|e| e.path().join(self.package).join(self.in_package))
-                .find(|dir| has(dir))
-        });
-        // Cargo does not rerun this script when the sources appear later,
-        // hence the `touch`.
-        found.ok_or_else(|| {
+        let search = || {
+            std::fs::read_dir(&registry).ok().and_then(|entries| {
+                entries
+                    .filter_map(Result::ok)
+                    .map(|e| e.path().join(self.package).join(self.in_package))
+                    .find(|dir| has(dir))
+            })
+        };
+        if let Some(dir) = search() {
+            return Ok(dir);
+        }
+        // A build downloads only the packages it compiles, and these are
+        // never compiled: fetch every package of the lock file, once.
+        fetch_workspace().map_err(|e| {
             format!(
-                "C sources of {} not found under {}; run `cargo fetch` (or set {} to {}), \
-                 `touch crates/vecpress-cli/build.rs`, and rebuild",
+                "C sources of {} not found under {}, and {e}; run `cargo fetch` (or set {} to \
+                 {}), `touch crates/vecpress-cli/build.rs`, and rebuild",
+                self.package,
+                registry.display(),
+                self.env,
+                self.checkout
+            )
+        })?;
+        search().ok_or_else(|| {
+            format!(
+                "C sources of {} not found under {} after `cargo fetch`; set {} to {}",
                 self.package,
                 registry.display(),
                 self.env,
@@ -122,11 +146,42 @@ impl Sources {
     }
 }
 
+/// Runs `cargo fetch` on the workspace, once per run of this script: it
+/// downloads every package of the lock file, the fetch-only ones included.
+fn fetch_workspace() -> Result<(), String> {
+    static FETCHED: std::sync::OnceLock<Result<(), String>> = std::sync::OnceLock::new();
+    FETCHED
+        .get_or_init(|| {
+            let cargo = env::var_os("CARGO").ok_or("no CARGO")?;
+            let manifest =
+                PathBuf::from(env::var_os("CARGO_MANIFEST_DIR").ok_or("no CARGO_MANIFEST_DIR")?)
+                    .join("Cargo.toml");
+            let output = Command::new(cargo)
+                .args(["fetch", "--locked", "--quiet", "--manifest-path"])
+                .arg(manifest)
+                .output()
+                .map_err(|e| format!("running `cargo fetch` failed: {e}"))?;
+            if output.status.success() {
+                Ok(())
+            } else {
+                let stderr = String::from_utf8_lossy(&output.stderr);
+                let last = stderr
+                    .lines()
+                    .rev()
+                    .find(|l| !l.trim().is_empty())
+                    .unwrap_or("");
+                Err(format!("`cargo fetch` failed: {last}"))
+            }
+        })
+        .clone()
+}
+
 fn main() {
     println!("cargo::rustc-check-cfg=cfg(vecpress_maskedvbyte_c)");
     println!("cargo::rustc-check-cfg=cfg(vecpress_fetch_only)");
     println!("cargo::rustc-check-cfg=cfg(vecpress_bitshuffle_c)");
     println!("cargo::rustc-check-cfg=cfg(vecpress_c_blosc)");
+    println!("cargo::rustc-check-cfg=cfg(vecpress_native_peers)");
     println!("cargo::rerun-if-changed=build.rs");
     for sources in [&MASKEDVBYTE, &BITSHUFFLE, &C_BLOSC] {
         println!("cargo::rerun-if-env-changed={}", sources.env);
@@ -154,6 +209,18 @@ fn main() {
             println!("cargo::rustc-env=VECPRESS_BITSHUFFLE_ABSENT={reason}");
         }
     }
+    match build_native_peers() {
+        Ok(lib) => {
+            println!("cargo::rustc-cfg=vecpress_native_peers");
+            println!(
+                "cargo::rustc-env=VECPRESS_NATIVE_PEERS_LIB={}",
+                lib.display()
+            );
+        }
+        Err(reason) => {
+            println!("cargo::rustc-env=VECPRESS_NATIVE_PEERS_ABSENT={reason}");
+        }
+    }
     match build_c_blosc() {
         Ok(cflags) => {
             println!("cargo::rustc-cfg=vecpress_c_blosc");
@@ -162,6 +229,77 @@ fn main() {
         Err(reason) => {
             println!("cargo::rustc-env=VECPRESS_CBLOSC_ABSENT={reason}");
         }
+    }
+}
+
+/// Builds the `native-peers` package for this CPU; returns its shared library.
+fn build_native_peers() -> Result<PathBuf, String> {
+    if env::var("HOST") != env::var("TARGET") {
+        return Err("a cross build: these peers are compiled for the CPU that builds them".into());
+    }
+    let manifest_dir =
+        PathBuf::from(env::var_os("CARGO_MANIFEST_DIR").ok_or("no CARGO_MANIFEST_DIR")?);
+    let package = manifest_dir.join("native-peers");
+    for f in ["Cargo.toml", "src/lib.rs"] {
+        println!("cargo::rerun-if-changed={}", package.join(f).display());
+    }
+    // One build for every profile of the outer build: in the outer target
+    // directory (the ancestor of OUT_DIR that cargo tags), else in OUT_DIR.
+    let out_dir = PathBuf::from(env::var_os("OUT_DIR").ok_or("no OUT_DIR")?);
+    let target_dir = out_dir
+        .ancestors()
+        .find(|dir| dir.join("CACHEDIR.TAG").is_file())
+        .unwrap_or(&out_dir)
+        .join("native-peers");
+    let cargo = env::var_os("CARGO").ok_or("no CARGO")?;
+    // A build of its own, with the workspace's lock file and the packages
+    // this build already has (every dependency of the package is one of the
+    // CLI's), into a target directory of its own (the outer build holds a
+    // lock on the workspace's). Only the native flag: not the outer build's
+    // flags, nor clippy's wrapper when this runs under `cargo clippy`.
+    let output = Command::new(cargo)
+        .args([
+            "build",
+            "--release",
+            "--lib",
+            "--locked",
+            "--offline",
+            "--quiet",
+        ])
+        .arg("--manifest-path")
+        .arg(package.join("Cargo.toml"))
+        .arg("--target-dir")
+        .arg(&target_dir)
+        .env("CARGO_ENCODED_RUSTFLAGS", "-Ctarget-cpu=native")
+        // The library is embedded in the CLI: no debug info to carry.
+        .env("CARGO_PROFILE_RELEASE_DEBUG", "0")
+        .env("CARGO_PROFILE_RELEASE_STRIP", "true")
+        .env_remove("RUSTFLAGS")
+        .env_remove("RUSTC_WORKSPACE_WRAPPER")
+        .env_remove("CARGO_TARGET_DIR")
+        .env_remove("CARGO_BUILD_TARGET")
+        .output()
+        .map_err(|e| format!("running cargo for the native peers failed: {e}"))?;
+    if !output.status.success() {
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        let last = stderr
+            .lines()
+            .rev()
+            .find(|l| !l.trim().is_empty())
+            .unwrap_or("");
+        return Err(format!(
+            "building crates/vecpress-cli/native-peers with -C target-cpu=native failed: {last}"
+        ));
+    }
+    let lib = target_dir.join("release").join(format!(
+        "{}vecpress_native_peers{}",
+        std::env::consts::DLL_PREFIX,
+        std::env::consts::DLL_SUFFIX
+    ));
+    if lib.is_file() {
+        Ok(lib)
+    } else {
+        Err(format!("the native peers' build made no {}", lib.display()))
     }
 }
 
@@ -251,11 +389,10 @@ fn build_maskedvbyte() -> Result<String, String> {
     let decode_c = dir.join("src").join("varintdecode.c");
     println!("cargo::rerun-if-changed={}", decode_c.display());
 
-    // As the reference makefile: -O3 -march=native when Rust also targets the
-    // native CPU; otherwise SSE4.1, the least the decoder needs (checked at run time).
-    let native = env::var("CARGO_ENCODED_RUSTFLAGS")
-        .map(|f| f.split('\x1f').any(|a| a.ends_with("target-cpu=native")))
-        .unwrap_or(false);
+    // As the reference makefile: -O3 -march=native, for the CPU that builds
+    // it; a cross build gets SSE4.1, the least the decoder needs (checked at
+    // run time).
+    let native = env::var("HOST") == env::var("TARGET");
     let arch_flag = if native { "-march=native" } else { "-msse4.1" };
     let mut build = cc::Build::new();
     build

@@ -454,7 +454,29 @@ fn bench_alone_prints_a_summary_of_the_default_kernels() {
             "{codec} missing: {text}"
         );
     }
-    assert!(rows.iter().all(|r| r.len() == 7), "{text}");
+    assert!(rows.iter().all(|r| r.len() == 8), "{text}");
+    // Like with like: BP128 (4 lanes) beside BitPacker4x, not the faster
+    // 8-lane peer; a codec without a counterpart beside the fastest peer.
+    for (codec, peer, kind) in [
+        ("bp128", "peer:bitpacking-4x", "counterpart"),
+        ("bp128-8x", "peer:bitpacking-8x", "counterpart"),
+        ("vbyte-delta", "peer:maskedvbyte-c-delta", "counterpart"),
+    ] {
+        let row = rows.iter().find(|r| r[0] == codec).expect("a row");
+        if row[5] != "-" || ci() {
+            assert_eq!((row[5], row[7]), (peer, kind), "{text}");
+        }
+    }
+    assert!(
+        rows.iter()
+            .all(|r| r[5] == "-" || ["counterpart", "fastest"].contains(&r[7])),
+        "{text}"
+    );
+    // Every peer built: none is missing on a CI machine, and the summary
+    // says so first where one is.
+    if ci() {
+        assert!(!text.contains("missing peers"), "{text}");
+    }
     // The full grid: every kernel, with the scalar column.
     let all = vecpress(&[
         "bench", "--all", "--reps", "1", "--values", "500", "--inputs", "bits-05",
@@ -465,4 +487,58 @@ fn bench_alone_prints_a_summary_of_the_default_kernels() {
         all.contains("x scalar") && all.contains(" scalar "),
         "{all}"
     );
+}
+
+/// Whether this runs in CI, where every peer must be built.
+fn ci() -> bool {
+    std::env::var_os("CI").is_some_and(|v| !v.is_empty())
+}
+
+/// `bench --peers --json` lists an absent peer as a row with its reason; a
+/// CI build (a fresh clone, built as the README says) has none.
+#[test]
+fn every_peer_is_built_in_ci() {
+    let out = vecpress(&[
+        "bench",
+        "--peers",
+        "--json",
+        "--reps",
+        "1",
+        "--values",
+        "2000",
+        "--inputs",
+        "cluster-gap-bits-08,f64-walk",
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let rows: Vec<serde_json::Value> = String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("a JSON row"))
+        .collect();
+    let absent: Vec<&serde_json::Value> =
+        rows.iter().filter(|r| r.get("absent").is_some()).collect();
+    if ci() {
+        assert!(absent.is_empty(), "{absent:?}");
+    }
+    // Each absent row names the peer and why.
+    for row in absent {
+        assert!(
+            row["codec"]
+                .as_str()
+                .is_some_and(|c| c.starts_with("peer:")),
+            "{row}"
+        );
+        assert!(
+            row["absent"].as_str().is_some_and(|r| !r.is_empty()),
+            "{row}"
+        );
+    }
+    // The peers that run are rows with a speed.
+    let peers = rows
+        .iter()
+        .filter(|r| {
+            r["codec"].as_str().is_some_and(|c| c.starts_with("peer:"))
+                && r["decode_gbs"].as_f64().is_some_and(|v| v > 0.0)
+        })
+        .count();
+    assert!(peers > 0, "{rows:?}");
 }

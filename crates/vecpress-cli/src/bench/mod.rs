@@ -312,6 +312,7 @@ pub fn run(opt: &BenchOpt) -> Result<()> {
             cpu.profile().uarch,
             opt.reps
         )?;
+        report::print_absent_first(&mut stdout, &absent_lines)?;
         report::print_summary(&mut stdout, &all_lines)?;
     } else if !opt.json {
         let levels: Vec<&str> = Isa::available().iter().map(|i| i.name()).collect();
@@ -322,6 +323,7 @@ pub fn run(opt: &BenchOpt) -> Result<()> {
             opt.reps,
             levels.join(" ")
         )?;
+        report::print_absent_first(&mut stdout, &absent_lines)?;
         // And what vecpress's own rows have to say (e.g. the loops LZ4's
         // adaptive decompressor chose).
         // Rows written as peers (`bp128-8x`) gave their note above already.

@@ -15,9 +15,13 @@ use std::time::{Duration, Instant};
 
 use anyhow::{Result, bail};
 
+/// The alignment of [`Encoded::bytes`]' first block.
+const WORD: usize = 8;
+
 /// The blocks of one input, encoded one after the other, then padded for peers.
 pub struct Encoded {
-    /// Every block's bytes, then zeros (peers may read past a block's end).
+    /// Every block's bytes, the first on an 8-byte boundary (what comes before
+    /// it is not read), then zeros (peers may read past a block's end).
     pub bytes: Vec<u8>,
     /// Each block's bytes in `bytes`.
     pub ranges: Vec<Range<usize>>,
@@ -41,9 +45,23 @@ impl Encoded {
             bytes.extend_from_slice(&encode(&values[b.clone()])?);
             ranges.push(start..bytes.len());
         }
+        // The buffer starts on a word boundary, as a store or file buffer
+        // does, so that a peer whose blocks are whole words (the fastlanes
+        // crate's) reads them in place.
         let len = bytes.len();
-        bytes.resize(len + padding, 0);
-        Some(Encoded { bytes, ranges, len })
+        let mut aligned: Vec<u8> = Vec::with_capacity(len + padding + WORD);
+        let lead = aligned.as_ptr().align_offset(WORD).min(WORD);
+        aligned.resize(lead, 0);
+        aligned.extend_from_slice(&bytes);
+        aligned.resize(lead + len + padding, 0);
+        for r in &mut ranges {
+            *r = r.start + lead..r.end + lead;
+        }
+        Some(Encoded {
+            bytes: aligned,
+            ranges,
+            len,
+        })
     }
 }
 

@@ -127,6 +127,28 @@ const HEADER: [&str; 11] = [
 /// Columns aligned left (text); the others are numbers, aligned right.
 const TEXT_COLUMNS: usize = 4;
 
+/// Says, before any row, which peers this build lacks and how to add
+/// them: their rows would be missing from every ratio. The reasons follow
+/// the table ([`print_table`]) or are JSON rows.
+pub fn print_absent_first(out: &mut impl Write, absent: &[AbsentLine]) -> std::io::Result<()> {
+    if absent.is_empty() {
+        return Ok(());
+    }
+    let mut names: Vec<&str> = absent
+        .iter()
+        .map(|a| a.codec.strip_suffix("-delta").unwrap_or(&a.codec))
+        .collect();
+    names.dedup();
+    writeln!(
+        out,
+        "missing peers: {} ({}); the build fetches and compiles them when it can reach \
+         crates.io and a C compiler: `cargo fetch && touch crates/vecpress-cli/build.rs && \
+         cargo build --release -p vecpress-cli` adds them",
+        names.join(", "),
+        absent[0].absent
+    )
+}
+
 /// Prints the aligned table, absent peers after the rows, then notes.
 pub fn print_table(
     out: &mut impl Write,
@@ -214,9 +236,45 @@ pub fn print_table(
     out.flush()
 }
 
+/// The peer each codec is set against in the summary: the library of the
+/// same format and shape (a `-delta` codec's is the peer's `-delta` row).
+/// Codecs not listed are set against the fastest peer of their family.
+const COUNTERPARTS: [(&str, &str); 11] = [
+    ("vbyte", "peer:maskedvbyte-c"),
+    ("stream-vbyte", "peer:streamvbyte-c"),
+    ("bp128", "peer:bitpacking-4x"),
+    ("bp128-8x", "peer:bitpacking-8x"),
+    ("fastlanes", "peer:fastlanes"),
+    ("lz4", "peer:lz4-c"),
+    ("lz4-hc", "peer:lz4-c-hc"),
+    ("byte-split", "peer:naive"),
+    ("bit-split", "peer:bitshuffle"),
+    ("bit-split-lz4", "peer:bitshuffle-lz4"),
+    ("blosc-lz4", "peer:c-blosc"),
+];
+
+/// The row name of a codec's counterpart peer, if it has one.
+pub fn counterpart(codec: &str) -> Option<String> {
+    let (plain, delta) = match codec.strip_suffix("-delta") {
+        Some(plain) => (plain, true),
+        None => (codec, false),
+    };
+    // `lz4+pairs` is LZ4 too.
+    let plain = plain.split('+').next().unwrap_or(plain);
+    let (_, peer) = COUNTERPARTS.iter().find(|(c, _)| *c == plain)?;
+    Some(if delta {
+        format!("{peer}-delta")
+    } else {
+        (*peer).to_string()
+    })
+}
+
 /// The summary of `vecpress bench` alone: per codec and input, the default
-/// dispatch's row (the kernel it ran, its speed, against memcpy) and the
-/// fastest peer of the same input and family, with the ratio to it.
+/// dispatch's row (the kernel it ran, its speed, against memcpy) and a peer
+/// of the same input, with the ratio to it: the codec's counterpart (the
+/// library of the same format and shape) where it ran, else the fastest
+/// peer of its family; the last column says which (`counterpart`,
+/// `fastest`).
 pub fn print_summary(out: &mut impl Write, lines: &[Line]) -> std::io::Result<()> {
     let rows: Vec<&Row> = lines
         .iter()
@@ -226,30 +284,40 @@ pub fn print_summary(out: &mut impl Write, lines: &[Line]) -> std::io::Result<()
         })
         .collect();
     let header = [
-        "codec",
-        "input",
-        "kernel",
-        "dec GB/s",
-        "x memcpy",
-        "best peer",
-        "x peer",
+        "codec", "input", "kernel", "dec GB/s", "x memcpy", "peer", "x peer", "peer is",
     ];
-    let mut cells: Vec<[String; 7]> = Vec::new();
+    let fastest = |a: &&&Row, b: &&&Row| a.decode_gbs.total_cmp(&b.decode_gbs);
+    let mut cells: Vec<[String; 8]> = Vec::new();
     for (i, r) in rows.iter().enumerate() {
+        // vecpress's default dispatch (`bp128-8x` included: its own kernels
+        // on a peer's stream).
         if r.isa != "auto" || r.codec.starts_with("peer:") {
             continue;
         }
-        // A codec's peers follow its own rows (`lz4` has `lz4+pairs` too),
-        // up to the next codec's.
+        // The counterpart's fastest row on this input (a peer may have a
+        // row per level); else the fastest peer among those that follow the
+        // codec's own rows (`lz4` has `lz4+pairs` too), up to the next codec's.
+        let same = counterpart(&r.codec).and_then(|name| {
+            rows.iter()
+                .filter(|p| p.input == r.input && p.codec == name)
+                .max_by(fastest)
+        });
         let family = |c: &str| c.split(['+', ':']).next().unwrap_or_default().to_string();
-        let peer = rows[i + 1..]
-            .iter()
-            .take_while(|p| {
-                p.input == r.input
-                    && (p.codec.starts_with("peer:") || family(&p.codec) == family(&r.codec))
-            })
-            .filter(|p| p.codec.starts_with("peer:"))
-            .max_by(|a, b| a.decode_gbs.total_cmp(&b.decode_gbs));
+        let (peer, kind) = match same {
+            Some(p) => (Some(p), "counterpart"),
+            None => (
+                rows[i + 1..]
+                    .iter()
+                    .take_while(|p| {
+                        p.input == r.input
+                            && (p.codec.starts_with("peer:")
+                                || family(&p.codec) == family(&r.codec))
+                    })
+                    .filter(|p| p.codec.starts_with("peer:"))
+                    .max_by(fastest),
+                "fastest",
+            ),
+        };
         let kernel = r.kernel.clone().unwrap_or_else(|| "adaptive".into());
         cells.push([
             r.codec.clone(),
@@ -261,6 +329,7 @@ pub fn print_summary(out: &mut impl Write, lines: &[Line]) -> std::io::Result<()
             peer.map_or("-".into(), |p| {
                 format!("{:.2}", r.decode_gbs / p.decode_gbs)
             }),
+            peer.map_or("-".into(), |_| kind.into()),
         ]);
     }
     let mut widths = header.map(str::len);

@@ -1,110 +1,154 @@
 //! `peer:fastlanes` and `peer:fastlanes-delta`: the `fastlanes` crate
-//! (SpiralDB's Rust FastLanes) unpacking the blocks of vecpress's
-//! `fastlanes` and `fastlanes-delta` streams, whose packed bytes are the
-//! crate's `BitPacking` and `Delta` layout.
+//! (SpiralDB's Rust FastLanes), compiled for this CPU (see native.rs), on a
+//! stream of its own in the crate's layout, as its users store blocks:
+//! aligned words the crate reads in place, with no copy.
 //!
-//! The stream's framing (width bytes, the delta form's VByte bases, the
-//! VByte tail of a partial block) is read with vecpress, as no peer has it.
-//! The crate takes its packed words as an aligned `&[u32]`, and a stream
-//! block starts after its width byte, so each block is first copied into
-//! aligned words (at most 4 KiB, in L1; the copy is part of the peer's
-//! time). Delta blocks go through the crate's fused `undelta_pack`, then
-//! its `untranspose` to the values' order.
-#![forbid(unsafe_code)]
+//! ```text
+//! per 1024 values: [width: u32 LE][delta: 32 lane bases, u32 LE]
+//!                  [32 * width words: the crate's BitPacking layout]
+//! then the last n % 1024 values as u32 LE words
+//! ```
+//!
+//! A delta block is the crate's `Transpose::transpose` of the sorted values,
+//! each lane's gaps from its first value (its base), packed; it decodes with
+//! the fused `Delta::undelta_pack` and `Transpose::untranspose`. The bench
+//! places every block on a word boundary (race.rs), so each is handed to the
+//! crate where it lies.
+#![allow(unsafe_code)]
 
 use super::Slot;
 
 const NAME: &str = "peer:fastlanes";
 
-#[cfg(feature = "peers")]
+#[cfg(all(feature = "peers", vecpress_native_peers))]
 pub fn peer() -> Slot {
-    Ok(Box::new(FastLanesCrate))
+    match super::native::get() {
+        Ok(native) => Ok(Box::new(FastLanesCrate { native })),
+        Err(reason) => Err(super::Absent {
+            name: NAME,
+            family: "fastlanes",
+            reason,
+        }),
+    }
 }
 
-#[cfg(not(feature = "peers"))]
+#[cfg(not(all(feature = "peers", vecpress_native_peers)))]
 pub fn peer() -> Slot {
     Err(super::Absent {
         name: NAME,
         family: "fastlanes",
-        reason: super::NO_FEATURE.into(),
+        reason: super::native::absent(),
     })
 }
 
-#[cfg(feature = "peers")]
-struct FastLanesCrate;
+/// Values per block.
+const BLOCK: usize = 1024;
 
-/// `$body` with `$w` a constant width (0..=32) and `$b` its packed words,
-/// for the runtime width `$width`; `None` from the function above 32.
-#[cfg(feature = "peers")]
-macro_rules! by_width {
-    ($width:expr, |$w:ident, $b:ident| $body:expr) => {
-        by_width!(@arms $width, $w, $b, $body; 0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18
-            19 20 21 22 23 24 25 26 27 28 29 30 31 32)
-    };
-    (@arms $width:expr, $w:ident, $b:ident, $body:expr; $($n:literal)*) => {
-        match $width {
-            $($n => {
-                const $w: usize = $n;
-                const $b: usize = 32 * $n;
-                $body
-            })*
-            _ => return None,
-        }
-    };
+#[cfg(all(feature = "peers", vecpress_native_peers))]
+struct FastLanesCrate {
+    native: &'static super::native::Native,
 }
 
+/// The u32 LE word at `pos`.
+fn word(input: &[u8], pos: usize) -> Option<u32> {
+    Some(u32::from_le_bytes(
+        input.get(pos..pos + 4)?.try_into().ok()?,
+    ))
+}
+
+/// Encodes with the crate (not timed): see the module doc.
 #[cfg(feature = "peers")]
+fn encode(values: &[u32], delta: bool) -> Vec<u8> {
+    use fastlanes::{BitPacking, Delta, Transpose};
+    let mut out = Vec::new();
+    let mut blocks = values.chunks_exact(BLOCK);
+    let mut gaps = [0u32; BLOCK];
+    let mut transposed = [0u32; BLOCK];
+    let mut packed = [0u32; BLOCK];
+    for block in &mut blocks {
+        let block: &[u32; BLOCK] = block.try_into().expect("a whole block");
+        let mut bases = [0u32; 32];
+        if delta {
+            u32::transpose(block, &mut transposed);
+            bases.copy_from_slice(&transposed[..32]);
+            u32::delta::<32>(&transposed, &bases, &mut gaps);
+        } else {
+            gaps = *block;
+        }
+        let width = 32 - gaps.iter().fold(0, |a, &g| a | g).leading_zeros() as usize;
+        let packed = &mut packed[..32 * width];
+        // SAFETY: 1024 values in, `32 * width` words out, width <= 32: the
+        // lengths the crate asks for.
+        unsafe { u32::unchecked_pack(width, &gaps, packed) };
+        out.extend_from_slice(&(width as u32).to_le_bytes());
+        if delta {
+            bases
+                .iter()
+                .for_each(|b| out.extend_from_slice(&b.to_le_bytes()));
+        }
+        packed
+            .iter()
+            .for_each(|w| out.extend_from_slice(&w.to_le_bytes()));
+    }
+    for v in blocks.remainder() {
+        out.extend_from_slice(&v.to_le_bytes());
+    }
+    out
+}
+
+#[cfg(all(feature = "peers", vecpress_native_peers))]
 impl FastLanesCrate {
     /// Decodes a plain or delta stream; returns the bytes consumed.
     fn run(&self, input: &[u8], out: &mut [u32], delta: bool) -> Option<usize> {
-        use fastlanes::{BitPacking, Delta, Transpose};
-        use vecpress::bitpack::fastlanes::transposed_index;
-
+        // A stream not on a word boundary (never in the bench; possible for
+        // a caller's own buffer) is read through an aligned copy.
+        let mut copy = [0u32; 32 + BLOCK];
+        let aligned = input.as_ptr().align_offset(4) == 0;
         let mut pos = 0;
-        let mut prev = 0u32;
-        let mut words = [0u32; 1024];
-        let mut lanes = [0u32; 1024];
-        let mut blocks = out.chunks_exact_mut(1024);
+        let mut blocks = out.chunks_exact_mut(BLOCK);
         for block in &mut blocks {
-            let width = usize::from(*input.get(pos)?);
-            pos += 1;
-            let mut bases = [0u32; 32];
-            if delta {
-                let mut ends = [0u32; 32];
-                pos += vecpress::vbyte::decode_delta(input.get(pos..)?, &mut ends, prev).ok()?;
-                for (lane, base) in bases.iter_mut().enumerate() {
-                    *base = ends[transposed_index(lane) / 32];
-                }
+            let width = word(input, pos)?;
+            if width > 32 {
+                return None;
             }
-            let bytes = input.get(pos..pos + 128 * width)?;
-            for (w, b) in words.iter_mut().zip(bytes.chunks_exact(4)) {
-                *w = u32::from_le_bytes(b.try_into().expect("4 bytes"));
-            }
+            pos += 4;
+            let words = 32 * width as usize + if delta { 32 } else { 0 };
+            let bytes = input.get(pos..pos + 4 * words)?;
             pos += bytes.len();
-            let block: &mut [u32; 1024] = block.try_into().expect("a whole block");
-            by_width!(width, |W, B| {
-                let packed: &[u32; B] = words[..B].try_into().expect("B words");
-                if delta {
-                    u32::undelta_pack::<32, W, B>(packed, &bases, &mut lanes);
-                    u32::untranspose(&lanes, block);
-                } else {
-                    u32::unpack::<W, B>(packed, block);
+            let start = if aligned {
+                bytes.as_ptr().cast::<u32>()
+            } else {
+                for (w, b) in copy.iter_mut().zip(bytes.chunks_exact(4)) {
+                    *w = u32::from_le_bytes(b.try_into().expect("4 bytes"));
                 }
-            });
-            prev = block[1023];
+                copy.as_ptr()
+            };
+            let (bases, packed) = if delta {
+                // SAFETY: `words` holds the 32 bases first.
+                (start, unsafe { start.add(32) })
+            } else {
+                (std::ptr::null(), start)
+            };
+            // SAFETY: `packed` points to the block's `32 * width` words (and
+            // `bases`, when not null, to 32), in `input` (which lies on a
+            // word boundary, and every block's length is whole words) or in
+            // `copy`; `block` is 1024 writable words of `out`, apart from
+            // both; the library was checked to run on this CPU when loaded.
+            let rc =
+                unsafe { (self.native.fastlanes_unpack)(width, packed, bases, block.as_mut_ptr()) };
+            if rc != 0 {
+                return None;
+            }
         }
-        let tail = blocks.into_remainder();
-        let rest = input.get(pos..)?;
-        let read = if delta {
-            vecpress::vbyte::decode_delta(rest, tail, prev)
-        } else {
-            vecpress::vbyte::decode(rest, tail)
-        };
-        Some(pos + read.ok()?)
+        for v in blocks.into_remainder() {
+            *v = word(input, pos)?;
+            pos += 4;
+        }
+        Some(pos)
     }
 }
 
-#[cfg(feature = "peers")]
+#[cfg(all(feature = "peers", vecpress_native_peers))]
 impl super::Peer for FastLanesCrate {
     fn name(&self) -> &'static str {
         NAME
@@ -112,6 +156,10 @@ impl super::Peer for FastLanesCrate {
 
     fn family(&self) -> &'static str {
         "fastlanes"
+    }
+
+    fn encode(&self, values: &[u32], delta: bool) -> Option<Vec<u8>> {
+        Some(encode(values, delta))
     }
 
     fn decode(&self, input: &[u8], out: &mut [u32]) -> Option<usize> {
@@ -123,6 +171,9 @@ impl super::Peer for FastLanesCrate {
     }
 
     fn note(&self) -> Option<String> {
-        Some("the crate's kernels, after a copy of each block into aligned words".into())
+        Some(format!(
+            "{}, on its own aligned blocks",
+            super::native::note(self.native)
+        ))
     }
 }

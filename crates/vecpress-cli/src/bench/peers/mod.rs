@@ -6,7 +6,9 @@
 //! the family (a byte-compatible format), or encodes the blocks its own way. Peers that need the
 //! `peers` cargo feature, an x86-64 target or a C compiler report themselves
 //! [`Absent`] with the reason, so the bench lists them instead of dropping them.
-// `deny`, not `forbid`: peers/maskedvbyte.rs below calls C. Other files forbid it.
+// `deny`, not `forbid`: maskedvbyte.rs, bitshuffle.rs, c_blosc.rs and
+// lz4_c.rs call C, native.rs loads the peers built for this CPU
+// and fastlanes.rs and varint_simd.rs call them. Other files forbid it.
 #![deny(unsafe_code)]
 
 mod bitpacking;
@@ -19,6 +21,7 @@ mod lz4_c;
 mod lz4_flex;
 mod maskedvbyte;
 mod naive_split;
+mod native;
 mod stream_vbyte_rs;
 mod streamvbyte64;
 mod streamvbyte_c;

@@ -1,70 +1,59 @@
-//! `peer:streamvbyte64`: the `streamvbyte64` crate's `Coder1234`, the Stream
-//! VByte format in pure Rust (accelerated on aarch64 only).
-//!
-//! It decodes groups of four values, so it decodes the whole groups of a
-//! block in place and its last, partial group into a scratch group (the
-//! control bits of absent values are 0, one phantom data byte each).
-#![forbid(unsafe_code)]
+//! `peer:streamvbyte64`: the `streamvbyte64` crate's `Coder1234`, the
+//! Stream VByte format in Rust, compiled for this CPU (see native.rs): its
+//! x86 kernels exist only in a build for a target with SSE3 and up. It
+//! decodes the bytes of vecpress's `stream-vbyte` and `stream-vbyte-delta`.
+#![allow(unsafe_code)]
 
 use super::Slot;
 
 const NAME: &str = "peer:streamvbyte64";
 
-#[cfg(feature = "peers")]
+#[cfg(all(feature = "peers", vecpress_native_peers))]
 pub fn peer() -> Slot {
-    Ok(Box::new(StreamVByte64))
+    match super::native::get() {
+        Ok(native) => Ok(Box::new(StreamVByte64 { native })),
+        Err(reason) => Err(super::Absent {
+            name: NAME,
+            family: "stream-vbyte",
+            reason,
+        }),
+    }
 }
 
-#[cfg(not(feature = "peers"))]
+#[cfg(not(all(feature = "peers", vecpress_native_peers)))]
 pub fn peer() -> Slot {
     Err(super::Absent {
         name: NAME,
         family: "stream-vbyte",
-        reason: super::NO_FEATURE.into(),
+        reason: super::native::absent(),
     })
 }
 
-#[cfg(feature = "peers")]
-struct StreamVByte64;
+#[cfg(all(feature = "peers", vecpress_native_peers))]
+struct StreamVByte64 {
+    native: &'static super::native::Native,
+}
 
-#[cfg(feature = "peers")]
+#[cfg(all(feature = "peers", vecpress_native_peers))]
 impl StreamVByte64 {
     /// Decodes plain values or gaps from 0; returns the bytes consumed.
     fn run(&self, input: &[u8], out: &mut [u32], delta: bool) -> Option<usize> {
-        use streamvbyte64::{Coder, Coder1234};
-
-        let n = out.len();
-        let tag_len = n.div_ceil(4);
-        if input.len() < super::min_input_len(n) {
-            return None;
-        }
-        let (tags, data) = input.split_at(tag_len);
-        let coder = Coder1234::new();
-        let whole = n / 4 * 4;
-        let decode = |tags: &[u8], data: &[u8], values: &mut [u32], initial: u32| {
-            if delta {
-                coder.decode_deltas(initial, tags, data, values)
-            } else {
-                coder.decode(tags, data, values)
-            }
+        // SAFETY: the lengths passed are the slices' own, which do not
+        // overlap; the library was checked to run on this CPU when loaded.
+        let read = unsafe {
+            (self.native.streamvbyte64_decode)(
+                input.as_ptr(),
+                input.len(),
+                out.as_mut_ptr(),
+                out.len(),
+                delta,
+            )
         };
-        let mut used = decode(&tags[..whole / 4], data, &mut out[..whole], 0);
-        if whole < n {
-            let mut group = [0u32; 4];
-            let initial = if delta && whole > 0 {
-                out[whole - 1]
-            } else {
-                0
-            };
-            used += decode(&tags[whole / 4..], &data[used..], &mut group, initial);
-            out[whole..].copy_from_slice(&group[..n - whole]);
-            used -= 4 - (n - whole);
-        }
-        Some(tag_len + used)
+        usize::try_from(read).ok()
     }
 }
 
-#[cfg(feature = "peers")]
+#[cfg(all(feature = "peers", vecpress_native_peers))]
 impl super::Peer for StreamVByte64 {
     fn name(&self) -> &'static str {
         NAME
@@ -80,5 +69,9 @@ impl super::Peer for StreamVByte64 {
 
     fn decode_delta(&self, input: &[u8], out: &mut [u32]) -> Option<usize> {
         self.run(input, out, true)
+    }
+
+    fn note(&self) -> Option<String> {
+        Some(super::native::note(self.native))
     }
 }

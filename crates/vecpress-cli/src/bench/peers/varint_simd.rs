@@ -1,38 +1,48 @@
-//! `peer:varint-simd`: the varint-simd crate's safe `decode::<u32>`, value by
-//! value (each call reads 16 bytes, which the padded input always has).
-//!
-//! The crate builds for any x86-64 target, but uses BMI2 (PEXT) only when the
-//! target enables it: build with `RUSTFLAGS='-C target-cpu=native'` to bench
-//! it at its best. The note on its row says which path it was built with.
-#![forbid(unsafe_code)]
+//! `peer:varint-simd`: the varint-simd crate's `decode::<u32>`, value by
+//! value (each call reads 16 bytes, which the padded input always has),
+//! compiled for this CPU with its `native-optimizations` feature (see
+//! native.rs): it takes its SSSE3, AVX2 and BMI2 paths only when compiled
+//! for them, and asks its users for `-C target-cpu=native`.
+#![allow(unsafe_code)]
 
 use super::Slot;
 
 const NAME: &str = "peer:varint-simd";
 
-#[cfg(all(feature = "peers", target_arch = "x86_64"))]
+#[cfg(all(feature = "peers", vecpress_native_peers))]
 pub fn peer() -> Slot {
-    Ok(Box::new(VarintSimd))
+    let absent = |reason| {
+        Err(super::Absent {
+            name: NAME,
+            family: "vbyte",
+            reason,
+        })
+    };
+    match super::native::get() {
+        Ok(native) => match native.varint_simd_decode {
+            Some(decode) => Ok(Box::new(VarintSimd { native, decode })),
+            None => absent("x86-64 only (varint-simd uses x86 intrinsics)".into()),
+        },
+        Err(reason) => absent(reason),
+    }
 }
 
-#[cfg(not(all(feature = "peers", target_arch = "x86_64")))]
+#[cfg(not(all(feature = "peers", vecpress_native_peers)))]
 pub fn peer() -> Slot {
-    let reason = if cfg!(feature = "peers") {
-        "x86-64 only (varint-simd uses x86 intrinsics)".into()
-    } else {
-        super::NO_FEATURE.into()
-    };
     Err(super::Absent {
         name: NAME,
         family: "vbyte",
-        reason,
+        reason: super::native::absent(),
     })
 }
 
-#[cfg(all(feature = "peers", target_arch = "x86_64"))]
-struct VarintSimd;
+#[cfg(all(feature = "peers", vecpress_native_peers))]
+struct VarintSimd {
+    native: &'static super::native::Native,
+    decode: unsafe extern "C" fn(*const u8, usize, *mut u32, usize) -> isize,
+}
 
-#[cfg(all(feature = "peers", target_arch = "x86_64"))]
+#[cfg(all(feature = "peers", vecpress_native_peers))]
 impl super::Peer for VarintSimd {
     fn name(&self) -> &'static str {
         NAME
@@ -43,24 +53,14 @@ impl super::Peer for VarintSimd {
     }
 
     fn decode(&self, input: &[u8], out: &mut [u32]) -> Option<usize> {
-        let mut pos = 0;
-        for slot in out.iter_mut() {
-            let (value, len) = varint_simd::decode::<u32>(input.get(pos..)?).ok()?;
-            *slot = value;
-            pos += len;
-        }
-        Some(pos)
+        // SAFETY: the lengths passed are the slices' own, which do not
+        // overlap; the library was checked to run on this CPU when loaded.
+        let read =
+            unsafe { (self.decode)(input.as_ptr(), input.len(), out.as_mut_ptr(), out.len()) };
+        usize::try_from(read).ok()
     }
 
     fn note(&self) -> Option<String> {
-        if cfg!(all(target_feature = "bmi2", target_feature = "avx2")) {
-            None
-        } else {
-            Some(
-                "built without -C target-cpu=native, so without its BMI2 path; for that, run \
-                 RUSTFLAGS='-C target-cpu=native' cargo run --release -p vecpress-cli -- bench --peers"
-                    .into(),
-            )
-        }
+        Some(super::native::note(self.native))
     }
 }
