@@ -52,7 +52,7 @@ pub struct InspectOpt {
 /// Runs `vecpress inspect`.
 pub fn run(opt: &InspectOpt) -> Result<()> {
     let Some(file) = opt.file.as_deref().filter(|_| !opt.cpu) else {
-        cpu();
+        cpu()?;
         return Ok(());
     };
     let input = Input::open(file)?;
@@ -68,7 +68,9 @@ pub fn run(opt: &InspectOpt) -> Result<()> {
 }
 
 /// Prints the CPU, its dispatch profile and each codec's default kernel.
-fn cpu() {
+fn cpu() -> std::io::Result<()> {
+    use std::io::Write;
+    let mut out = std::io::stdout().lock();
     use vecpress::tune::{self, Cpu};
     let cpu = Cpu::current();
     let profile = cpu.profile();
@@ -76,55 +78,64 @@ fn cpu() {
         .iter()
         .map(|i| i.name())
         .collect();
-    println!("cpu:           {}", cpu.name);
-    println!(
+    writeln!(out, "cpu:           {}", cpu.name)?;
+    writeln!(
+        out,
         "id:            {} (vendor {}, family {}, model {})",
         cpu.key(),
         cpu.vendor,
         cpu.family,
         cpu.model
-    );
-    println!("levels:        {}", levels.join(" "));
+    )?;
+    writeln!(out, "levels:        {}", levels.join(" "))?;
+    let identified = cpu.identify();
     if profile.uarch == tune::SAFE.uarch {
-        println!(
+        writeln!(
+            out,
             "profile:       none recorded for this CPU: the choices safest across the recorded ones"
-        );
+        )?;
     } else {
-        println!("profile:       {} (from {})", profile.uarch, profile.record);
+        writeln!(
+            out,
+            "profile:       {} (from {})",
+            profile.uarch, profile.record
+        )?;
     }
-    println!("default kernels:");
+    writeln!(out, "chosen:        {}", identified.why)?;
+    writeln!(out, "default kernels:")?;
     for c in vecpress::codec::int_codecs() {
-        println!("  {:<26}{}", c.name(), c.auto_kernel());
+        writeln!(out, "  {:<26}{}", c.name(), c.auto_kernel())?;
     }
     for c in vecpress::codec::byte_codecs() {
-        println!("  {:<26}{}", c.name(), c.auto_kernel());
+        writeln!(out, "  {:<26}{}", c.name(), c.auto_kernel())?;
     }
     let arms: Vec<&str> = tune::lz4_arms().iter().map(|v| v.name()).collect();
-    println!("  {:<26}{}", "lz4 adaptive (arms)", arms.join(" "));
+    writeln!(out, "  {:<26}{}", "lz4 adaptive (arms)", arms.join(" "))?;
     let form = if tune::lz4_register_patterns() {
         "made in a register, one store"
     } else {
         "two 16-byte stores"
     };
-    println!("  {:<26}{}", "lz4 copy32 short offsets", form);
+    writeln!(out, "  {:<26}{}", "lz4 copy32 short offsets", form)?;
     let form = if tune::bp128_halves() {
         "two 4-lane vectors a 256-bit register"
     } else {
         "sixteen values a 512-bit register"
     };
-    println!("  {:<26}{}", "bp128 plain at avx512", form);
+    writeln!(out, "  {:<26}{}", "bp128 plain at avx512", form)?;
     let form = if tune::bit_split_one_pass() {
         "one pass in registers"
     } else {
         "three passes"
     };
-    println!("  {:<26}{}", "bit split with gfni", form);
+    writeln!(out, "  {:<26}{}", "bit split with gfni", form)?;
     let form = if tune::pfor_scalar_patch() {
         "scalar read-modify-writes"
     } else {
         "gather and scatter"
     };
-    println!("  {:<26}{}", "pfor exceptions at avx512", form);
+    writeln!(out, "  {:<26}{}", "pfor exceptions at avx512", form)?;
+    Ok(())
 }
 
 fn container(

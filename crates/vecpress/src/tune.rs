@@ -272,6 +272,30 @@ pub struct Cpu {
     pub model: u32,
     /// The brand string, e.g. `AMD EPYC 9R14 96-Core Processor`.
     pub name: String,
+    /// What CPUID says it can do, where that tells its generation.
+    pub traits: Traits,
+}
+
+/// The CPUID features that tell a microarchitecture apart where the model
+/// number does not: a virtual machine may report a model of another
+/// generation than the core it runs on, or one that no profile lists.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Traits {
+    /// AVX-512 Foundation.
+    pub avx512: bool,
+    /// AVX-512 FP16: Intel's Golden Cove server cores and later.
+    pub avx512_fp16: bool,
+    /// AMX tiles: Intel's Sapphire Rapids and later.
+    pub amx: bool,
+}
+
+/// How a CPU's profile was chosen ([`Cpu::identify`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Identified {
+    /// The microarchitecture, or `other` for the [`SAFE`] choices.
+    pub uarch: &'static str,
+    /// Why, in words, for `vecpress inspect --cpu`.
+    pub why: String,
 }
 
 impl Cpu {
@@ -285,7 +309,7 @@ impl Cpu {
     /// `amd-25-17`).
     ///
     /// ```
-    /// let cpu = vecpress::tune::Cpu { vendor: "amd".into(), family: 25, model: 17, name: String::new() };
+    /// let cpu = vecpress::tune::Cpu { vendor: "amd".into(), family: 25, model: 17, name: String::new(), traits: Default::default() };
     /// assert_eq!(cpu.key(), "amd-25-17");
     /// ```
     pub fn key(&self) -> String {
@@ -295,23 +319,86 @@ impl Cpu {
     /// The microarchitecture of a profile, or `other`.
     ///
     /// ```
-    /// let zen4 = vecpress::tune::Cpu { vendor: "amd".into(), family: 25, model: 17, name: String::new() };
+    /// use vecpress::tune::{Cpu, Traits};
+    /// let zen4 = Cpu { vendor: "amd".into(), family: 25, model: 17, name: String::new(), traits: Traits::default() };
     /// assert_eq!(zen4.uarch(), "zen4");
-    /// let zen3 = vecpress::tune::Cpu { model: 1, ..zen4.clone() };
+    /// let zen3 = Cpu { model: 1, ..zen4.clone() };
     /// assert_eq!(zen3.uarch(), "zen3");
-    /// let zen2 = vecpress::tune::Cpu { family: 23, model: 49, ..zen4 };
+    /// let zen2 = Cpu { family: 23, model: 49, ..zen4 };
     /// assert_eq!(zen2.uarch(), "other");
     /// ```
     pub fn uarch(&self) -> &'static str {
-        match (self.vendor.as_str(), self.family, self.model) {
+        self.identify().uarch
+    }
+
+    /// The microarchitecture and why: by the model number where a profile
+    /// lists it; else by the features, which no generation before the one
+    /// they mark has (AVX-512 FP16 or AMX on Intel: Golden Cove's server
+    /// cores or later; AVX-512 on AMD's family 25: Zen 4, whose Zen 3
+    /// siblings have none); else `other`, for the [`SAFE`] choices.
+    ///
+    /// ```
+    /// use vecpress::tune::{Cpu, Traits};
+    /// // A virtual machine that reports Rocket Lake's model on a core with AMX.
+    /// let traits = Traits { avx512: true, avx512_fp16: true, amx: true };
+    /// let cpu = Cpu { vendor: "intel".into(), family: 6, model: 167, name: String::new(), traits };
+    /// assert_eq!(cpu.identify().uarch, "golden-cove");
+    /// assert!(cpu.identify().why.contains("AMX"));
+    /// ```
+    pub fn identify(&self) -> Identified {
+        let id = format!(
+            "{} family {} model {}",
+            self.vendor, self.family, self.model
+        );
+        let by_model = match (self.vendor.as_str(), self.family, self.model) {
             // Milan, Vermeer, Rembrandt, Cezanne and their kin.
-            ("amd", 25, 0x00..=0x0f | 0x20..=0x2f | 0x40..=0x5f) => "zen3",
+            ("amd", 25, 0x00..=0x0f | 0x20..=0x2f | 0x40..=0x5f) => Some(("zen3", "Zen 3")),
             // Genoa, Raphael, Phoenix, Storm Peak and their kin.
-            ("amd", 25, 0x10..=0x1f | 0x60..=0x7f | 0xa0..=0xaf) => "zen4",
-            ("amd", 26, _) => "zen5",
+            ("amd", 25, 0x10..=0x1f | 0x60..=0x7f | 0xa0..=0xaf) => Some(("zen4", "Zen 4")),
+            ("amd", 26, _) => Some(("zen5", "Zen 5")),
             // Sapphire Rapids and Emerald Rapids.
-            ("intel", 6, 143 | 207) => "golden-cove",
-            _ => "other",
+            ("intel", 6, 143 | 207) => Some(("golden-cove", "Sapphire or Emerald Rapids")),
+            _ => None,
+        };
+        if let Some((uarch, what)) = by_model {
+            return Identified {
+                uarch,
+                why: format!("{id} is {what}"),
+            };
+        }
+        let t = self.traits;
+        let by_traits = match (self.vendor.as_str(), self.family) {
+            ("intel", 6) if t.avx512_fp16 || t.amx => {
+                let marks = match (t.avx512_fp16, t.amx) {
+                    (true, true) => "AVX-512 FP16 and AMX",
+                    (true, false) => "AVX-512 FP16",
+                    _ => "AMX",
+                };
+                Some((
+                    "golden-cove",
+                    format!(
+                        "{marks}, which Golden Cove's server cores brought: Sapphire Rapids or later"
+                    ),
+                ))
+            }
+            ("amd", 25) if t.avx512 => {
+                Some(("zen4", "AVX-512, which Zen 4 alone of family 25 has".into()))
+            }
+            ("amd", 25) => Some(("zen3", "no AVX-512, as Zen 3 of family 25".into())),
+            _ => None,
+        };
+        match by_traits {
+            Some((uarch, marks)) => Identified {
+                uarch,
+                why: format!("{id} is not a model any profile lists; its features tell: {marks}"),
+            },
+            None => Identified {
+                uarch: SAFE.uarch,
+                why: format!(
+                    "{id} is not a model any profile lists, and its features mark no recorded \
+                     generation"
+                ),
+            },
         }
     }
 
@@ -362,11 +449,24 @@ fn read_cpu() -> Cpu {
         .trim_matches(char::from(0))
         .trim()
         .to_string();
+    // Leaf 7: AVX-512F is EBX bit 16, AVX512-FP16 EDX bit 23, AMX-TILE EDX
+    // bit 24 (Intel SDM, vol. 2A, CPUID).
+    let traits = if l0.eax >= 7 {
+        let l7 = core::arch::x86_64::__cpuid_count(7, 0);
+        Traits {
+            avx512: l7.ebx >> 16 & 1 == 1,
+            avx512_fp16: l7.edx >> 23 & 1 == 1,
+            amx: l7.edx >> 24 & 1 == 1,
+        }
+    } else {
+        Traits::default()
+    };
     Cpu {
         vendor,
         family,
         model,
         name,
+        traits,
     }
 }
 
@@ -377,6 +477,7 @@ fn read_cpu() -> Cpu {
         family: 0,
         model: 0,
         name: std::env::consts::ARCH.to_string(),
+        traits: Traits::default(),
     }
 }
 
@@ -534,7 +635,47 @@ mod tests {
             family,
             model,
             name: String::new(),
+            traits: Traits::default(),
         }
+    }
+
+    /// A model no profile lists, or one that names another generation than
+    /// the core's, is told by its features; without them, the safe choices.
+    #[test]
+    fn unlisted_models_are_told_by_their_features() {
+        let amx = Traits {
+            avx512: true,
+            avx512_fp16: true,
+            amx: true,
+        };
+        let avx512 = Traits {
+            avx512: true,
+            ..Traits::default()
+        };
+        let with = |mut c: Cpu, traits| {
+            c.traits = traits;
+            c
+        };
+        // A VM reporting Rocket Lake's model on a Sapphire Rapids core.
+        let vm = with(cpu("intel", 6, 167), amx);
+        assert_eq!(vm.profile().uarch, "golden-cove");
+        assert!(
+            vm.identify().why.contains("model 167"),
+            "{:?}",
+            vm.identify()
+        );
+        // Granite Rapids (model 173), not listed: AMX tells.
+        assert_eq!(with(cpu("intel", 6, 173), amx).uarch(), "golden-cove");
+        // Rocket Lake itself: AVX-512 without FP16 or AMX is no Golden Cove.
+        assert_eq!(with(cpu("intel", 6, 167), avx512).profile(), &SAFE);
+        // AMD family 25, an unlisted model: AVX-512 means Zen 4, none Zen 3.
+        assert_eq!(with(cpu("amd", 25, 0x90), avx512).uarch(), "zen4");
+        assert_eq!(cpu("amd", 25, 0x90).uarch(), "zen3");
+        // A listed model is its profile whatever the features say.
+        assert_eq!(with(cpu("amd", 25, 1), avx512).uarch(), "zen3");
+        let safe = cpu("amd", 23, 49).identify();
+        assert_eq!(safe.uarch, SAFE.uarch);
+        assert!(safe.why.contains("family 23"), "{safe:?}");
     }
 
     #[test]
