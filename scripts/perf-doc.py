@@ -680,6 +680,10 @@ def targets(records, perf_dir, out):
             cells.append(f"{value:.2f} {mark}" + (f" ({where})" if where else ""))
         lines.append([label, f"≥ {goal:.1f}"] + cells)
     table(out, ["target", "goal"] + [r.key for r in records], lines, 2)
+    if any(c == "-" for line in lines for c in line[2:]):
+        out += ["A dash: the record has no row to tell, such as a peer that it measured below its "
+                "best build (the fastlanes, varint-simd, streamvbyte64 and lz4_flex crates before the bench "
+                "compiled them for the CPU); the CPU's next record fills it.", ""]
     for rec in records:
         path = os.path.join(perf_dir, rec.key + ".md")
         if os.path.exists(path):

@@ -15,10 +15,12 @@ class Runs:
     commits  set of the rows' "commit"
     rows     measured rows read (every run)
     bad      lines that are not a JSON object, or whose "run" is not a whole number
+    handicapped  rows left out as measured on a peer's build below its best
     """
 
     def __init__(self):
         self.runs = {}
+        self.handicapped = 0
         self.cpus = Counter()
         self.commits = set()
         self.rows = 0
@@ -29,13 +31,28 @@ class Runs:
         return list(dict.fromkeys(g for groups in self.runs.values() for g in groups))
 
 
+# Peers that run at their best only when compiled for the CPU: a row of
+# theirs whose note does not say so was measured on a build for baseline
+# x86-64 (records made before the bench built them natively), and a ratio
+# to it would flatter vecpress.
+NATIVE_PEERS = ("peer:fastlanes", "peer:varint-simd", "peer:streamvbyte64", "peer:lz4_flex")
+
+
+def handicapped(row):
+    """Whether a row is a native-only peer's, measured on another build."""
+    codec = row.get("codec") or ""
+    base = codec[:-len("-delta")] if codec.endswith("-delta") else codec
+    return base in NATIVE_PEERS and "target-cpu=native" not in (row.get("note") or "")
+
+
 def read_record(path):
     """Reads a record made by perf-record.sh. A row is keyed by (run, input,
     type, codec, isa, level); rows without "run" (records of one run, made
     before perf-record.sh had --runs) count as run 1. A row measured twice
     (files run together) counts once, the later one. Absent peers, failed
-    decoders and lines without an input are left out. Raises OSError or
-    UnicodeDecodeError when the file cannot be read."""
+    decoders, lines without an input and peers measured on a build below
+    their best (handicapped(), counted in .handicapped) are left out. Raises
+    OSError or UnicodeDecodeError when the file cannot be read."""
     rec = Runs()
     runs = {}
     with open(path, encoding="utf-8") as f:
@@ -51,6 +68,9 @@ def read_record(path):
                 rec.bad += 1
                 continue
             if "absent" in r or "error" in r or "input" not in r:
+                continue
+            if handicapped(r):
+                rec.handicapped += 1
                 continue
             run = r.get("run", 1)
             if isinstance(run, bool) or not isinstance(run, int):

@@ -9,7 +9,9 @@
 //! `cfg(target_feature)` when it is compiled, and asks for
 //! `target-cpu=native` with its `native-optimizations` feature; `streamvbyte64`
 //! compiles its x86 kernels only for a target with SSE3 (its `Coder1234`)
-//! or SSE4.1 (its `Coder1248`), which baseline x86-64 lacks. Cargo cannot
+//! or SSE4.1 (its `Coder1248`), which baseline x86-64 lacks; and `lz4_flex`
+//! is at its fastest with its default features off (its unsafe decoder,
+//! here with the checks that keep it in bounds). Cargo cannot
 //! give one dependency flags of its own, so the CLI's build script compiles
 //! this crate in a separate cargo build with the native target, as a shared
 //! library, and the bench loads it (crates/vecpress-cli/src/bench/peers/native.rs).
@@ -19,7 +21,7 @@
 #![deny(clippy::undocumented_unsafe_blocks)]
 
 /// The interface version: the loader refuses a library of another.
-pub const ABI: u32 = 2;
+pub const ABI: u32 = 3;
 
 /// The interface version of this library.
 #[unsafe(no_mangle)]
@@ -205,6 +207,47 @@ pub unsafe extern "C" fn vp_native_streamvbyte64_decode(
     (tag_len + used) as isize
 }
 
+/// Compresses the `len` bytes at `input` into the `cap` bytes at `out` as
+/// one LZ4 block with `lz4_flex::block::compress_into`; returns the
+/// compressed length, or -1 when `cap` is below the crate's bound.
+///
+/// # Safety
+/// `input` points to `len` readable bytes and `out` to `cap` writable
+/// bytes, not overlapping.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn vp_native_lz4_flex_compress(
+    input: *const u8,
+    len: usize,
+    out: *mut u8,
+    cap: usize,
+) -> isize {
+    // SAFETY: the caller gives `len` readable bytes at `input`.
+    let input = unsafe { std::slice::from_raw_parts(input, len) };
+    // SAFETY: the caller gives `cap` writable bytes at `out`, apart from `input`.
+    let out = unsafe { std::slice::from_raw_parts_mut(out, cap) };
+    lz4_flex::block::compress_into(input, out).map_or(-1, |n| n as isize)
+}
+
+/// Decompresses the LZ4 block of `len` bytes at `input` into the `cap`
+/// bytes at `out` with `lz4_flex::block::decompress_into`; returns the
+/// decompressed length, or -1 for a malformed block or one that does not fit.
+///
+/// # Safety
+/// As [`vp_native_lz4_flex_compress`].
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn vp_native_lz4_flex_decompress(
+    input: *const u8,
+    len: usize,
+    out: *mut u8,
+    cap: usize,
+) -> isize {
+    // SAFETY: the caller gives `len` readable bytes at `input`.
+    let input = unsafe { std::slice::from_raw_parts(input, len) };
+    // SAFETY: the caller gives `cap` writable bytes at `out`, apart from `input`.
+    let out = unsafe { std::slice::from_raw_parts_mut(out, cap) };
+    lz4_flex::block::decompress_into(input, out).map_or(-1, |n| n as isize)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -273,6 +316,47 @@ mod tests {
             vp_native_fastlanes_unpack(33, [0u32; 8].as_ptr(), std::ptr::null(), out.as_mut_ptr())
         };
         assert_eq!(rc, -1);
+    }
+
+    /// A block round-trips; a cut block or a short buffer is refused.
+    #[test]
+    fn lz4_flex_round_trips() {
+        let text: Vec<u8> = (0..20_000u32)
+            .map(|i| ((i % 251) ^ (i / 97)) as u8)
+            .collect();
+        let mut packed = vec![0u8; lz4_flex::block::get_maximum_output_size(text.len())];
+        // SAFETY: the lengths given are the buffers'.
+        let n = unsafe {
+            vp_native_lz4_flex_compress(
+                text.as_ptr(),
+                text.len(),
+                packed.as_mut_ptr(),
+                packed.len(),
+            )
+        };
+        assert!(n > 0);
+        let mut out = vec![0u8; text.len()];
+        // SAFETY: as above.
+        let m = unsafe {
+            vp_native_lz4_flex_decompress(packed.as_ptr(), n as usize, out.as_mut_ptr(), out.len())
+        };
+        assert_eq!(m, text.len() as isize);
+        assert_eq!(out, text);
+        // SAFETY: as above.
+        let cut = unsafe {
+            vp_native_lz4_flex_decompress(
+                packed.as_ptr(),
+                n as usize / 2,
+                out.as_mut_ptr(),
+                out.len(),
+            )
+        };
+        assert_eq!(cut, -1);
+        // SAFETY: as above.
+        let short = unsafe {
+            vp_native_lz4_flex_decompress(packed.as_ptr(), n as usize, out.as_mut_ptr(), 100)
+        };
+        assert_eq!(short, -1);
     }
 
     /// Values of every length round-trip; a cut stream is refused.

@@ -1,29 +1,40 @@
-//! `peer:lz4_flex`: the main pure-Rust LZ4, block format, default features
-//! (its safe decoder).
-#![forbid(unsafe_code)]
+//! `peer:lz4_flex`: the main pure-Rust LZ4, block format, compiled for this
+//! CPU with its default features off (see native.rs): its unsafe decoder,
+//! the faster of its two, with the `checked-decode` bounds checks kept, so
+//! that it stays within its buffers on any input as vecpress's decoder does.
+#![allow(unsafe_code)]
 
 use super::ByteSlot;
 
 const NAME: &str = "peer:lz4_flex";
 
-#[cfg(feature = "peers")]
+#[cfg(all(feature = "peers", vecpress_native_peers))]
 pub fn peer() -> ByteSlot {
-    Ok(Box::new(Lz4Flex))
+    match super::native::get() {
+        Ok(native) => Ok(Box::new(Lz4Flex { native })),
+        Err(reason) => Err(super::Absent {
+            name: NAME,
+            family: "lz4",
+            reason,
+        }),
+    }
 }
 
-#[cfg(not(feature = "peers"))]
+#[cfg(not(all(feature = "peers", vecpress_native_peers)))]
 pub fn peer() -> ByteSlot {
     Err(super::Absent {
         name: NAME,
         family: "lz4",
-        reason: super::NO_FEATURE.into(),
+        reason: super::native::absent(),
     })
 }
 
-#[cfg(feature = "peers")]
-struct Lz4Flex;
+#[cfg(all(feature = "peers", vecpress_native_peers))]
+struct Lz4Flex {
+    native: &'static super::native::Native,
+}
 
-#[cfg(feature = "peers")]
+#[cfg(all(feature = "peers", vecpress_native_peers))]
 impl super::BytePeer for Lz4Flex {
     fn name(&self) -> &'static str {
         NAME
@@ -34,11 +45,40 @@ impl super::BytePeer for Lz4Flex {
     }
 
     fn encode(&self, input: &[u8], _width: usize, out: &mut Vec<u8>) -> Option<usize> {
-        let bound = lz4_flex::block::get_maximum_output_size(input.len());
-        lz4_flex::block::compress_into(input, super::room(out, bound)).ok()
+        // The crate's bound, `get_maximum_output_size`: 110% of the input and
+        // 20 bytes (a smaller buffer is refused, not overrun).
+        let bound = input.len() * 110 / 100 + 20;
+        let out = super::room(out, bound);
+        // SAFETY: the lengths passed are the slices' own, which do not
+        // overlap; the library was checked to run on this CPU when loaded.
+        let n = unsafe {
+            (self.native.lz4_flex_compress)(
+                input.as_ptr(),
+                input.len(),
+                out.as_mut_ptr(),
+                out.len(),
+            )
+        };
+        usize::try_from(n).ok()
     }
 
     fn decode(&self, input: &[u8], _width: usize, out: &mut [u8]) -> Option<usize> {
-        lz4_flex::block::decompress_into(input, out).ok()
+        // SAFETY: as in `encode`.
+        let n = unsafe {
+            (self.native.lz4_flex_decompress)(
+                input.as_ptr(),
+                input.len(),
+                out.as_mut_ptr(),
+                out.len(),
+            )
+        };
+        usize::try_from(n).ok()
+    }
+
+    fn note(&self) -> Option<String> {
+        Some(format!(
+            "{}, default features off (unsafe decoder, checked-decode on)",
+            super::native::note(self.native)
+        ))
     }
 }

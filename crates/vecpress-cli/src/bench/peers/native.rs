@@ -19,7 +19,7 @@ mod loaded {
     static LIB: &[u8] = include_bytes!(env!("VECPRESS_NATIVE_PEERS_LIB"));
 
     /// The interface version this loader speaks (`vp_native_abi`).
-    const ABI: u32 = 2;
+    const ABI: u32 = 3;
 
     /// The names of the bits of `vp_native_features`, in order.
     const FEATURES: [&str; 7] = [
@@ -35,6 +35,7 @@ mod loaded {
     type Unpack = unsafe extern "C" fn(u32, *const u32, *const u32, *mut u32) -> i32;
     type VarintDecode = unsafe extern "C" fn(*const u8, usize, *mut u32, usize) -> isize;
     type StreamDecode = unsafe extern "C" fn(*const u8, usize, *mut u32, usize, bool) -> isize;
+    type Bytes = unsafe extern "C" fn(*const u8, usize, *mut u8, usize) -> isize;
 
     /// The loaded library's functions.
     pub struct Native {
@@ -46,6 +47,10 @@ mod loaded {
         pub varint_simd_decode: Option<VarintDecode>,
         /// `vp_native_streamvbyte64_decode`.
         pub streamvbyte64_decode: StreamDecode,
+        /// `vp_native_lz4_flex_compress`.
+        pub lz4_flex_compress: Bytes,
+        /// `vp_native_lz4_flex_decompress`.
+        pub lz4_flex_decompress: Bytes,
         /// The features it was compiled with, by name.
         pub features: Vec<&'static str>,
     }
@@ -74,7 +79,7 @@ mod loaded {
         drop(file);
         // SAFETY: these symbols are defined by native-peers/src/lib.rs with
         // exactly these signatures, for the ABI version checked next.
-        let (abi, features, fastlanes_unpack, varint_simd_decode, streamvbyte64_decode) = unsafe {
+        let (abi, features, fastlanes_unpack, varint_simd_decode, streamvbyte64_decode, lz4_flex) = unsafe {
             let abi = *lib
                 .get::<extern "C" fn() -> u32>(b"vp_native_abi\0")
                 .map_err(|e| e.to_string())?;
@@ -91,7 +96,20 @@ mod loaded {
             let stream = *lib
                 .get::<StreamDecode>(b"vp_native_streamvbyte64_decode\0")
                 .map_err(|e| e.to_string())?;
-            (abi, features, unpack, varint, stream)
+            let compress = *lib
+                .get::<Bytes>(b"vp_native_lz4_flex_compress\0")
+                .map_err(|e| e.to_string())?;
+            let decompress = *lib
+                .get::<Bytes>(b"vp_native_lz4_flex_decompress\0")
+                .map_err(|e| e.to_string())?;
+            (
+                abi,
+                features,
+                unpack,
+                varint,
+                stream,
+                (compress, decompress),
+            )
         };
         // Both return constants: they run no instruction this CPU may lack.
         if abi() != ABI {
@@ -118,6 +136,8 @@ mod loaded {
             fastlanes_unpack,
             varint_simd_decode,
             streamvbyte64_decode,
+            lz4_flex_compress: lz4_flex.0,
+            lz4_flex_decompress: lz4_flex.1,
             features,
         })
     }
