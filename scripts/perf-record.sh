@@ -20,9 +20,9 @@
 #                        OUT under target/, not perf/)
 #   VECPRESS_DATA=DIR    the data (default: ../shared/data beside the repository)
 #   VECPRESS_BIN=FILE    time this binary instead of building target/release/vecpress
-#   VECPRESS_ALLOW_ABSENT=1  record even when the binary lacks a peer (a C peer
-#                        whose sources `cargo fetch` had not put on disk when it
-#                        was built); otherwise the first suite that lacks one
+#   VECPRESS_ALLOW_ABSENT=1  record even when the binary lacks a peer (one whose
+#                        sources its build could not fetch or compile, see
+#                        docs/BENCH.md); otherwise the first suite that lacks one
 #                        stops the record, since its ratios to that peer would
 #                        be missing from the record
 set -euo pipefail

@@ -252,18 +252,18 @@ fn build_native_peers() -> Result<PathBuf, String> {
         .unwrap_or(&out_dir)
         .join("native-peers");
     let cargo = env::var_os("CARGO").ok_or("no CARGO")?;
-    // A build of its own, with the workspace's lock file and the packages
-    // this build already has (every dependency of the package is one of the
-    // CLI's), into a target directory of its own (the outer build holds a
-    // lock on the workspace's). Only the native flag: not the outer build's
-    // flags, nor clippy's wrapper when this runs under `cargo clippy`.
+    // A build of its own, with the workspace's lock file (it downloads what
+    // the outer build did not need: `-p vecpress-cli` alone leaves out this
+    // package's own dependencies), into a target directory of its own (the
+    // outer build holds a lock on the workspace's). Only the native flag:
+    // not the outer build's flags, nor clippy's wrapper when this runs under
+    // `cargo clippy`.
     let output = Command::new(cargo)
         .args([
             "build",
             "--release",
             "--lib",
             "--locked",
-            "--offline",
             "--quiet",
         ])
         .arg("--manifest-path")

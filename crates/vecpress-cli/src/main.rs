@@ -12,8 +12,9 @@
 //! - `vecpress completions SHELL`: a completion script.
 //!
 //! Exit codes: 0 success, 1 a data or I/O error, 2 a usage error.
-// Unsafe code is denied everywhere but in src/bench/peers/maskedvbyte.rs, which calls C,
-// and src/alloc.rs, the allocator; every other file forbids it.
+// Unsafe code is denied everywhere but in src/alloc.rs, the allocator, and the
+// peers of src/bench/peers/ that call C or the peer library built for the CPU
+// (their files say which); every other file forbids it.
 #![deny(unsafe_code)]
 #![deny(clippy::undocumented_unsafe_blocks)]
 

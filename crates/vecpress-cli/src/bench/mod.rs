@@ -62,7 +62,7 @@ pub struct BenchOpt {
 
     /// Also run peer libraries (LEB128 loop, MaskedVByte in C, varint-simd,
     /// integer-encoding, the bitpacking and fastlanes crates, ...) on the
-    /// same bytes.
+    /// same inputs, each built at its best (docs/BENCH.md, "Peers").
     #[arg(long)]
     pub peers: bool,
 
