@@ -259,13 +259,7 @@ fn build_native_peers() -> Result<PathBuf, String> {
     // not the outer build's flags, nor clippy's wrapper when this runs under
     // `cargo clippy`.
     let output = Command::new(cargo)
-        .args([
-            "build",
-            "--release",
-            "--lib",
-            "--locked",
-            "--quiet",
-        ])
+        .args(["build", "--release", "--lib", "--locked", "--quiet"])
         .arg("--manifest-path")
         .arg(package.join("Cargo.toml"))
         .arg("--target-dir")
