@@ -1,12 +1,16 @@
 //! `peer:fastlanes` and `peer:fastlanes-delta`: the `fastlanes` crate
 //! (SpiralDB's Rust FastLanes), compiled for this CPU (see native.rs), on a
 //! stream of its own in the crate's layout, as its users store blocks:
-//! aligned words the crate reads in place, with no copy.
+//! aligned words the crate reads in place, with no copy. The crate has no
+//! form for a partial block, so the last values are VByte, read with
+//! vecpress as vecpress's own `fastlanes` stream has them: the two differ
+//! in their whole blocks alone.
 //!
 //! ```text
 //! per 1024 values: [width: u32 LE][delta: 32 lane bases, u32 LE]
 //!                  [32 * width words: the crate's BitPacking layout]
-//! then the last n % 1024 values as u32 LE words
+//! then the last n % 1024 values as VByte (delta: gaps from the value
+//! before them), zero-padded to a whole word
 //! ```
 //!
 //! A delta block is the crate's `Transpose::transpose` of the sorted values,
@@ -90,9 +94,16 @@ fn encode(values: &[u32], delta: bool) -> Vec<u8> {
             .iter()
             .for_each(|w| out.extend_from_slice(&w.to_le_bytes()));
     }
-    for v in blocks.remainder() {
-        out.extend_from_slice(&v.to_le_bytes());
-    }
+    let prev = values
+        .len()
+        .checked_sub(blocks.remainder().len() + 1)
+        .map_or(0, |i| values[i]);
+    out.extend_from_slice(&if delta {
+        vecpress::vbyte::encode_delta_to_vec(blocks.remainder(), prev)
+    } else {
+        vecpress::vbyte::encode_to_vec(blocks.remainder())
+    });
+    out.resize(out.len().next_multiple_of(4), 0);
     out
 }
 
@@ -102,9 +113,14 @@ impl FastLanesCrate {
     fn run(&self, input: &[u8], out: &mut [u32], delta: bool) -> Option<usize> {
         // A stream not on a word boundary (never in the bench; possible for
         // a caller's own buffer) is read through an aligned copy.
-        let mut copy = [0u32; 32 + BLOCK];
         let aligned = input.as_ptr().align_offset(4) == 0;
+        let mut copy = if aligned {
+            Vec::new()
+        } else {
+            vec![0u32; 32 + BLOCK]
+        };
         let mut pos = 0;
+        let mut prev = 0u32;
         let mut blocks = out.chunks_exact_mut(BLOCK);
         for block in &mut blocks {
             let width = word(input, pos)?;
@@ -139,12 +155,16 @@ impl FastLanesCrate {
             if rc != 0 {
                 return None;
             }
+            prev = block[BLOCK - 1];
         }
-        for v in blocks.into_remainder() {
-            *v = word(input, pos)?;
-            pos += 4;
-        }
-        Some(pos)
+        let tail = blocks.into_remainder();
+        let rest = input.get(pos..)?;
+        let read = if delta {
+            vecpress::vbyte::decode_delta(rest, tail, prev)
+        } else {
+            vecpress::vbyte::decode(rest, tail)
+        };
+        Some((pos + read.ok()?).next_multiple_of(4))
     }
 }
 

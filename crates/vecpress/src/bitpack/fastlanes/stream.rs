@@ -416,7 +416,27 @@ fn encode_impl(form: Form, values: &[u32], mut prev: u32, out: &mut [u8]) -> usi
     }
 }
 
+#[inline]
 fn decode_impl(
+    form: Form,
+    levels: Levels,
+    input: &[u8],
+    out: &mut [u32],
+    prev: u32,
+) -> Result<usize, Error> {
+    // A list shorter than a block is all tail, as most of a posting index
+    // is: straight to VByte, without entering the block loop, whose frame
+    // and setup cost as much as a short list's decoding.
+    if out.len() < BLOCK {
+        let prev = (form == Form::Delta).then_some(prev);
+        return vbyte::decode_tail(levels.tail, input, out, prev);
+    }
+    decode_blocks(form, levels, input, out, prev)
+}
+
+/// [`decode_impl`] for a list of at least one whole block.
+#[inline(never)]
+fn decode_blocks(
     form: Form,
     levels: Levels,
     input: &[u8],
