@@ -164,13 +164,10 @@ fn fetch_workspace() -> Result<(), String> {
             if output.status.success() {
                 Ok(())
             } else {
-                let stderr = String::from_utf8_lossy(&output.stderr);
-                let last = stderr
-                    .lines()
-                    .rev()
-                    .find(|l| !l.trim().is_empty())
-                    .unwrap_or("");
-                Err(format!("`cargo fetch` failed: {last}"))
+                Err(format!(
+                    "`cargo fetch` failed: {}",
+                    last_line(&output.stderr)
+                ))
             }
         })
         .clone()
@@ -275,14 +272,9 @@ fn build_native_peers() -> Result<PathBuf, String> {
         .output()
         .map_err(|e| format!("running cargo for the native peers failed: {e}"))?;
     if !output.status.success() {
-        let stderr = String::from_utf8_lossy(&output.stderr);
-        let last = stderr
-            .lines()
-            .rev()
-            .find(|l| !l.trim().is_empty())
-            .unwrap_or("");
         return Err(format!(
-            "building crates/vecpress-cli/native-peers with -C target-cpu=native failed: {last}"
+            "building crates/vecpress-cli/native-peers with -C target-cpu=native failed: {}",
+            last_line(&output.stderr)
         ));
     }
     let lib = target_dir.join("release").join(format!(
@@ -411,6 +403,17 @@ fn lz4_include() -> Result<PathBuf, String> {
     env::var_os("DEP_LZ4_INCLUDE")
         .map(PathBuf::from)
         .ok_or_else(|| "lz4-sys did not name its include directory (DEP_LZ4_INCLUDE)".into())
+}
+
+/// The last line of a command's error output that is not blank: cargo's
+/// own summary of what failed.
+fn last_line(stderr: &[u8]) -> String {
+    let text = String::from_utf8_lossy(stderr);
+    text.lines()
+        .rev()
+        .find(|l| !l.trim().is_empty())
+        .unwrap_or("")
+        .to_string()
 }
 
 fn cargo_home() -> Option<PathBuf> {

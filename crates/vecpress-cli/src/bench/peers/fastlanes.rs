@@ -26,26 +26,18 @@ const NAME: &str = "peer:fastlanes";
 
 #[cfg(all(feature = "peers", vecpress_native_peers))]
 pub fn peer() -> Slot {
-    match super::native::get() {
-        Ok(native) => Ok(Box::new(FastLanesCrate { native })),
-        Err(reason) => Err(super::Absent {
-            name: NAME,
-            family: "fastlanes",
-            reason,
-        }),
-    }
+    super::native::slot::<dyn super::Peer>(NAME, "fastlanes", |native| {
+        Ok(Box::new(FastLanesCrate { native }))
+    })
 }
 
 #[cfg(not(all(feature = "peers", vecpress_native_peers)))]
 pub fn peer() -> Slot {
-    Err(super::Absent {
-        name: NAME,
-        family: "fastlanes",
-        reason: super::native::absent(),
-    })
+    super::native::absent(NAME, "fastlanes")
 }
 
 /// Values per block.
+#[cfg(all(feature = "peers", vecpress_native_peers))]
 const BLOCK: usize = 1024;
 
 #[cfg(all(feature = "peers", vecpress_native_peers))]
@@ -54,6 +46,7 @@ struct FastLanesCrate {
 }
 
 /// The u32 LE word at `pos`.
+#[cfg(all(feature = "peers", vecpress_native_peers))]
 fn word(input: &[u8], pos: usize) -> Option<u32> {
     Some(u32::from_le_bytes(
         input.get(pos..pos + 4)?.try_into().ok()?,
@@ -61,7 +54,7 @@ fn word(input: &[u8], pos: usize) -> Option<u32> {
 }
 
 /// Encodes with the crate (not timed): see the module doc.
-#[cfg(feature = "peers")]
+#[cfg(all(feature = "peers", vecpress_native_peers))]
 fn encode(values: &[u32], delta: bool) -> Vec<u8> {
     use fastlanes::{BitPacking, Delta, Transpose};
     let mut out = Vec::new();

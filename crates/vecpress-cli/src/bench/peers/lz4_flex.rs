@@ -10,23 +10,14 @@ const NAME: &str = "peer:lz4_flex";
 
 #[cfg(all(feature = "peers", vecpress_native_peers))]
 pub fn peer() -> ByteSlot {
-    match super::native::get() {
-        Ok(native) => Ok(Box::new(Lz4Flex { native })),
-        Err(reason) => Err(super::Absent {
-            name: NAME,
-            family: "lz4",
-            reason,
-        }),
-    }
+    super::native::slot::<dyn super::BytePeer>(NAME, "lz4", |native| {
+        Ok(Box::new(Lz4Flex { native }))
+    })
 }
 
 #[cfg(not(all(feature = "peers", vecpress_native_peers)))]
 pub fn peer() -> ByteSlot {
-    Err(super::Absent {
-        name: NAME,
-        family: "lz4",
-        reason: super::native::absent(),
-    })
+    super::native::absent(NAME, "lz4")
 }
 
 #[cfg(all(feature = "peers", vecpress_native_peers))]

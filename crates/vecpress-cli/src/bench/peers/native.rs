@@ -181,13 +181,38 @@ mod loaded {
 }
 
 #[cfg(all(feature = "peers", vecpress_native_peers))]
-pub use loaded::{Native, get, note};
+pub use loaded::{Native, note};
 
-/// Why the native peers are not in this build.
+/// A peer run from the library, made by `make`; absent, with the reason,
+/// when the library cannot run here or `make` refuses.
+#[cfg(all(feature = "peers", vecpress_native_peers))]
+pub fn slot<P: ?Sized>(
+    name: &'static str,
+    family: &'static str,
+    make: impl FnOnce(&'static Native) -> Result<Box<P>, String>,
+) -> Result<Box<P>, super::Absent> {
+    loaded::get()
+        .and_then(make)
+        .map_err(|reason| super::Absent {
+            name,
+            family,
+            reason,
+        })
+}
+
+/// A peer of the library in a build without it: absent, with the reason.
 #[cfg(not(all(feature = "peers", vecpress_native_peers)))]
-pub fn absent() -> String {
-    match option_env!("VECPRESS_NATIVE_PEERS_ABSENT") {
+pub fn absent<P: ?Sized>(
+    name: &'static str,
+    family: &'static str,
+) -> Result<Box<P>, super::Absent> {
+    let reason = match option_env!("VECPRESS_NATIVE_PEERS_ABSENT") {
         Some(why) if cfg!(feature = "peers") => why.into(),
         _ => super::NO_FEATURE.into(),
-    }
+    };
+    Err(super::Absent {
+        name,
+        family,
+        reason,
+    })
 }

@@ -10,23 +10,14 @@ const NAME: &str = "peer:streamvbyte64";
 
 #[cfg(all(feature = "peers", vecpress_native_peers))]
 pub fn peer() -> Slot {
-    match super::native::get() {
-        Ok(native) => Ok(Box::new(StreamVByte64 { native })),
-        Err(reason) => Err(super::Absent {
-            name: NAME,
-            family: "stream-vbyte",
-            reason,
-        }),
-    }
+    super::native::slot::<dyn super::Peer>(NAME, "stream-vbyte", |native| {
+        Ok(Box::new(StreamVByte64 { native }))
+    })
 }
 
 #[cfg(not(all(feature = "peers", vecpress_native_peers)))]
 pub fn peer() -> Slot {
-    Err(super::Absent {
-        name: NAME,
-        family: "stream-vbyte",
-        reason: super::native::absent(),
-    })
+    super::native::absent(NAME, "stream-vbyte")
 }
 
 #[cfg(all(feature = "peers", vecpress_native_peers))]

@@ -11,29 +11,17 @@ const NAME: &str = "peer:varint-simd";
 
 #[cfg(all(feature = "peers", vecpress_native_peers))]
 pub fn peer() -> Slot {
-    let absent = |reason| {
-        Err(super::Absent {
-            name: NAME,
-            family: "vbyte",
-            reason,
-        })
-    };
-    match super::native::get() {
-        Ok(native) => match native.varint_simd_decode {
+    super::native::slot::<dyn super::Peer>(NAME, "vbyte", |native| {
+        match native.varint_simd_decode {
             Some(decode) => Ok(Box::new(VarintSimd { native, decode })),
-            None => absent("x86-64 only (varint-simd uses x86 intrinsics)".into()),
-        },
-        Err(reason) => absent(reason),
-    }
+            None => Err("x86-64 only (varint-simd uses x86 intrinsics)".into()),
+        }
+    })
 }
 
 #[cfg(not(all(feature = "peers", vecpress_native_peers)))]
 pub fn peer() -> Slot {
-    Err(super::Absent {
-        name: NAME,
-        family: "vbyte",
-        reason: super::native::absent(),
-    })
+    super::native::absent(NAME, "vbyte")
 }
 
 #[cfg(all(feature = "peers", vecpress_native_peers))]
