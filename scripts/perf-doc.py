@@ -717,6 +717,28 @@ def end_to_end(perf_dir, out):
                 out += [f.read().strip(), ""]
 
 
+def per_block_choice(perf_dir, out):
+    """The tables of scripts/choice-bench.py, one file a CPU
+    (perf/choice-*.md, written by its --out), as they are."""
+    paths = sorted(glob.glob(os.path.join(perf_dir, "choice-*.md")))
+    if not paths:
+        return
+    out += ["## Per-block codec choice", "",
+            "`vecpress compress` without `--codec` chooses each block's codec (docs/FORMAT.md, "
+            "version 2). Each row compresses one file every way `compress` chooses among, from "
+            "`python3 scripts/choice-bench.py --before BIN --out perf/choice-<cpu>.md` (its "
+            "docstring says how each figure is taken). Targets: the automatic file no larger "
+            "than 1.01x the smallest single-codec file on every row, at least 5% smaller than it "
+            "on the joined f64 file; compression no more than 10% slower than a build that chose "
+            "once (\"auto ÷ before\" at least 0.90) where one codec wins throughout; decoding "
+            "no slower than the smallest single codec's file. zstd -3 shows how far a "
+            "general-purpose entropy coder still is.", ""]
+    for path in paths:
+        key = os.path.splitext(os.path.basename(path))[0][len("choice-"):]
+        with open(path, encoding="utf-8") as f:
+            out += [f"### {key}", "", f.read().strip(), ""]
+
+
 def replace_block(path, block):
     """Replaces the lines between `<!-- headline:start -->` and
     `<!-- headline:end -->` of the file at `path` with `block`."""
@@ -802,6 +824,7 @@ def main():
     table(out, ["record", "CPU", "commit", "runs", "rows"],
           [[r.key, r.cpu, r.commit, str(len(r.runs)), str(r.rows)] for r in records], 3)
     end_to_end(args.perf, out)
+    per_block_choice(args.perf, out)
     targets(records, args.perf, out)
     dispatch_summary(records, out)
     lz4_decode(records, out)

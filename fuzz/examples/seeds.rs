@@ -18,7 +18,7 @@ use std::path::{Path, PathBuf};
 use vecpress::bitpack::bp128;
 use vecpress::bitpack::fastlanes;
 use vecpress::bitpack::pfor;
-use vecpress::container::{Element, Header, Writer};
+use vecpress::container::{Element, Header, PER_BLOCK, Writer};
 use vecpress::group_varint::{g8iu, gb};
 use vecpress::lz4::{block, frame};
 use vecpress::stream_vbyte::{self as svb, u64 as sv64};
@@ -396,9 +396,13 @@ fn seeds(target: &str, src: &Sources) -> Vec<Vec<u8>> {
             }
         }
         "decode_container" => {
+            let ints = codec::int_codecs();
             for (i, v) in src.values.iter().enumerate().filter(|(_, v)| v.len() > 1) {
-                let c = codec::int_codecs()[i % codec::int_codecs().len()];
-                out.push(int_file(c, v, 1 + v.len() / 3));
+                let c = ints[i % ints.len()];
+                out.push(int_file(&[c], v, 1 + v.len() / 3));
+                // Version 2: blocks of two codecs in turn.
+                let other = ints[(i + 1) % ints.len()];
+                out.push(int_file(&[c, other], v, 1 + v.len() / 3));
             }
             for (i, (width, bytes)) in src.bytes.iter().enumerate() {
                 let c = codec::byte_codecs()[i % codec::byte_codecs().len()];
@@ -471,6 +475,7 @@ fn seeds(target: &str, src: &Sources) -> Vec<Vec<u8>> {
         "roundtrip_container" => {
             for v in &src.values {
                 out.push(cat(&[(v.len() / 3).clamp(1, 255) as u8, 1], &le32(v)));
+                out.push(cat(&[(v.len() / 3).clamp(1, 255) as u8, 3], &le32(v)));
             }
         }
         "roundtrip_stream_vbyte_extra" => {
@@ -505,21 +510,24 @@ fn seeds(target: &str, src: &Sources) -> Vec<Vec<u8>> {
     out
 }
 
-fn int_file(c: &dyn codec::IntCodec, values: &[u32], block_len: usize) -> Vec<u8> {
+/// A vecpress file of `values` in blocks of `block_len`: of one codec
+/// (version 1), or of several in turn, each block naming its own (version 2).
+fn int_file(cs: &[&dyn codec::IntCodec], values: &[u32], block_len: usize) -> Vec<u8> {
     let header = Header {
-        codec: c.id(),
+        codec: if cs.len() > 1 { PER_BLOCK } else { cs[0].id() },
         element: Element::U32,
         block_len: block_len as u32,
         total: Some(values.len() as u64),
         dict_id: None,
     };
     let mut w = Writer::new(Vec::new(), header).expect("header");
-    for block in values.chunks(block_len) {
+    for (i, block) in values.chunks(block_len).enumerate() {
+        let c = cs[i % cs.len()];
         let mut enc = vec![0u8; c.max_encoded_len(block.len())];
         let k = c.encode(block, &mut enc);
         let raw = le32(block);
         if k < raw.len() {
-            w.write_block(block.len() as u32, &enc[..k], false)
+            w.write_block_with(block.len() as u32, &enc[..k], c.id(), 0)
         } else {
             w.write_block(block.len() as u32, &raw, true)
         }

@@ -1,5 +1,5 @@
 //! Arbitrary bytes read as a vecpress file, every block decoded by the codec
-//! the header names with every kernel it has: errors are fine, panics and
+//! the header names (or, version 2, the block) with every kernel it has: errors are fine, panics and
 //! reads out of bounds are not, every kernel must return what the scalar one
 //! returns (the same values, or the same error), and no allocation may
 //! follow a count the input did not back.
@@ -19,8 +19,6 @@ fuzz_target!(|bytes: &[u8]| {
     };
     let h = *r.header();
     let width = h.element.width();
-    let int = codec::int_codecs().iter().find(|c| c.id() == h.codec);
-    let byte = codec::byte_codecs().iter().find(|c| c.id() == h.codec);
     let mut payload = Vec::new();
     loop {
         let block = match r.next_block(&mut payload) {
@@ -32,6 +30,8 @@ fuzz_target!(|bytes: &[u8]| {
             Err(_) => return,
         };
         let n = block.count as usize;
+        let int = codec::int_codecs().iter().find(|c| c.id() == block.codec);
+        let byte = codec::byte_codecs().iter().find(|c| c.id() == block.codec);
         assert!(payload.len() <= n * width, "the reader checks lengths");
         if block.stored {
             r.hash_content(&payload);

@@ -6,8 +6,9 @@
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result, bail};
-use vecpress::container::{Element, Header, MAX_BLOCK_BYTES, Writer};
+use vecpress::container::{Element, Header, MAX_BLOCK_BYTES, PER_BLOCK, STORED_CODEC, Writer};
 
+use crate::choose::{Chooser, Tally, Work};
 use crate::elements::{self, Block, BlockSource};
 use crate::engine::{Engine, Scratch};
 use crate::files::{self, Input, Output};
@@ -44,9 +45,11 @@ pub struct CompressOpt {
     #[arg(long, value_name = "NAME", conflicts_with = "auto")]
     pub codec: Option<String>,
 
-    /// Pick the codec that makes the first block smallest (the default
-    /// without --codec), among all but the slow high-compression ones
-    /// (lz4-hc: name it with --codec); -v says which and why.
+    /// Pick each block's codec (the default without --codec): the one that
+    /// makes the first block smallest, among all but the slow
+    /// high-compression ones (lz4-hc: name it with --codec), and another
+    /// for a block whose ratio under it strays by over 10%, if a sample of
+    /// the block shows another smaller; -v says which and why.
     #[arg(long)]
     pub auto: bool,
 
@@ -215,9 +218,15 @@ pub fn run(opt: &CompressOpt) -> Result<()> {
 
     let mut first = Block::default();
     let more = source.next(&mut first)?;
-    let engine = match engine {
-        Some(e) => e,
-        None => Tuned::plain(auto(element, &first, opt.common.verbose)?),
+    let (engine, chooser) = match engine {
+        Some(e) => (e, None),
+        None => {
+            let (trials, best) = auto(element, &first, opt.common.verbose)?;
+            let chooser = (opt.format == Format::Vecpress)
+                .then(|| Chooser::new(element, &trials, best))
+                .flatten();
+            (Tuned::plain(best), chooser)
+        }
     };
     let output = Output::create(&out_path, opt.common.force, input.permissions.clone())?;
     if opt.format == Format::Raw {
@@ -225,7 +234,11 @@ pub fn run(opt: &CompressOpt) -> Result<()> {
     }
     let out_name = output.name.clone();
     let header = Header {
-        codec: engine.engine.id(),
+        codec: if chooser.is_some() {
+            PER_BLOCK
+        } else {
+            engine.engine.id()
+        },
         element,
         block_len: block_len as u32,
         total,
@@ -234,8 +247,11 @@ pub fn run(opt: &CompressOpt) -> Result<()> {
     let write_err = || format!("{out_name}: write failed");
     let writer = Writer::new(output, header).with_context(write_err)?;
 
-    let encode = |s: &mut Scratch, b: &mut Block| -> Result<()> {
-        engine.encode(element, &b.raw, &mut b.payload, s)?;
+    let encode = |w: &mut Work, b: &mut Block| -> Result<()> {
+        if let Some(chooser) = &chooser {
+            return chooser.encode(w, b);
+        }
+        engine.encode(element, &b.raw, &mut b.payload, &mut w.engine)?;
         b.stored = b.payload.len() >= b.raw.len();
         Ok(())
     };
@@ -244,25 +260,33 @@ pub fn run(opt: &CompressOpt) -> Result<()> {
         first: more.then_some(first),
         bar: &bar,
     };
-    // The blocks read, the file written, blocks written, blocks stored raw.
-    let mut ctx = (blocks, writer, 0u64, 0u64);
-    type Ctx<'a> = (Blocks<'a>, Writer<Output>, u64, u64);
+    // The blocks read, the file written, blocks written, blocks stored
+    // raw, the codecs chosen.
+    let mut ctx = (blocks, writer, 0u64, 0u64, Tally::default());
+    type Ctx<'a> = (Blocks<'a>, Writer<Output>, u64, u64, Tally);
+    let leader = engine.engine;
     parallel::ordered_shared(
         parallel::threads(opt.threads),
         &mut ctx,
         |(blocks, writer, ..): &mut Ctx<'_>, b: &mut Block| blocks.next(writer, b),
         encode,
-        |(_, writer, count, stored): &mut Ctx<'_>, b: &mut Block| {
+        |(_, writer, count, stored, tally): &mut Ctx<'_>, b: &mut Block| {
             let payload = if b.stored { &b.raw } else { &b.payload };
+            let codec = match b.engine {
+                _ if b.stored => STORED_CODEC,
+                Some(e) => e.id(),
+                None => leader.id(),
+            };
             writer
-                .write_block(b.count as u32, payload, b.stored)
+                .write_block_with(b.count as u32, payload, codec, 0)
                 .with_context(write_err)?;
             *count += 1;
             *stored += u64::from(b.stored);
+            tally.add(b, leader);
             Ok(())
         },
     )?;
-    let (_, writer, count, stored) = ctx;
+    let (_, writer, count, stored, tally) = ctx;
     let blocks = count;
     let elements = writer.total();
     let output = writer.finish().with_context(write_err)?;
@@ -275,8 +299,14 @@ pub fn run(opt: &CompressOpt) -> Result<()> {
             "{name}: {consumed} bytes -> {written} bytes (ratio {:.3}), {elements} {} elements, codec {}, {blocks} blocks ({stored} stored raw)",
             consumed as f64 / written.max(1) as f64,
             element.name(),
-            describe(&engine),
+            match chooser {
+                Some(_) => format!("chosen per block, first {}", engine.engine.name()),
+                None => describe(&engine),
+            },
         );
+        if chooser.is_some() {
+            eprintln!("{name}: {}", tally.describe());
+        }
     }
     Ok(())
 }
@@ -463,8 +493,9 @@ fn chosen(name: &str, element: Element) -> Result<Engine> {
     Ok(engine)
 }
 
-/// Picks the codec that makes `first`, the first block, smallest.
-fn auto(element: Element, first: &Block, verbose: bool) -> Result<Engine> {
+/// Picks the codec that makes `first`, the first block, smallest; returns
+/// every codec's trial too.
+fn auto(element: Element, first: &Block, verbose: bool) -> Result<(Vec<trial::Trial>, Engine)> {
     // Try on the block as it will be encoded, then put it back.
     let mut sample = Block {
         count: first.count,
@@ -506,5 +537,5 @@ fn auto(element: Element, first: &Block, verbose: bool) -> Result<Engine> {
             others.join(", ")
         );
     }
-    Ok(best)
+    Ok((trials, best))
 }

@@ -8,7 +8,9 @@ use std::io::Read;
 use std::path::PathBuf;
 
 use anyhow::{Context, Result, anyhow, bail};
-use vecpress::container::{BlockInfo, ContentHash, Element, MAGIC, Reader, UnverifiedBlock};
+use vecpress::container::{
+    BlockInfo, ContentHash, Element, Header, MAGIC, PER_BLOCK, Reader, UnverifiedBlock,
+};
 
 use crate::elements::{self, Restorer};
 use crate::engine::{self, Engine, Scratch};
@@ -97,9 +99,7 @@ pub fn run(opt: &DecompressOpt) -> Result<()> {
     }
     let reader = Reader::new(reader).map_err(|e| anyhow!("{name}: {}", describe(&e)))?;
     let header = *reader.header();
-    let engine = engine::for_file(header.codec, header.element).with_context(|| name.clone())?;
-    let engine =
-        Tuned::for_file(engine, header.dict_id, dict.as_ref()).with_context(|| name.clone())?;
+    let codecs = Codecs::new(&header, dict.as_ref()).with_context(|| name.clone())?;
     let output = Output::create(&out_path, opt.common.force, input.permissions.clone())?;
     // Reading on one side; on the other, the content restored, hashed in
     // order and written.
@@ -123,7 +123,7 @@ pub fn run(opt: &DecompressOpt) -> Result<()> {
                 })?;
                 slot.info = Some(info);
             }
-            decode_block(engine, header.element, slot, s).with_context(|| name.clone())
+            decode_block(&codecs, slot, s).with_context(|| name.clone())
         },
         &mut sink,
         |(restorer, hash, output): &mut (Restorer, ContentHash, Output), slot: &mut Slot| {
@@ -145,11 +145,13 @@ pub fn run(opt: &DecompressOpt) -> Result<()> {
             "{name}: {} bytes -> {written} bytes, {elements} {} elements, codec {}{}, {} blocks, checksums ok",
             reader.offset(),
             header.element.name(),
-            engine.engine.name(),
-            engine.dict.map_or(String::new(), |d| format!(
-                " with dictionary {:#010x}",
-                d.id
-            )),
+            codecs.describe(),
+            dict.as_ref()
+                .filter(|_| header.dict_id.is_some())
+                .map_or(String::new(), |d| format!(
+                    " with dictionary {:#010x}",
+                    d.id
+                )),
             reader.blocks()
         );
     }
@@ -337,56 +339,114 @@ fn describe_error(e: &vecpress::Error) -> String {
     }
 }
 
-/// Decodes one block (stored or encoded) into its elements' bytes.
-fn decode_block(
-    engine: Tuned<'_>,
+/// The codecs a file's blocks decode with: the header's for every block
+/// (version 1), or each block's own (version 2, checked as each comes).
+#[derive(Clone, Copy)]
+pub struct Codecs<'a> {
     element: Element,
-    slot: &mut Slot,
-    s: &mut Scratch,
-) -> Result<()> {
+    dict_id: Option<u32>,
+    dict: Option<&'a Dictionary>,
+    /// The header's codec, for a version 1 file.
+    fixed: Option<Tuned<'a>>,
+    block_header_len: usize,
+}
+
+impl<'a> Codecs<'a> {
+    /// The codecs of a file with `header`, given the dictionary `dict`
+    /// (from `--dict`): the header's codec is checked now, and so is the
+    /// dictionary a file of per-block codecs names.
+    pub fn new(header: &Header, dict: Option<&'a Dictionary>) -> Result<Codecs<'a>> {
+        let fixed = if header.codec == PER_BLOCK {
+            if let Some(needed) = header.dict_id {
+                dict.ok_or_else(|| tuning::missing(needed))?.check(needed)?;
+            }
+            None
+        } else {
+            let engine = engine::for_file(header.codec, header.element)?;
+            Some(Tuned::for_file(engine, header.dict_id, dict)?)
+        };
+        Ok(Codecs {
+            element: header.element,
+            dict_id: header.dict_id,
+            dict,
+            fixed,
+            block_header_len: header.block_header_len(),
+        })
+    }
+
+    /// The codec of a block.
+    pub fn for_block(&self, info: &BlockInfo) -> Result<Tuned<'a>> {
+        if info.stored {
+            return Ok(Tuned::plain(Engine::Store));
+        }
+        if let Some(fixed) = self.fixed {
+            return Ok(fixed);
+        }
+        let engine = engine::for_file(info.codec, self.element)?;
+        Tuned::for_file(engine, self.dict_id, self.dict)
+    }
+
+    /// The codec for -v: its name, or "chosen per block".
+    pub fn describe(&self) -> &'static str {
+        self.fixed.map_or("chosen per block", |t| t.engine.name())
+    }
+}
+
+/// Decodes one block (stored or encoded) into its elements' bytes.
+fn decode_block(codecs: &Codecs<'_>, slot: &mut Slot, s: &mut Scratch) -> Result<()> {
     let Some(info) = slot.info else { return Ok(()) };
     let count = info.count as usize;
-    let r = if info.stored {
-        Engine::Store.decode(element, &slot.payload, count, &mut slot.decoded, s)
-    } else {
-        engine.decode(element, &slot.payload, count, &mut slot.decoded, s)
-    };
+    let r = codecs.for_block(&info).and_then(|engine| {
+        engine.decode(codecs.element, &slot.payload, count, &mut slot.decoded, s)
+    });
     r.with_context(|| {
         format!(
             "block {} (payload at byte {} of the file)",
             info.index,
-            info.offset + vecpress::container::BLOCK_HEADER_LEN as u64
+            info.offset + codecs.block_header_len as u64
         )
     })
 }
 
-/// Reads a whole vecpress file, verifying it; for `inspect`. Without an
-/// engine (a dictionary is missing), blocks are checked but not decoded, and
+/// What [`verify`] found.
+#[derive(Default)]
+pub struct Verified {
+    /// Blocks stored raw.
+    pub stored: u64,
+    /// Bytes of content restored (0 when not decoded).
+    pub content: u64,
+    /// Blocks of each codec id and level (stored ones under id 0).
+    pub per_codec: std::collections::BTreeMap<(u16, u8), u64>,
+}
+
+/// Reads a whole vecpress file, verifying it; for `inspect`. Without the
+/// codecs (a dictionary is missing), blocks are checked but not decoded, and
 /// the content is neither measured (0 bytes) nor checked.
 pub fn verify(
     reader: &mut Reader<Box<dyn Read + Send>>,
-    engine: Option<Tuned<'_>>,
-) -> Result<(u64, u64)> {
+    codecs: Option<Codecs<'_>>,
+) -> Result<Verified> {
     let element = reader.header().element;
     let mut slot = Slot::default();
     let mut s = Scratch::default();
     let mut restorer = Restorer::new(element);
-    let (mut stored, mut content) = (0u64, 0u64);
+    let mut found = Verified::default();
     loop {
         let index = reader.blocks();
         slot.info = reader
             .next_block(&mut slot.payload)
             .map_err(|e| anyhow!("block {index}: {}", describe(&e)))?;
         let Some(info) = slot.info else { break };
-        stored += u64::from(info.stored);
-        let Some(engine) = engine else { continue };
-        decode_block(engine, element, &mut slot, &mut s)?;
+        found.stored += u64::from(info.stored);
+        *found.per_codec.entry((info.codec, info.level)).or_default() += 1;
+        let Some(codecs) = &codecs else { continue };
+        decode_block(codecs, &mut slot, &mut s)?;
         let c = restorer.restore(&mut slot.decoded);
-        content += c.len() as u64;
+        found.content += c.len() as u64;
         reader.hash_content(c);
     }
-    if engine.is_some() {
+    if codecs.is_some() {
         reader.check_content().map_err(|e| anyhow!(describe(&e)))?;
     }
-    Ok((stored, content))
+    Ok(found)
 }

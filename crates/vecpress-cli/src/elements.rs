@@ -10,6 +10,7 @@ use std::path::Path;
 use anyhow::{Context, Result, bail};
 use vecpress::container::{Element, PostingsState, gaps_to_postings, postings_to_gaps};
 
+use crate::engine::Engine;
 use crate::files::read_some;
 
 /// The element type of a file by its extension, as `vecpress bench` reads
@@ -39,6 +40,10 @@ pub struct Block {
     pub payload: Vec<u8>,
     /// Whether `raw` is stored instead of `payload`.
     pub stored: bool,
+    /// The codec `payload` was encoded with, when chosen for this block.
+    pub engine: Option<Engine>,
+    /// Whether its codec was chosen by a probe (see [`crate::choose`]).
+    pub probed: bool,
 }
 
 impl Block {

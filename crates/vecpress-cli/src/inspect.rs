@@ -6,12 +6,13 @@
 use std::path::PathBuf;
 
 use anyhow::{Context, Result, anyhow};
-use vecpress::container::{Element, MAGIC, Reader};
+use vecpress::container::{Element, MAGIC, PER_BLOCK, Reader};
 
+use crate::decompress::{Codecs, Verified};
 use crate::elements::{self, Block, BlockSource};
 use crate::engine::{self, Engine};
 use crate::files::Input;
-use crate::tuning::{Dictionary, Tuned};
+use crate::tuning::Dictionary;
 use crate::{compress, decompress, trial};
 
 /// Options of `vecpress inspect`.
@@ -147,12 +148,13 @@ fn container(
     let mut reader =
         Reader::new(reader).map_err(|e| anyhow!("{name}: {}", decompress::describe(&e)))?;
     let h = *reader.header();
-    let codec = Engine::by_id(h.codec).map_or("unknown", |e| e.name());
+    let codec = match Engine::by_id(h.codec) {
+        _ if h.codec == PER_BLOCK => "chosen per block",
+        Some(e) => e.name(),
+        None => "unknown",
+    };
     println!("file:          {name}");
-    println!(
-        "format:        vecpress, version {}",
-        vecpress::container::VERSION
-    );
+    println!("format:        vecpress, version {}", h.version());
     println!("codec:         {codec} (id {})", h.codec);
     println!("type:          {}", h.element.name());
     println!(
@@ -167,17 +169,34 @@ fn container(
     if let Some(id) = h.dict_id {
         println!("dictionary:    {id:#010x}");
     }
-    let engine = engine::for_file(h.codec, h.element).with_context(|| name.to_string())?;
     // Without the dictionary, check what can be checked and say so.
-    let tuned = match (h.dict_id, dict) {
+    let codecs = match (h.dict_id, dict) {
+        (Some(_), None) if h.codec != PER_BLOCK => {
+            engine::for_file(h.codec, h.element).with_context(|| name.to_string())?;
+            None
+        }
         (Some(_), None) => None,
-        _ => Some(Tuned::for_file(engine, h.dict_id, dict).with_context(|| name.to_string())?),
+        _ => Some(Codecs::new(&h, dict).with_context(|| name.to_string())?),
     };
-    let result = decompress::verify(&mut reader, tuned);
+    let result = decompress::verify(&mut reader, codecs);
     let file_bytes = size.unwrap_or(reader.offset());
     println!("blocks:        {}", reader.blocks());
+    if let (Ok(found), PER_BLOCK) = (&result, h.codec) {
+        let counts: Vec<String> = found
+            .per_codec
+            .iter()
+            .map(|(&(id, level), n)| {
+                let name = Engine::by_id(id).map_or("unknown", |e| e.name());
+                match level {
+                    0 => format!("{name} {n}"),
+                    l => format!("{name} (level {l}) {n}"),
+                }
+            })
+            .collect();
+        println!("per codec:     {}", counts.join(", "));
+    }
     match (result, h.dict_id) {
-        (Ok((stored, _)), Some(id)) if tuned.is_none() => {
+        (Ok(Verified { stored, .. }), Some(id)) if codecs.is_none() => {
             println!("stored raw:    {stored} blocks");
             println!("elements:      {} in the blocks", reader.total());
             println!("file:          {file_bytes} bytes");
@@ -186,7 +205,12 @@ fn container(
             );
             Ok(())
         }
-        (Ok((stored, content)), _) => {
+        (
+            Ok(Verified {
+                stored, content, ..
+            }),
+            _,
+        ) => {
             println!("stored raw:    {stored} blocks");
             println!(
                 "content:       {content} bytes in {} elements",

@@ -21,6 +21,7 @@
 #[cfg(target_os = "linux")]
 mod alloc;
 mod bench;
+mod choose;
 mod compress;
 mod decompress;
 mod elements;

@@ -18,6 +18,8 @@ pub struct Trial {
     /// Bytes the blocks take in a file (payloads, stored raw where smaller,
     /// plus block headers).
     pub file_bytes: u64,
+    /// Bytes of the payloads alone.
+    pub payload_bytes: u64,
     pub encode: Duration,
     pub decode: Duration,
 }
@@ -53,6 +55,7 @@ pub fn run(engine: Engine, element: Element, blocks: &[(usize, &[u8])]) -> Resul
         engine,
         raw_bytes: 0,
         file_bytes: 0,
+        payload_bytes: 0,
         encode: Duration::ZERO,
         decode: Duration::ZERO,
     };
@@ -65,6 +68,7 @@ pub fn run(engine: Engine, element: Element, blocks: &[(usize, &[u8])]) -> Resul
             bail!("{} does not round-trip this data", engine.name());
         }
         t.raw_bytes += raw.len() as u64;
+        t.payload_bytes += enc.len().min(raw.len()) as u64;
         t.file_bytes += BLOCK_OVERHEAD + enc.len().min(raw.len()) as u64;
         t.encode += encode;
         t.decode += decode;

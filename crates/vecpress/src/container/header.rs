@@ -4,8 +4,8 @@
 use xxhash_rust::xxh32::xxh32;
 
 use super::{
-    DICT_EXT_LEN, FLAG_DICTIONARY, HEADER_LEN, KNOWN_FLAGS, MAGIC, SEED, UNKNOWN_TOTAL, VERSION,
-    le32,
+    BLOCK_HEADER_LEN, BLOCK_HEADER_LEN_V2, DICT_EXT_LEN, FLAG_DICTIONARY, HEADER_LEN, KNOWN_FLAGS,
+    MAGIC, PER_BLOCK, SEED, UNKNOWN_TOTAL, VERSION, VERSION_1, le32,
 };
 use crate::{Error, Unit};
 
@@ -135,7 +135,8 @@ impl Element {
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Header {
-    /// The codec's id in [`crate::codec`], or [`STORED_CODEC`](super::STORED_CODEC).
+    /// The codec's id in [`crate::codec`], or [`STORED_CODEC`](super::STORED_CODEC);
+    /// [`PER_BLOCK`] when each block names its own (a version 2 file).
     pub codec: u16,
     /// What the elements are.
     pub element: Element,
@@ -164,7 +165,7 @@ impl Header {
     pub fn to_bytes(&self) -> Vec<u8> {
         let mut b = vec![0u8; self.encoded_len()];
         b[..4].copy_from_slice(&MAGIC);
-        b[4] = VERSION;
+        b[4] = self.version();
         b[5] = self.element.code();
         b[6..8].copy_from_slice(&self.codec.to_le_bytes());
         b[8..12].copy_from_slice(&self.block_len.to_le_bytes());
@@ -183,6 +184,34 @@ impl Header {
             b[32..36].copy_from_slice(&sum.to_le_bytes());
         }
         b
+    }
+
+    /// The format version the header is written in: [`VERSION`] (2) when
+    /// each block names its codec ([`PER_BLOCK`]), else [`VERSION_1`].
+    ///
+    /// ```
+    /// use vecpress::container::{Element, Header, PER_BLOCK};
+    ///
+    /// let h = Header { codec: 17, element: Element::Bytes, block_len: 1, total: None, dict_id: None };
+    /// assert_eq!(h.version(), 1);
+    /// assert_eq!(Header { codec: PER_BLOCK, ..h }.version(), 2);
+    /// ```
+    pub fn version(&self) -> u8 {
+        if self.codec == PER_BLOCK {
+            VERSION
+        } else {
+            VERSION_1
+        }
+    }
+
+    /// Bytes in each block's header: [`BLOCK_HEADER_LEN`] (12), or
+    /// [`BLOCK_HEADER_LEN_V2`] (16) when blocks name their codecs.
+    pub fn block_header_len(&self) -> usize {
+        if self.codec == PER_BLOCK {
+            BLOCK_HEADER_LEN_V2
+        } else {
+            BLOCK_HEADER_LEN
+        }
     }
 
     /// Bytes in the header as written: [`HEADER_LEN`], plus
@@ -245,7 +274,7 @@ impl Header {
         if b[..4] != MAGIC {
             return corrupt(0, "not a vecpress file (bad magic)");
         }
-        if b[4] != VERSION {
+        if b[4] != VERSION && b[4] != VERSION_1 {
             return corrupt(4, "unknown format version");
         }
         if le32(&b[24..]) != xxh32(&b[..24], SEED) {
@@ -265,9 +294,19 @@ impl Header {
         if block_len == 0 {
             return corrupt(8, "block length is zero");
         }
+        let codec = u16::from_le_bytes([b[6], b[7]]);
+        if b[4] == VERSION && codec != PER_BLOCK {
+            return corrupt(
+                6,
+                "a version 2 header names a codec (its blocks name theirs)",
+            );
+        }
+        if b[4] == VERSION_1 && codec == PER_BLOCK {
+            return corrupt(6, "a version 1 header leaves the codec to its blocks");
+        }
         let total = u64::from_le_bytes(b[16..24].try_into().unwrap_or_default());
         let header = Header {
-            codec: u16::from_le_bytes([b[6], b[7]]),
+            codec,
             element,
             block_len,
             total: (total != UNKNOWN_TOTAL).then_some(total),

@@ -5,8 +5,8 @@ use std::io::{self, Read};
 use xxhash_rust::xxh64::Xxh64;
 
 use super::{
-    BLOCK_HEADER_LEN, DICT_EXT_LEN, END_LEN, FLAG_DICTIONARY, HEADER_LEN, Header, MAX_BLOCK_BYTES,
-    SEED, STORED_BIT, block_checksum, le32,
+    BLOCK_HEADER_LEN_V2, DICT_EXT_LEN, END_LEN, FLAG_DICTIONARY, HEADER_LEN, Header,
+    MAX_BLOCK_BYTES, PER_BLOCK, SEED, STORED_BIT, STORED_CODEC, block_checksum, le32,
 };
 use crate::{Error, Unit};
 
@@ -41,6 +41,13 @@ pub struct BlockInfo {
     pub count: u32,
     /// Whether the payload is the elements' bytes rather than a codec's encoding.
     pub stored: bool,
+    /// The id of the codec whose encoding the payload is: the block's own
+    /// in a version 2 file, else the header's; [`STORED_CODEC`] when
+    /// `stored`.
+    pub codec: u16,
+    /// The level the block was encoded at, as a version 2 file records it;
+    /// 0 when the codec has none, used its default, or the file is version 1.
+    pub level: u8,
 }
 
 /// A block whose payload was read but whose checksum is not yet checked, as
@@ -48,8 +55,10 @@ pub struct BlockInfo {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct UnverifiedBlock {
     info: BlockInfo,
-    /// The header fields the checksum covers with the payload.
-    fields: [u8; 8],
+    /// The header fields the checksum covers with the payload: the first
+    /// `len` bytes.
+    fields: [u8; BLOCK_HEADER_LEN_V2 - 4],
+    len: u8,
     checksum: u32,
 }
 
@@ -63,7 +72,8 @@ impl UnverifiedBlock {
     /// checksum: the block's [`BlockInfo`], or `ChecksumMismatch` at the
     /// block's header.
     pub fn verify(&self, payload: &[u8]) -> io::Result<BlockInfo> {
-        if self.checksum != block_checksum(&self.fields, payload) {
+        let fields = &self.fields[..usize::from(self.len)];
+        if self.checksum != block_checksum(fields, payload) {
             return Err(invalid(Error::ChecksumMismatch {
                 what: "block",
                 offset: self.info.offset as usize,
@@ -192,14 +202,15 @@ impl<R: Read> Reader<R> {
             return Ok(None);
         }
         let start = self.offset;
-        let mut head = [0u8; BLOCK_HEADER_LEN];
+        let head_len = self.header.block_header_len();
+        let mut head = [0u8; BLOCK_HEADER_LEN_V2];
         // The end record is shorter than a block header but starts alike.
         read_full(&mut self.inner, &mut head[..4], start)?;
         let count = le32(&head);
         if count == 0 {
             return self.read_end(start).map(|()| None);
         }
-        read_full(&mut self.inner, &mut head[4..], start)?;
+        read_full(&mut self.inner, &mut head[4..head_len], start)?;
         let corrupt = |offset: u64, what| {
             invalid(Error::Corrupt {
                 offset: offset as usize,
@@ -225,6 +236,27 @@ impl<R: Read> Reader<R> {
                 "block length exceeds its elements' size",
             ));
         }
+        let (codec, level) = if self.header.codec == PER_BLOCK {
+            let codec = u16::from_le_bytes([head[8], head[9]]);
+            let level = head[10];
+            if head[11] != 0 {
+                return Err(corrupt(start + 11, "block's reserved byte is not zero"));
+            }
+            if stored != (codec == STORED_CODEC) {
+                return Err(corrupt(
+                    start + 8,
+                    "block's codec disagrees with its stored bit",
+                ));
+            }
+            if codec == PER_BLOCK || (stored && level != 0) {
+                return Err(corrupt(start + 8, "block's codec or level is not one"));
+            }
+            (codec, level)
+        } else if stored {
+            (STORED_CODEC, 0)
+        } else {
+            (self.header.codec, 0)
+        };
         payload.clear();
         let got = (&mut self.inner).take(len).read_to_end(payload)?;
         if (got as u64) < len {
@@ -235,16 +267,19 @@ impl<R: Read> Reader<R> {
             offset: start,
             count,
             stored,
+            codec,
+            level,
         };
-        self.offset += BLOCK_HEADER_LEN as u64 + len;
+        self.offset += head_len as u64 + len;
         self.index += 1;
         self.total += u64::from(count);
-        let mut fields = [0u8; 8];
-        fields.copy_from_slice(&head[..8]);
+        let mut fields = [0u8; BLOCK_HEADER_LEN_V2 - 4];
+        fields.copy_from_slice(&head[..BLOCK_HEADER_LEN_V2 - 4]);
         Ok(Some(UnverifiedBlock {
             info,
             fields,
-            checksum: le32(&head[8..]),
+            len: (head_len - 4) as u8,
+            checksum: le32(&head[head_len - 4..]),
         }))
     }
 
