@@ -17,6 +17,7 @@ of commands run alternately, as ratios within the run:
                             once, on the first block), > 1: faster now
   decode, auto ÷ single     `decompress -c` of the automatic file against that
                             of the smallest single-codec file, > 1: faster
+                            ("same file" where the two are the same bytes)
 
   python3 scripts/choice-bench.py [--before BIN] [--reps N] [--out perf/choice-<cpu>.md]
 
@@ -114,15 +115,15 @@ def paired(a: list[str], b: list[str], reps: int) -> float:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--before", help="an older vecpress binary, whose automatic compression to time against")
-    ap.add_argument("--reps", type=int, default=7, help="runs of each command (default 7)")
+    ap.add_argument("--reps", type=int, default=21, help="runs of each command (default 21)")
     ap.add_argument("--out", help="also write the table to this file (markdown)")
     args = ap.parse_args()
     vp = binary()
     data = data_dir()
     zstd = shutil.which("zstd")
     lines = [f"CPU: {cpu_name()}; blocks of 1 MiB; speeds are medians of {args.reps} alternated runs of whole commands.", "",
-             "| file | smallest single codec | bytes | automatic: bytes | ÷ smallest single | blocks per codec | zstd -3 bytes | compress, auto ÷ before | decode, auto ÷ single |",
-             "|---|---|---:|---:|---:|---|---:|---:|---:|"]
+             "| file | smallest single codec | bytes | automatic: bytes | ÷ smallest single | blocks per codec | zstd -3 bytes | automatic ÷ zstd -3 | compress, auto ÷ before | decode, auto ÷ single |",
+             "|---|---|---:|---:|---:|---|---:|---:|---:|---:|"]
     with tempfile.TemporaryDirectory() as tmp_name:
         tmp = Path(tmp_name)
         for label, path, kind in inputs(data, tmp):
@@ -141,16 +142,19 @@ def main() -> None:
             if per_codec is None:
                 codec = next(l.split(":", 1)[1].split("(")[0].strip() for l in shown.splitlines() if l.startswith("codec:"))
                 per_codec = f"{codec}, all (one codec fits)"
-            z = "-"
+            z, to_z = "-", "-"
             if zstd:
-                z = str(len(subprocess.run([zstd, "-3", "-c", str(path)], capture_output=True, check=True).stdout))
+                z_bytes = len(subprocess.run([zstd, "-3", "-c", str(path)], capture_output=True, check=True).stdout)
+                z, to_z = f"{z_bytes:,}", f"{auto_bytes / z_bytes:.2f}"
             speed = "-"
             if args.before:
                 before_cmd = [args.before] + auto_cmd[1:-1] + [str(tmp / "before.vp")]
                 speed = f"{paired(auto_cmd, before_cmd, args.reps):.2f}"
             single = tmp / f"single-{best}.vp"
-            decode = paired([vp, "decompress", "-q", "-c", str(auto)], [vp, "decompress", "-q", "-c", str(single)], args.reps)
-            lines.append(f"| {label} | {best} | {sizes[best]:,} | {auto_bytes:,} | {auto_bytes / sizes[best]:.3f} | {per_codec} | {z} | {speed} | {decode:.2f} |")
+            decode = "same file"
+            if single.read_bytes() != auto.read_bytes():
+                decode = f"{paired([vp, 'decompress', '-q', '-c', str(auto)], [vp, 'decompress', '-q', '-c', str(single)], args.reps):.2f}"
+            lines.append(f"| {label} | {best} | {sizes[best]:,} | {auto_bytes:,} | {auto_bytes / sizes[best]:.3f} | {per_codec} | {z} | {to_z} | {speed} | {decode} |")
             print(lines[-1], flush=True)
     lines += ["", "Made by `python3 scripts/choice-bench.py" + (" --before BIN" if args.before else "") + "`."]
     if args.out:

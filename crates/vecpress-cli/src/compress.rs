@@ -68,7 +68,8 @@ pub struct CompressOpt {
     /// Threads in all, each reading, encoding and writing blocks in turn
     /// (0: one per core), for vecpress files and LZ4 frames alike. The
     /// output is the same at every count; memory grows by a block (its
-    /// input and output) a thread, 4 MiB blocks for --format lz4.
+    /// input and output, and a second output where the codec is chosen per
+    /// block) a thread, 4 MiB blocks for --format lz4.
     #[arg(short = 'T', long, value_name = "N", default_value_t = 1)]
     pub threads: usize,
 
