@@ -1,14 +1,16 @@
 //! A small inverted index: each term's sorted document ids are stored as a
 //! delta-coded Stream VByte stream, and queries read them without decoding
-//! whole lists: `select_delta` fetches the i-th document, `seek_delta` jumps
-//! to the first document at or after a target, which is all an AND query
-//! needs.
+//! whole lists: a cursor (`stream_vbyte::DeltaCursor`) walks a list forward
+//! and jumps to the first document at or after a target, which is what the
+//! AND and OR queries of `vecpress::postings` are made of; `select_delta`
+//! fetches the i-th document.
 //!
 //! `cargo run --release -p vecpress --example posting_index`
 
 use std::collections::BTreeMap;
 
-use vecpress::stream_vbyte;
+use vecpress::postings;
+use vecpress::stream_vbyte::{self, DeltaCursor};
 
 /// One term's postings: the count (Stream VByte does not store it) and the
 /// encoded gaps.
@@ -31,17 +33,23 @@ impl PostingList {
     }
 }
 
-/// Documents holding both terms: walk the shorter list and seek in the
-/// longer one, which skips the groups of values below each target.
-fn and_query(short: &PostingList, long: &PostingList) -> Result<Vec<u32>, vecpress::Error> {
-    let mut hits = Vec::new();
-    for doc in short.decode()? {
-        match stream_vbyte::seek_delta(&long.bytes, long.len, doc, 0)? {
-            Some((_, found)) if found == doc => hits.push(doc),
-            Some(_) => {}
-            None => break, // every later document of `short` is beyond `long`'s last
-        }
+impl PostingList {
+    /// A cursor at the list's first document.
+    fn cursor(&self) -> Result<DeltaCursor<'_>, vecpress::Error> {
+        DeltaCursor::new(&self.bytes, self.len, 0)
     }
+}
+
+/// Documents holding every term: the shortest list drives, and each other
+/// list's cursor skips forward to its documents, never decoding the groups
+/// of values below them.
+fn and_query(terms: &[&PostingList]) -> Result<Vec<u32>, vecpress::Error> {
+    let mut cursors = terms
+        .iter()
+        .map(|t| t.cursor())
+        .collect::<Result<Vec<_>, _>>()?;
+    let mut hits = Vec::new();
+    postings::and(&mut cursors, &mut hits)?;
     Ok(hits)
 }
 
@@ -88,19 +96,39 @@ fn main() -> Result<(), vecpress::Error> {
         );
     }
 
-    // An AND query, checked against a plain merge of the two lists.
-    let hits = and_query(&index["rare"], &index["vecpress"])?;
-    let expected: Vec<u32> = lists["rare"]
+    // An AND query of two terms, then three, checked against plain merges.
+    let merged = |terms: &[&str]| -> Vec<u32> {
+        lists[terms[0]]
+            .iter()
+            .copied()
+            .filter(|d| terms[1..].iter().all(|t| lists[t].binary_search(d).is_ok()))
+            .collect()
+    };
+    for terms in [&["rare", "vecpress"][..], &["rare", "vecpress", "common"]] {
+        let found: Vec<&PostingList> = terms.iter().map(|t| &index[t]).collect();
+        let hits = and_query(&found)?;
+        assert_eq!(hits, merged(terms));
+        println!(
+            "{}: {} documents, first {:?}",
+            terms.join(" AND "),
+            hits.len(),
+            hits.first()
+        );
+    }
+
+    // An OR query: every document of either term, once.
+    let mut cursors = [index["rare"].cursor()?, index["vecpress"].cursor()?];
+    let mut either = Vec::new();
+    postings::or(&mut cursors, &mut either)?;
+    let mut expected: Vec<u32> = lists["rare"]
         .iter()
+        .chain(&lists["vecpress"])
         .copied()
-        .filter(|d| lists["vecpress"].binary_search(d).is_ok())
         .collect();
-    assert_eq!(hits, expected);
-    println!(
-        "rare AND vecpress: {} documents, first {:?}",
-        hits.len(),
-        hits.first()
-    );
+    expected.sort_unstable();
+    expected.dedup();
+    assert_eq!(either, expected);
+    println!("rare OR vecpress: {} documents", either.len());
 
     // New documents are appended to a list without re-encoding it.
     let list = &index["rare"];

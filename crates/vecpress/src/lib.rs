@@ -57,6 +57,7 @@ mod error;
 pub mod group_varint;
 mod isa;
 pub mod lz4;
+pub mod postings;
 mod scratch;
 mod simd;
 pub mod stream_vbyte;

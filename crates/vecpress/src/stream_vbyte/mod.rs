@@ -84,6 +84,7 @@
 //! ```
 
 mod chunked;
+mod cursor;
 mod decode;
 mod encode;
 mod seek;
@@ -101,6 +102,7 @@ pub use zero124::{
     encode_delta_0124_to_vec, encoded_len_0124, validate_0124,
 };
 
+pub use cursor::DeltaCursor;
 pub use seek::{seek_delta, seek_delta_with, select, select_delta, select_delta_with};
 pub use widen::{decode_u16, decode_u16_to_vec, encode_u16, encode_u16_to_vec};
 pub use writer::{DeltaWriter, Writer};

@@ -48,6 +48,7 @@
 //! # Ok::<(), vecpress::Error>(())
 //! ```
 
+mod cursor;
 mod scalar;
 mod search;
 mod zigzag;
@@ -61,6 +62,7 @@ mod neon;
 #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
 mod tables;
 
+pub use cursor::DeltaCursor;
 pub use search::{search_delta, select_delta};
 pub use zigzag::{
     decode_i32, decode_i64, encode_i32, encode_i32_to_vec, encode_i64, encode_i64_to_vec,

@@ -162,7 +162,7 @@ fn seek_delta_impl(
     let (control, data) = input.split_at(clen);
     // Whole groups with the kernel, the rest value by value.
     let (groups, pos, mut acc) = match find_groups(isa, &control[..n / 4], data, prev, target) {
-        Found::At(i, value) => return Ok(Some((i, value))),
+        Found::At { index, value, .. } => return Ok(Some((index, value))),
         Found::Not { groups, pos, acc } => (groups, pos, acc),
     };
     for gap in Gaps::new(control, data, 4 * groups, pos, n) {
@@ -223,9 +223,17 @@ impl Iterator for Gaps<'_> {
 }
 
 /// What a search kernel found.
-enum Found {
-    /// The index and value of the first value at least the target.
-    At(usize, u32),
+pub(super) enum Found {
+    /// The index and value of the first value at least the target, and
+    /// where its group starts: the groups before it, their data bytes and
+    /// their last value.
+    At {
+        index: usize,
+        value: u32,
+        groups: usize,
+        pos: usize,
+        acc: u32,
+    },
     /// No value of the first `groups` groups reaches the target; their data
     /// takes `pos` bytes, and `acc` is their last value.
     Not { groups: usize, pos: usize, acc: u32 },
@@ -235,7 +243,7 @@ enum Found {
 /// of the values of a prefix of the groups of `control`, from the start of
 /// `data`, up to the first value at least `target`. The kernels stop where
 /// less than 16 data bytes remain.
-fn find_groups(isa: Isa, control: &[u8], data: &[u8], acc: u32, target: u32) -> Found {
+pub(super) fn find_groups(isa: Isa, control: &[u8], data: &[u8], acc: u32, target: u32) -> Found {
     match isa {
         #[cfg(target_arch = "x86_64")]
         // SAFETY: `isa` came from `Isa::best()`, `Isa::check()` or `tune::isa()`, so the
@@ -319,10 +327,20 @@ unsafe fn find_groups_with<W: Vector>(control: &[u8], data: &[u8], acc: u32, tar
         };
         if hit != 0 {
             let lane = hit.trailing_zeros() as usize;
-            let mut four = [0u32; 4];
-            // SAFETY: `four` holds 16 bytes; the CPU supports W.
-            unsafe { values.store(four.as_mut_ptr().cast()) };
-            return Found::At(4 * g + lane, four[lane]);
+            let (mut four, mut gaps) = ([0u32; 4], [0u32; 4]);
+            // SAFETY: `four` and `gaps` hold 16 bytes each; the CPU supports
+            // W; 16 bytes remain at `pos`.
+            unsafe {
+                values.store(four.as_mut_ptr().cast());
+                group::<W>(data, c, pos).store(gaps.as_mut_ptr().cast());
+            }
+            return Found::At {
+                index: 4 * g + lane,
+                value: four[lane],
+                groups: g,
+                pos,
+                acc: four[0].wrapping_sub(gaps[0]),
+            };
         }
         pos += length(c);
         g += 1;

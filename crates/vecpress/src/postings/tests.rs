@@ -1,0 +1,338 @@
+//! Cursors against a plain list, and the set operations against sets, for
+//! every format with a cursor and (Stream VByte) every ISA level.
+
+use std::collections::BTreeSet;
+
+use super::*;
+use crate::{Isa, stream_vbyte, vbyte};
+
+/// A deterministic xorshift generator.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0
+    }
+    fn below(&mut self, n: u64) -> u64 {
+        self.next() % n.max(1)
+    }
+}
+
+/// A sorted list of `n` distinct values, gaps up to `2^bits`.
+fn list(rng: &mut Rng, n: usize, bits: u32) -> Vec<u32> {
+    let mut v = Vec::with_capacity(n);
+    let mut x = rng.below(1 << bits) as u32;
+    for _ in 0..n {
+        v.push(x);
+        let width = rng.below(u64::from(bits) + 1);
+        let gap = 1 + rng.below(1 << width) as u32;
+        match x.checked_add(gap) {
+            Some(y) => x = y,
+            None => break,
+        }
+    }
+    v
+}
+
+/// The reference: a cursor over a plain list.
+struct Plain {
+    v: Vec<u32>,
+    at: usize,
+}
+
+impl Cursor for Plain {
+    fn len(&self) -> usize {
+        self.v.len()
+    }
+    fn position(&self) -> usize {
+        self.at
+    }
+    fn next(&mut self) -> Result<Option<u32>, Error> {
+        let v = self.v.get(self.at).copied();
+        self.at = (self.at + 1).min(self.v.len());
+        Ok(v)
+    }
+    fn advance_to(&mut self, target: u32) -> Result<Option<u32>, Error> {
+        while self.at < self.v.len() && self.v[self.at] < target {
+            self.at += 1;
+        }
+        Ok(self.v.get(self.at).copied())
+    }
+    fn decode_block(&mut self, out: &mut [u32]) -> Result<usize, Error> {
+        let k = (self.v.len() - self.at).min(out.len()).min(7);
+        out[..k].copy_from_slice(&self.v[self.at..self.at + k]);
+        self.at += k;
+        Ok(k)
+    }
+}
+
+/// Every format's encoding of `v`, with a cursor factory.
+enum Encoded {
+    Svb(Vec<u8>, Isa),
+    VByte(Vec<u8>),
+}
+
+impl Encoded {
+    fn all(v: &[u32]) -> Vec<Encoded> {
+        let mut out: Vec<Encoded> = Isa::available()
+            .iter()
+            .map(|&isa| Encoded::Svb(stream_vbyte::encode_delta_to_vec(v, 0), isa))
+            .collect();
+        out.push(Encoded::VByte(vbyte::encode_delta_to_vec(v, 0)));
+        out
+    }
+    fn cursor(&self, n: usize) -> Box<dyn Cursor + '_> {
+        match self {
+            Encoded::Svb(b, isa) => {
+                Box::new(stream_vbyte::DeltaCursor::new_with(*isa, b, n, 0).unwrap())
+            }
+            Encoded::VByte(b) => Box::new(vbyte::DeltaCursor::new(b, n, 0)),
+        }
+    }
+    fn name(&self) -> String {
+        match self {
+            Encoded::Svb(_, isa) => format!("stream-vbyte {isa}"),
+            Encoded::VByte(_) => "vbyte".into(),
+        }
+    }
+}
+
+#[test]
+fn cursors_walk_as_a_plain_list_does() {
+    let mut rng = Rng(0x5eed);
+    for n in [0usize, 1, 3, 4, 5, 127, 128, 129, 1000, 5000] {
+        for bits in [1u32, 7, 15, 28] {
+            let v = list(&mut rng, n, bits);
+            let n = v.len();
+            for enc in Encoded::all(&v) {
+                let mut c = enc.cursor(n);
+                let mut want = Plain {
+                    v: v.clone(),
+                    at: 0,
+                };
+                let mut block = [0u32; 200];
+                for step in 0..3 * n + 10 {
+                    let what = rng.below(4);
+                    let (got, exp) = match what {
+                        0 => (c.next().unwrap(), want.next().unwrap()),
+                        1 | 2 => {
+                            let last = *v.last().unwrap_or(&0);
+                            let t = match rng.below(3) {
+                                0 => rng.next() as u32,
+                                _ => want
+                                    .v
+                                    .get(want.at)
+                                    .copied()
+                                    .unwrap_or(last)
+                                    .saturating_add(rng.below(1 << bits) as u32),
+                            };
+                            (c.advance_to(t).unwrap(), want.advance_to(t).unwrap())
+                        }
+                        _ => {
+                            let k = c.decode_block(&mut block).unwrap();
+                            let got = block[..k].to_vec();
+                            let expect = v[want.at..want.at + k].to_vec();
+                            want.at += k;
+                            assert_eq!(got, expect, "{} n {n} step {step}", enc.name());
+                            if want.at < n {
+                                assert!(k > 0);
+                            }
+                            (None, None)
+                        }
+                    };
+                    assert_eq!(
+                        got,
+                        exp,
+                        "{} n {n} bits {bits} step {step} op {what}",
+                        enc.name()
+                    );
+                    assert_eq!(c.position(), want.at, "{} n {n} step {step}", enc.name());
+                }
+            }
+        }
+    }
+}
+
+fn and_reference(lists: &[Vec<u32>]) -> Vec<u32> {
+    let Some((first, rest)) = lists.split_first() else {
+        return Vec::new();
+    };
+    let sets: Vec<BTreeSet<u32>> = rest.iter().map(|l| l.iter().copied().collect()).collect();
+    let mut out: Vec<u32> = first
+        .iter()
+        .copied()
+        .filter(|v| sets.iter().all(|s| s.contains(v)))
+        .collect();
+    out.dedup();
+    out
+}
+
+#[test]
+fn and_and_or_agree_with_sets_for_two_to_eight_lists() {
+    let mut rng = Rng(77);
+    for round in 0..60 {
+        let k = 1 + round % 8;
+        // Lengths from 1:1 to 1:1000, over a shared universe.
+        let universe = 1u32 << (10 + rng.below(12));
+        let lists: Vec<Vec<u32>> = (0..k)
+            .map(|i| {
+                let n = if i == 0 {
+                    1 + rng.below(50) as usize
+                } else {
+                    1 + rng.below(20_000) as usize
+                };
+                let mut s: BTreeSet<u32> = BTreeSet::new();
+                for _ in 0..n {
+                    s.insert(rng.below(u64::from(universe)) as u32);
+                }
+                s.into_iter().collect()
+            })
+            .collect();
+        let want_and = and_reference(&lists);
+        let want_or: Vec<u32> = lists
+            .iter()
+            .flatten()
+            .copied()
+            .collect::<BTreeSet<u32>>()
+            .into_iter()
+            .collect();
+        let encoded: Vec<Vec<Encoded>> = lists.iter().map(|l| Encoded::all(l)).collect();
+        for f in 0..encoded[0].len() {
+            let name = encoded[0][f].name();
+            let cursors = || -> Vec<Box<dyn Cursor + '_>> {
+                encoded
+                    .iter()
+                    .zip(&lists)
+                    .map(|(e, l)| e[f].cursor(l.len()))
+                    .collect()
+            };
+            let mut out = vec![1, 2, 3];
+            and(&mut cursors(), &mut out).unwrap();
+            assert_eq!(out, want_and, "and, {name}, round {round}");
+            assert_eq!(and_count(&mut cursors()).unwrap(), want_and.len(), "{name}");
+            or(&mut cursors(), &mut out).unwrap();
+            assert_eq!(out, want_or, "or, {name}, round {round}");
+        }
+    }
+}
+
+#[test]
+fn lists_of_different_formats_go_together() {
+    let a: Vec<u32> = (0..3000).map(|i| i * 3).collect();
+    let b: Vec<u32> = (0..3000).map(|i| i * 5).collect();
+    let (x, y) = (
+        stream_vbyte::encode_delta_to_vec(&a, 0),
+        vbyte::encode_delta_to_vec(&b, 0),
+    );
+    let mut s = stream_vbyte::DeltaCursor::new(&x, a.len(), 0).unwrap();
+    let mut v = vbyte::DeltaCursor::new(&y, b.len(), 0);
+    let mut lists: [&mut dyn Cursor; 2] = [&mut s, &mut v];
+    let mut out = Vec::new();
+    and(&mut lists, &mut out).unwrap();
+    assert_eq!(out, (0..600).map(|i| i * 15).collect::<Vec<u32>>());
+}
+
+#[test]
+fn extremes_and_duplicates() {
+    let lists = [
+        vec![0u32, 0, 5, u32::MAX],
+        vec![0u32, u32::MAX],
+        vec![u32::MAX - 1, u32::MAX],
+    ];
+    let enc: Vec<Vec<Encoded>> = lists.iter().map(|l| Encoded::all(l)).collect();
+    for f in 0..enc[0].len() {
+        let mut c: Vec<Box<dyn Cursor + '_>> = enc
+            .iter()
+            .zip(&lists)
+            .map(|(e, l)| e[f].cursor(l.len()))
+            .collect();
+        let mut out = Vec::new();
+        and(&mut c[..2], &mut out).unwrap();
+        assert_eq!(out, [0, u32::MAX], "{}", enc[0][f].name());
+        let mut c: Vec<Box<dyn Cursor + '_>> = enc
+            .iter()
+            .zip(&lists)
+            .map(|(e, l)| e[f].cursor(l.len()))
+            .collect();
+        and(&mut c, &mut out).unwrap();
+        assert_eq!(out, [u32::MAX]);
+        let mut c: Vec<Box<dyn Cursor + '_>> = enc
+            .iter()
+            .zip(&lists)
+            .map(|(e, l)| e[f].cursor(l.len()))
+            .collect();
+        or(&mut c, &mut out).unwrap();
+        assert_eq!(out, [0, 5, u32::MAX - 1, u32::MAX]);
+    }
+}
+
+#[test]
+fn a_damaged_list_fails_where_the_cursor_meets_the_damage() {
+    let long: Vec<u32> = (0..2000).map(|i| i * 11).collect();
+    let short: Vec<u32> = vec![5, 21_989]; // the long list's last value
+    let s = stream_vbyte::encode_delta_to_vec(&short, 0);
+    for enc in Encoded::all(&long) {
+        let bytes = match &enc {
+            Encoded::Svb(b, _) | Encoded::VByte(b) => b.clone(),
+        };
+        // Cut the long list's bytes short: the query reaches the cut.
+        for cut in [bytes.len() - 1, bytes.len() / 2, 3] {
+            let cut_enc = match &enc {
+                Encoded::Svb(_, isa) => Encoded::Svb(bytes[..cut].to_vec(), *isa),
+                Encoded::VByte(_) => Encoded::VByte(bytes[..cut].to_vec()),
+            };
+            let mut a = stream_vbyte::DeltaCursor::new(&s, 2, 0).unwrap();
+            let result = match &cut_enc {
+                Encoded::Svb(b, isa) => {
+                    match stream_vbyte::DeltaCursor::new_with(*isa, b, long.len(), 0) {
+                        Ok(mut b) => and_count(&mut [&mut a as &mut dyn Cursor, &mut b]),
+                        Err(e) => Err(e),
+                    }
+                }
+                Encoded::VByte(b) => and_count(&mut [
+                    &mut a as &mut dyn Cursor,
+                    &mut vbyte::DeltaCursor::new(b, long.len(), 0),
+                ]),
+            };
+            let e = result.expect_err(&format!("{} cut at {cut}", enc.name()));
+            assert!(matches!(e, Error::Truncated { .. }), "{}: {e}", enc.name());
+        }
+    }
+}
+
+#[test]
+fn random_bytes_never_panic_and_every_call_moves_forward() {
+    let mut rng = Rng(991);
+    for _ in 0..300 {
+        let len = rng.below(300) as usize;
+        let bytes: Vec<u8> = (0..len).map(|_| rng.next() as u8).collect();
+        let n = rng.below(400) as usize;
+        for &isa in Isa::available() {
+            if let Ok(mut c) = stream_vbyte::DeltaCursor::new_with(isa, &bytes, n, 0) {
+                let mut last = 0;
+                for _ in 0..50 {
+                    let r = if rng.below(2) == 0 {
+                        c.next()
+                    } else {
+                        c.advance_to(rng.next() as u32)
+                    };
+                    assert!(c.position() >= last && c.position() <= n);
+                    last = c.position();
+                    if r.is_err() {
+                        break;
+                    }
+                }
+            }
+        }
+        let mut c = vbyte::DeltaCursor::new(&bytes, n, 0);
+        for _ in 0..50 {
+            if c.advance_to(rng.next() as u32).is_err() {
+                break;
+            }
+            assert!(c.position() <= n);
+        }
+    }
+}

@@ -1,0 +1,198 @@
+//! [`DeltaCursor`]: a forward cursor over a delta-coded stream, for queries
+//! on posting lists ([`crate::postings`]).
+//!
+//! The cursor decodes a block of [`BLOCK`] values at a time with the best
+//! kernel into a buffer of its own. [`advance_to`](Cursor::advance_to)
+//! first looks in that buffer; past it, it skips whole groups with the
+//! search kernel of [`seek_delta`](super::seek_delta) (four groups at a
+//! time by the sum of their gaps, from the cursor's position, never from
+//! the start), then decodes the block that holds the value found.
+#![forbid(unsafe_code)]
+
+use super::control_len;
+use super::decode::{self, scalar::control_truncated, scalar::decode_from};
+use super::seek::{Found, find_groups};
+use super::tables::Codes1234;
+use crate::postings::Cursor;
+use crate::{Error, Isa};
+
+/// Values a cursor decodes at a time (a multiple of 4).
+pub const BLOCK: usize = 128;
+
+/// A forward cursor over a delta-coded Stream VByte stream of `n` values
+/// (as [`encode_delta`](super::encode_delta) writes it): sorted values,
+/// read in order, skipped by target.
+///
+/// ```
+/// use vecpress::postings::Cursor;
+/// use vecpress::stream_vbyte::{self, DeltaCursor};
+///
+/// let docs: Vec<u32> = (0..1000).map(|i| i * 7).collect();
+/// let bytes = stream_vbyte::encode_delta_to_vec(&docs, 0);
+/// let mut c = DeltaCursor::new(&bytes, docs.len(), 0)?;
+/// assert_eq!(c.next()?, Some(0));
+/// assert_eq!(c.advance_to(5000)?, Some(5005)); // the first value >= 5000
+/// assert_eq!(c.advance_to(100)?, Some(5005)); // never backwards
+/// assert_eq!(c.next()?, Some(5005));
+/// assert_eq!(c.next()?, Some(5012));
+/// assert_eq!(c.advance_to(7000)?, None);
+/// # Ok::<(), vecpress::Error>(())
+/// ```
+pub struct DeltaCursor<'a> {
+    control: &'a [u8],
+    data: &'a [u8],
+    n: usize,
+    isa: Isa,
+    /// `buf[..filled]` holds the values from index `start`; the cursor is at
+    /// `buf[at]`.
+    buf: [u32; BLOCK],
+    filled: usize,
+    at: usize,
+    start: usize,
+    /// The first value not decoded yet: its index (a multiple of 4 until
+    /// the end), where its data starts, and the value before it.
+    next: usize,
+    pos: usize,
+    acc: u32,
+}
+
+impl<'a> DeltaCursor<'a> {
+    /// A cursor at the first of the `n` values of `input`, encoded from
+    /// `prev`. Fails only when the control bytes are cut short; damaged
+    /// data is found as the cursor reaches it.
+    pub fn new(input: &'a [u8], n: usize, prev: u32) -> Result<DeltaCursor<'a>, Error> {
+        DeltaCursor::with_isa(Isa::best(), input, n, prev)
+    }
+
+    /// [`DeltaCursor::new`] decoding and skipping with the kernels of
+    /// `isa`; `Err(Unsupported)` if the CPU lacks it.
+    pub fn new_with(
+        isa: Isa,
+        input: &'a [u8],
+        n: usize,
+        prev: u32,
+    ) -> Result<DeltaCursor<'a>, Error> {
+        DeltaCursor::with_isa(isa.check()?, input, n, prev)
+    }
+
+    fn with_isa(isa: Isa, input: &'a [u8], n: usize, prev: u32) -> Result<DeltaCursor<'a>, Error> {
+        let clen = control_len(n);
+        if input.len() < clen {
+            return Err(control_truncated(input.len(), n));
+        }
+        let (control, data) = input.split_at(clen);
+        Ok(DeltaCursor {
+            control,
+            data,
+            n,
+            isa,
+            buf: [0; BLOCK],
+            filled: 0,
+            at: 0,
+            start: 0,
+            next: 0,
+            pos: 0,
+            acc: prev,
+        })
+    }
+
+    /// Decodes the next block into the buffer; `false` at the end.
+    fn refill(&mut self) -> Result<bool, Error> {
+        if self.next >= self.n {
+            (self.start, self.filled, self.at) = (self.n, 0, 0);
+            return Ok(false);
+        }
+        let m = (self.n - self.next).min(BLOCK);
+        let values = &mut self.buf[..m];
+        let ctrl = &self.control[self.next / 4..(self.next + m).div_ceil(4)];
+        let rest = &self.data[self.pos..];
+        let mut prev = self.acc;
+        let (keys, p) = decode::bulk::<Codes1234, true>(self.isa, ctrl, rest, values, &mut prev);
+        let base = self.control.len() + self.pos;
+        let left = self.n - self.next - m;
+        let used = decode_from::<Codes1234, true>(ctrl, rest, values, keys, p, &mut prev, base)
+            .map_err(|e| match e {
+                // The values missing count to the end of the list.
+                Error::Truncated {
+                    offset,
+                    needed,
+                    unit,
+                } => Error::Truncated {
+                    offset,
+                    needed: needed + left,
+                    unit,
+                },
+                other => other,
+            })?;
+        self.pos += used;
+        self.acc = prev;
+        (self.start, self.filled, self.at) = (self.next, m, 0);
+        self.next += m;
+        Ok(true)
+    }
+}
+
+impl Cursor for DeltaCursor<'_> {
+    fn len(&self) -> usize {
+        self.n
+    }
+
+    fn position(&self) -> usize {
+        self.start + self.at
+    }
+
+    fn next(&mut self) -> Result<Option<u32>, Error> {
+        if self.at >= self.filled && !self.refill()? {
+            return Ok(None);
+        }
+        let v = self.buf[self.at];
+        self.at += 1;
+        Ok(Some(v))
+    }
+
+    fn advance_to(&mut self, target: u32) -> Result<Option<u32>, Error> {
+        loop {
+            if let Some(i) = self.buf[self.at..self.filled]
+                .iter()
+                .position(|&v| v >= target)
+            {
+                self.at += i;
+                return Ok(Some(self.buf[self.at]));
+            }
+            // Every value buffered is below the target: skip whole groups
+            // after them while their gaps keep the sum below it.
+            let (from, whole) = (self.next / 4, self.n / 4);
+            if from < whole {
+                let found = find_groups(
+                    self.isa,
+                    &self.control[from..whole],
+                    &self.data[self.pos..],
+                    self.acc,
+                    target,
+                );
+                let (groups, pos, acc) = match found {
+                    Found::At {
+                        groups, pos, acc, ..
+                    } => (groups, pos, acc),
+                    Found::Not { groups, pos, acc } => (groups, pos, acc),
+                };
+                self.next += 4 * groups;
+                self.pos += pos;
+                self.acc = acc;
+            }
+            if !self.refill()? {
+                return Ok(None);
+            }
+        }
+    }
+
+    fn decode_block(&mut self, out: &mut [u32]) -> Result<usize, Error> {
+        if self.at >= self.filled && !self.refill()? {
+            return Ok(0);
+        }
+        let k = (self.filled - self.at).min(out.len());
+        out[..k].copy_from_slice(&self.buf[self.at..self.at + k]);
+        self.at += k;
+        Ok(k)
+    }
+}
