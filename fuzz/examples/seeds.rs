@@ -18,7 +18,7 @@ use std::path::{Path, PathBuf};
 use vecpress::bitpack::bp128;
 use vecpress::bitpack::fastlanes;
 use vecpress::bitpack::pfor;
-use vecpress::container::{Element, Header, PER_BLOCK, Writer};
+use vecpress::container::{Element, Header, Writer, PER_BLOCK};
 use vecpress::group_varint::{g8iu, gb};
 use vecpress::lz4::{block, frame};
 use vecpress::stream_vbyte::{self as svb, u64 as sv64};

@@ -10,7 +10,7 @@
 
 use libfuzzer_sys::fuzz_target;
 use vecpress::codec;
-use vecpress::container::{Element, Header, PER_BLOCK, Reader, STORED_CODEC, Writer};
+use vecpress::container::{Element, Header, Reader, Writer, PER_BLOCK, STORED_CODEC};
 
 fuzz_target!(|data: &[u8]| {
     let Some((head, rest)) = data.split_first_chunk::<2>() else {
@@ -60,7 +60,10 @@ fuzz_target!(|data: &[u8]| {
         let bytes = if b.stored {
             payload.clone()
         } else {
-            let c = [vbyte, svb].into_iter().find(|c| c.id() == b.codec).unwrap();
+            let c = [vbyte, svb]
+                .into_iter()
+                .find(|c| c.id() == b.codec)
+                .unwrap();
             let mut values = vec![0u32; b.count as usize];
             assert_eq!(c.decode_auto(&payload, &mut values), Ok(payload.len()));
             values.iter().flat_map(|v| v.to_le_bytes()).collect()
