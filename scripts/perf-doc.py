@@ -739,6 +739,26 @@ def per_block_choice(perf_dir, out):
             out += [f"### {key}", "", f.read().strip(), ""]
 
 
+def posting_queries(perf_dir, out):
+    """The tables of `vecpress bench --queries`, one file a CPU
+    (perf/queries-*.md, its output as it is)."""
+    paths = sorted(glob.glob(os.path.join(perf_dir, "queries-*.md")))
+    if not paths:
+        return
+    out += ["## Queries on posting lists", "",
+            "AND and OR queries of 2 and 3 posting lists answered from the compressed lists "
+            "(`vecpress::postings` over cursors), from `vecpress bench --queries > "
+            "perf/queries-<cpu>.md` (docs/BENCH.md, \"Queries\", says how queries are drawn and "
+            "timed). Targets: AND of 2 and 3 lists at least 2x the peer that decodes with the C "
+            "Stream VByte library and then intersects, and at least 1.0x CRoaring's AND, at no more "
+            "bytes per posting than CRoaring. Each ratio row is a median time over another's in "
+            "the same run; above 1, vecpress is the faster.", ""]
+    for path in paths:
+        key = os.path.splitext(os.path.basename(path))[0][len("queries-"):]
+        with open(path, encoding="utf-8") as f:
+            out += [f"### {key}", "", f.read().strip(), ""]
+
+
 def replace_block(path, block):
     """Replaces the lines between `<!-- headline:start -->` and
     `<!-- headline:end -->` of the file at `path` with `block`."""
@@ -825,6 +845,7 @@ def main():
           [[r.key, r.cpu, r.commit, str(len(r.runs)), str(r.rows)] for r in records], 3)
     end_to_end(args.perf, out)
     per_block_choice(args.perf, out)
+    posting_queries(args.perf, out)
     targets(records, args.perf, out)
     dispatch_summary(records, out)
     lz4_decode(records, out)

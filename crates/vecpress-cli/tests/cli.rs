@@ -542,3 +542,53 @@ fn every_peer_is_built_in_ci() {
         .count();
     assert!(peers > 0, "{rows:?}");
 }
+
+/// `bench --queries` answers AND and OR queries on a posting file with
+/// every contestant (the peers too in a CI build), which must agree (the
+/// command fails otherwise), and reports bytes per posting.
+#[test]
+fn bench_queries_run_every_contestant_on_a_posting_file() {
+    let dir = common::scratch("bench-queries");
+    let path = dir.join("lists.docs");
+    let mut bytes = Vec::new();
+    // Lengths from 8 to about 20000, over a shared range of documents.
+    for k in 0..60u32 {
+        let n = 8 + k * k * 6;
+        let step = (400_000 / n).max(1);
+        bytes.extend_from_slice(&n.to_le_bytes());
+        for i in 0..n {
+            bytes.extend_from_slice(&(i * step + k % step).to_le_bytes());
+        }
+    }
+    std::fs::write(&path, &bytes).unwrap();
+    let out = vecpress(&["bench", "--queries", "--reps", "1", path.to_str().unwrap()]);
+    let text = String::from_utf8_lossy(&out.stdout).into_owned();
+    assert!(out.status.success(), "{}{text}", stderr(&out));
+    assert!(text.contains("100 queries of 2 lists, 100 of 3"), "{text}");
+    let mut want = vec![
+        "stream-vbyte-delta ",
+        "vbyte-delta ",
+        "stream-vbyte-delta decode+merge",
+    ];
+    if ci() {
+        want.extend([
+            "peer:streamvbyte-c decode+merge",
+            "peer:croaring ",
+            "peer:croaring to array",
+        ]);
+    }
+    for name in want {
+        let row = text
+            .lines()
+            .find(|l| l.starts_with(&format!("| {name}")))
+            .unwrap_or_else(|| panic!("no row {name}: {text}"));
+        // Four query kinds and bytes per posting, all positive.
+        let cells: Vec<f64> = row
+            .split('|')
+            .skip(2)
+            .filter_map(|c| c.trim().parse().ok())
+            .collect();
+        assert_eq!(cells.len(), 5, "{row}");
+        assert!(cells.iter().all(|&c| c > 0.0), "{row}");
+    }
+}

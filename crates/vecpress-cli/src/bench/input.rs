@@ -208,6 +208,30 @@ impl Input {
     }
 }
 
+/// The lists of a ds2i `.docs` file.
+pub fn read_lists(path: &Path) -> Result<Vec<Vec<u32>>> {
+    let bytes = std::fs::read(path).with_context(|| format!("{}: read failed", path.display()))?;
+    let (values, lists) = parse_docs(&bytes)
+        .with_context(|| format!("{}: not ds2i posting lists", path.display()))?;
+    Ok(lists.into_iter().map(|r| values[r].to_vec()).collect())
+}
+
+/// The shared data folder: `VECPRESS_DATA`, else `../shared/data` from the
+/// repository root.
+pub fn data_dir() -> Result<PathBuf> {
+    let dir = match std::env::var_os("VECPRESS_DATA") {
+        Some(d) => PathBuf::from(d),
+        None => Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/data"),
+    };
+    if !dir.is_dir() {
+        bail!(
+            "no data folder at {} (set VECPRESS_DATA, or name .docs files)",
+            dir.display()
+        );
+    }
+    Ok(dir)
+}
+
 /// Splits each list into blocks of at most `block` values (empty lists give none).
 fn cut(lists: &[Range<usize>], block: usize) -> Vec<Range<usize>> {
     let mut blocks = Vec::new();

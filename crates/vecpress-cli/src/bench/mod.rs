@@ -14,6 +14,7 @@ mod input;
 mod measure;
 mod peers;
 mod plot;
+mod queries;
 mod race;
 mod report;
 
@@ -109,6 +110,14 @@ pub struct BenchOpt {
     /// instead of the summary that `vecpress bench` alone prints.
     #[arg(long)]
     pub all: bool,
+
+    /// AND and OR queries of 2 and 3 posting lists drawn from each `.docs`
+    /// file (default: the postings of the shared data), answered from the
+    /// compressed lists, against decoding with the C Stream VByte library
+    /// then merging, and against CRoaring bitmaps: queries per second and
+    /// bytes per posting.
+    #[arg(long, conflicts_with_all = ["plot", "json", "all", "codecs", "isa"])]
+    pub queries: bool,
 }
 
 /// The built-in inputs of the summary: one posting list, one float column
@@ -138,6 +147,9 @@ const BYTE_BLOCK: usize = 65536;
 
 /// Runs `vecpress bench`.
 pub fn run(opt: &BenchOpt) -> Result<()> {
+    if opt.queries {
+        return run_queries(opt);
+    }
     let summary = opt.summary();
     let (int_codecs, byte_codecs) = select_codecs(opt.codecs.as_deref())?;
     // The summary times the default dispatch alone (the `auto` rows).
@@ -472,4 +484,42 @@ fn progress_bar(json: bool, len: u64) -> ProgressBar {
         bar.set_style(style);
     }
     bar
+}
+
+/// `vecpress bench --queries`: [`queries::run`] on each `.docs` file given,
+/// or on those of the shared data's postings.
+fn run_queries(opt: &BenchOpt) -> Result<()> {
+    let paths = if opt.paths.is_empty() {
+        vec![input::data_dir()?.join("postings")]
+    } else {
+        opt.paths.clone()
+    };
+    let files: Vec<PathBuf> = input::expand_paths(&paths)?
+        .into_iter()
+        .filter(|p| p.extension().is_some_and(|e| e == "docs"))
+        .filter(|p| {
+            let name = p.to_string_lossy();
+            opt.inputs
+                .as_ref()
+                .is_none_or(|f| f.iter().any(|s| name.contains(s.as_str())))
+        })
+        .collect();
+    if files.is_empty() {
+        bail!("no .docs files among {paths:?}");
+    }
+    let cpu = vecpress::tune::Cpu::current();
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    println!(
+        "CPU: {} (family {}, model {}), {cores} cores\n",
+        cpu.name, cpu.family, cpu.model
+    );
+    for path in files {
+        let name = path.file_name().map_or_else(
+            || path.display().to_string(),
+            |n| n.to_string_lossy().into_owned(),
+        );
+        queries::run(&name, input::read_lists(&path)?, opt.reps)?;
+        println!();
+    }
+    Ok(())
 }

@@ -4,13 +4,13 @@
 //! their compressed bytes.
 //!
 //! A search engine answers a query by walking its terms' posting lists
-//! together. An intersection is driven by the shortest list: each of its
-//! values is looked up in the others with [`Cursor::advance_to`], which
-//! moves forward only, and skips what it can without decoding it (whole
-//! groups of a Stream VByte stream by their gaps' sums), so a short list
-//! against a long one reads a small part of the long one. When a list
-//! answers with a larger value than the one looked up, the shortest list
-//! jumps to it in turn (the "leapfrog" of Lucene's conjunctions).
+//! together. An intersection is driven by the shortest list: a block of its
+//! values at a time, each other list keeps the ones it holds, moving with
+//! [`Cursor::advance_to`] to the first of them (forward only, skipping what
+//! it can without decoding it: whole groups of a Stream VByte stream by
+//! their gaps' sums), then merging its decoded block with them in a tight
+//! loop. So a short list against a long one reads a small part of the long
+//! one, and lists of like lengths are merged block by block.
 //!
 //! Cursors exist for delta-coded Stream VByte
 //! ([`stream_vbyte::DeltaCursor`](crate::stream_vbyte::DeltaCursor)) and
@@ -76,6 +76,15 @@ pub trait Cursor {
     /// of the format gives, at most `out.len()`), moving past them; returns
     /// how many, 0 at the end.
     fn decode_block(&mut self, out: &mut [u32]) -> Result<usize, Error>;
+
+    /// The values decoded and not yet moved past, from the one the cursor
+    /// stands at; empty when the cursor has none decoded (after
+    /// [`advance_to`](Cursor::advance_to) returned a value, it is first).
+    fn buffered(&self) -> &[u32];
+
+    /// Moves past the first `k` values of [`buffered`](Cursor::buffered)
+    /// (all of them when `k` is larger).
+    fn consume(&mut self, k: usize);
 }
 
 /// Forwards every call to the cursor behind a reference or a box.
@@ -96,6 +105,12 @@ macro_rules! forward {
         fn decode_block(&mut self, out: &mut [u32]) -> Result<usize, Error> {
             (**self).decode_block(out)
         }
+        fn buffered(&self) -> &[u32] {
+            (**self).buffered()
+        }
+        fn consume(&mut self, k: usize) {
+            (**self).consume(k)
+        }
     };
 }
 
@@ -111,12 +126,19 @@ impl<C: Cursor + ?Sized> Cursor for Box<C> {
     forward!();
 }
 
+/// Candidates an intersection takes from the shortest list at a time.
+const CANDIDATES: usize = 256;
+
 /// The values in every list (their intersection), in order, into `out`
-/// (cleared first). The shortest list drives; the others are advanced to
-/// its values. No list: nothing.
+/// (cleared first). No list: nothing.
+///
+/// The shortest list gives candidates a block at a time; each other list,
+/// shortest first, keeps those it holds: it skips to the first candidate
+/// with [`Cursor::advance_to`], then merges its decoded block with the
+/// candidates in a tight loop, and skips again past the block.
 pub fn and<C: Cursor>(lists: &mut [C], out: &mut Vec<u32>) -> Result<(), Error> {
     out.clear();
-    intersect(lists, |v| out.push(v))
+    intersect(lists, |found| out.extend_from_slice(found))
 }
 
 /// How many values are in every list, without writing them.
@@ -134,40 +156,72 @@ pub fn and<C: Cursor>(lists: &mut [C], out: &mut Vec<u32>) -> Result<(), Error> 
 /// ```
 pub fn and_count<C: Cursor>(lists: &mut [C]) -> Result<usize, Error> {
     let mut n = 0;
-    intersect(lists, |_| n += 1)?;
+    intersect(lists, |found| n += found.len())?;
     Ok(n)
 }
 
-/// The leapfrog intersection, each value found given to `found`.
-fn intersect<C: Cursor>(lists: &mut [C], mut found: impl FnMut(u32)) -> Result<(), Error> {
-    let Some(shortest) = (0..lists.len()).min_by_key(|&i| lists[i].len()) else {
+/// The intersection, each block of values found given to `found`.
+fn intersect<C: Cursor>(lists: &mut [C], mut found: impl FnMut(&[u32])) -> Result<(), Error> {
+    lists.sort_unstable_by_key(|c| c.len());
+    let Some((driver, others)) = lists.split_first_mut() else {
         return Ok(());
     };
-    lists.swap(0, shortest);
-    let (driver, others) = lists.split_first_mut().expect("a list, found above");
-    let mut target = 0u32;
-    'candidates: while let Some(candidate) = driver.advance_to(target)? {
-        for other in others.iter_mut() {
-            match other.advance_to(candidate)? {
-                None => return Ok(()),
-                Some(v) if v > candidate => {
-                    target = v;
-                    continue 'candidates;
-                }
-                Some(_) => {}
-            }
+    let mut candidates = [0u32; CANDIDATES];
+    loop {
+        let mut n = driver.decode_block(&mut candidates)?;
+        if n == 0 {
+            return Ok(());
         }
-        found(candidate);
-        match candidate.checked_add(1) {
-            Some(t) => target = t,
-            None => return Ok(()),
+        // A list that ends holds no later candidate: this block is the last,
+        // once the lists after it have filtered it too.
+        let mut last = false;
+        for other in others.iter_mut() {
+            let (kept, ended) = keep_held(&mut candidates[..n], other)?;
+            n = kept;
+            last |= ended;
+        }
+        found(&candidates[..n]);
+        if last {
+            return Ok(());
         }
     }
-    Ok(())
+}
+
+/// Keeps, at the front of `candidates` (sorted), those `list` holds, moving
+/// its cursor past them; returns how many, and whether the list ended
+/// (then no later candidate can be held).
+fn keep_held<C: Cursor>(candidates: &mut [u32], list: &mut C) -> Result<(usize, bool), Error> {
+    let n = candidates.len();
+    let (mut i, mut kept) = (0, 0);
+    while i < n {
+        if list.advance_to(candidates[i])?.is_none() {
+            return Ok((kept, true));
+        }
+        let block = list.buffered();
+        let mut j = 0;
+        // Branches, not branch-free steps: the compares then run ahead of
+        // the loads instead of waiting on them.
+        while i < n && j < block.len() {
+            let (x, y) = (candidates[i], block[j]);
+            if x < y {
+                i += 1;
+            } else if y < x {
+                j += 1;
+            } else {
+                candidates[kept] = x;
+                kept += 1;
+                i += 1;
+                j += 1;
+            }
+        }
+        list.consume(j);
+    }
+    Ok((kept, false))
 }
 
 /// The values in any list (their union), in order and each once, into
-/// `out` (cleared first).
+/// `out` (cleared first). Every list is read whole, a block at a time, and
+/// merged into the union of those before it.
 ///
 /// ```
 /// use vecpress::postings;
@@ -183,27 +237,31 @@ fn intersect<C: Cursor>(lists: &mut [C], mut found: impl FnMut(u32)) -> Result<(
 /// ```
 pub fn or<C: Cursor>(lists: &mut [C], out: &mut Vec<u32>) -> Result<(), Error> {
     out.clear();
-    // The head of each list still open, taken in turn by the smallest.
-    let mut heads: Vec<Option<u32>> = Vec::with_capacity(lists.len());
+    let mut merged = Vec::new();
     for list in lists.iter_mut() {
-        heads.push(list.next()?);
-    }
-    let mut last = None;
-    loop {
-        let Some((i, v)) = heads
-            .iter()
-            .enumerate()
-            .filter_map(|(i, h)| h.map(|v| (i, v)))
-            .min_by_key(|&(_, v)| v)
-        else {
-            return Ok(());
-        };
-        if last != Some(v) {
-            out.push(v);
-            last = Some(v);
+        merged.clear();
+        let (mut i, mut block) = (0, [0u32; CANDIDATES]);
+        loop {
+            let k = list.decode_block(&mut block)?;
+            if k == 0 {
+                break;
+            }
+            // The union so far and this block, merged while both last.
+            let mut j = 0;
+            while i < out.len() && j < k {
+                let (x, y) = (out[i], block[j]);
+                merged.push(x.min(y));
+                i += usize::from(x <= y);
+                j += usize::from(y <= x);
+            }
+            merged.extend_from_slice(&block[j..k]);
         }
-        heads[i] = lists[i].next()?;
+        merged.extend_from_slice(&out[i..]);
+        std::mem::swap(out, &mut merged);
     }
+    // Values repeated inside a list (a damaged one) go too.
+    out.dedup();
+    Ok(())
 }
 
 #[cfg(test)]

@@ -67,6 +67,12 @@ impl Cursor for Plain {
         self.at += k;
         Ok(k)
     }
+    fn buffered(&self) -> &[u32] {
+        &self.v[self.at..]
+    }
+    fn consume(&mut self, k: usize) {
+        self.at = (self.at + k).min(self.v.len());
+    }
 }
 
 /// Every format's encoding of `v`, with a cursor factory.
@@ -115,7 +121,7 @@ fn cursors_walk_as_a_plain_list_does() {
                 };
                 let mut block = [0u32; 200];
                 for step in 0..3 * n + 10 {
-                    let what = rng.below(4);
+                    let what = rng.below(5);
                     let (got, exp) = match what {
                         0 => (c.next().unwrap(), want.next().unwrap()),
                         1 | 2 => {
@@ -130,6 +136,20 @@ fn cursors_walk_as_a_plain_list_does() {
                                     .saturating_add(rng.below(1 << bits) as u32),
                             };
                             (c.advance_to(t).unwrap(), want.advance_to(t).unwrap())
+                        }
+                        4 => {
+                            // The buffer is the list from the cursor on.
+                            let b = c.buffered().to_vec();
+                            assert_eq!(
+                                b[..],
+                                v[want.at..want.at + b.len()],
+                                "{} step {step}",
+                                enc.name()
+                            );
+                            let k = rng.below(b.len() as u64 + 3) as usize;
+                            c.consume(k);
+                            want.at += k.min(b.len());
+                            (None, None)
                         }
                         _ => {
                             let k = c.decode_block(&mut block).unwrap();
@@ -334,5 +354,27 @@ fn random_bytes_never_panic_and_every_call_moves_forward() {
             }
             assert!(c.position() <= n);
         }
+    }
+}
+
+#[test]
+fn a_list_that_ends_early_still_leaves_the_others_to_filter() {
+    // The middle list ends after 6: the candidates it keeps from that block
+    // must still pass the longest list, which lacks 6.
+    let lists = [
+        vec![5u32, 6, 100],
+        vec![1u32, 2, 3, 4, 5, 6],
+        (1u32..=5).chain([100, 200, 300]).collect(),
+    ];
+    let enc: Vec<Vec<Encoded>> = lists.iter().map(|l| Encoded::all(l)).collect();
+    for f in 0..enc[0].len() {
+        let mut c: Vec<Box<dyn Cursor + '_>> = enc
+            .iter()
+            .zip(&lists)
+            .map(|(e, l)| e[f].cursor(l.len()))
+            .collect();
+        let mut out = Vec::new();
+        and(&mut c, &mut out).unwrap();
+        assert_eq!(out, [5], "{}", enc[0][f].name());
     }
 }

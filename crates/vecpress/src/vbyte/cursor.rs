@@ -135,4 +135,12 @@ impl Cursor for DeltaCursor<'_> {
         self.at += k;
         Ok(k)
     }
+
+    fn buffered(&self) -> &[u32] {
+        &self.buf[self.at..self.filled]
+    }
+
+    fn consume(&mut self, k: usize) {
+        self.at = (self.at + k).min(self.filled);
+    }
 }
