@@ -116,6 +116,24 @@ pub enum Error {
 }
 
 impl Error {
+    /// The same error, a truncation counting `more` values missing beside
+    /// those it counts: for a part of a list decoded on its own, the values
+    /// after the part that are missing too.
+    pub(crate) fn missing_more(self, more: usize) -> Error {
+        match self {
+            Error::Truncated {
+                offset,
+                needed,
+                unit: Unit::Values,
+            } => Error::Truncated {
+                offset,
+                needed: needed + more,
+                unit: Unit::Values,
+            },
+            other => other,
+        }
+    }
+
     /// The same error with its byte offset moved `by` bytes on: for a part
     /// of a format decoded on its own slice, its offset in the whole input.
     pub(crate) fn shifted(self, by: usize) -> Error {

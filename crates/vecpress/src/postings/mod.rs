@@ -87,6 +87,90 @@ pub trait Cursor {
     fn consume(&mut self, k: usize);
 }
 
+/// Values a cursor decodes at a time (a multiple of 4, for Stream VByte's
+/// groups).
+pub(crate) const BLOCK: usize = 128;
+
+/// The block a cursor decoded last and where the cursor stands in it: what
+/// the cursors of every format share. A cursor decodes a block into
+/// [`Decoded::room`], then commits it with [`Decoded::filled`], so that a
+/// block that fails to decode is never read.
+pub(crate) struct Decoded {
+    buf: [u32; BLOCK],
+    /// `buf[..len]` holds the values from index `start` of the list; the
+    /// cursor stands at `buf[at]`.
+    len: usize,
+    at: usize,
+    start: usize,
+}
+
+impl Decoded {
+    pub(crate) fn new() -> Decoded {
+        Decoded {
+            buf: [0; BLOCK],
+            len: 0,
+            at: 0,
+            start: 0,
+        }
+    }
+
+    /// Room for the next block's `m` values (at most [`BLOCK`]).
+    pub(crate) fn room(&mut self, m: usize) -> &mut [u32] {
+        &mut self.buf[..m]
+    }
+
+    /// The block decoded into [`Decoded::room`]: `m` values from index
+    /// `start`; the cursor stands at the first.
+    pub(crate) fn filled(&mut self, start: usize, m: usize) {
+        (self.start, self.len, self.at) = (start, m, 0);
+    }
+
+    /// No block left: the cursor stands at the end, `n`.
+    pub(crate) fn ended(&mut self, n: usize) {
+        (self.start, self.len, self.at) = (n, 0, 0);
+    }
+
+    /// Whether every value of the block was moved past.
+    pub(crate) fn is_spent(&self) -> bool {
+        self.at >= self.len
+    }
+
+    pub(crate) fn position(&self) -> usize {
+        self.start + self.at
+    }
+
+    /// The value the cursor stands at, moving past it; `None` when the
+    /// block is spent.
+    pub(crate) fn take(&mut self) -> Option<u32> {
+        let v = *self.buffered().first()?;
+        self.at += 1;
+        Some(v)
+    }
+
+    /// Moves to the first value `>= target` in the block, if any.
+    pub(crate) fn find(&mut self, target: u32) -> Option<u32> {
+        let i = self.buffered().iter().position(|&v| v >= target)?;
+        self.at += i;
+        Some(self.buf[self.at])
+    }
+
+    /// Copies the values left into `out` (as many as fit), moving past them.
+    pub(crate) fn take_into(&mut self, out: &mut [u32]) -> usize {
+        let k = (self.len - self.at).min(out.len());
+        out[..k].copy_from_slice(&self.buf[self.at..self.at + k]);
+        self.at += k;
+        k
+    }
+
+    pub(crate) fn buffered(&self) -> &[u32] {
+        &self.buf[self.at..self.len]
+    }
+
+    pub(crate) fn consume(&mut self, k: usize) {
+        self.at = self.at.saturating_add(k).min(self.len);
+    }
+}
+
 /// Forwards every call to the cursor behind a reference or a box.
 macro_rules! forward {
     () => {

@@ -102,18 +102,7 @@ pub(crate) fn scan_part<T, const DELTA: bool>(
         let rest = &data[pos..];
         let (keys, p) = decode::bulk::<Codes1234, DELTA>(isa, ctrl, rest, values, &mut prev);
         pos += decode_from::<Codes1234, DELTA>(ctrl, rest, values, keys, p, &mut prev, clen + pos)
-            .map_err(|e| match e {
-                Error::Truncated {
-                    offset,
-                    needed,
-                    unit,
-                } => Error::Truncated {
-                    offset,
-                    needed: needed + (count - start - m),
-                    unit,
-                },
-                other => other,
-            })?;
+            .map_err(|e| e.missing_more(count - start - m))?;
         if let ControlFlow::Break(found) = visit(start, values) {
             return Ok((Some(found), clen + pos));
         }

@@ -1,7 +1,7 @@
 //! [`DeltaCursor`]: a forward cursor over a delta-coded stream, for queries
 //! on posting lists ([`crate::postings`]).
 //!
-//! The cursor decodes a block of [`BLOCK`] values at a time with the best
+//! The cursor decodes a block of 128 values at a time with the best
 //! kernel into a buffer of its own. [`advance_to`](Cursor::advance_to)
 //! first looks in that buffer; past it, it skips whole groups with the
 //! search kernel of [`seek_delta`](super::seek_delta) (four groups at a
@@ -13,11 +13,8 @@ use super::control_len;
 use super::decode::{self, scalar::control_truncated, scalar::decode_from};
 use super::seek::{Found, find_groups};
 use super::tables::Codes1234;
-use crate::postings::Cursor;
+use crate::postings::{BLOCK, Cursor, Decoded};
 use crate::{Error, Isa};
-
-/// Values a cursor decodes at a time (a multiple of 4).
-pub const BLOCK: usize = 128;
 
 /// A forward cursor over a delta-coded Stream VByte stream of `n` values
 /// (as [`encode_delta`](super::encode_delta) writes it): sorted values,
@@ -43,12 +40,7 @@ pub struct DeltaCursor<'a> {
     data: &'a [u8],
     n: usize,
     isa: Isa,
-    /// `buf[..filled]` holds the values from index `start`; the cursor is at
-    /// `buf[at]`.
-    buf: [u32; BLOCK],
-    filled: usize,
-    at: usize,
-    start: usize,
+    block: Decoded,
     /// The first value not decoded yet: its index (a multiple of 4 until
     /// the end), where its data starts, and the value before it.
     next: usize,
@@ -86,47 +78,31 @@ impl<'a> DeltaCursor<'a> {
             data,
             n,
             isa,
-            buf: [0; BLOCK],
-            filled: 0,
-            at: 0,
-            start: 0,
+            block: Decoded::new(),
             next: 0,
             pos: 0,
             acc: prev,
         })
     }
 
-    /// Decodes the next block into the buffer; `false` at the end.
+    /// Decodes the next block; `false` at the end.
     fn refill(&mut self) -> Result<bool, Error> {
         if self.next >= self.n {
-            (self.start, self.filled, self.at) = (self.n, 0, 0);
+            self.block.ended(self.n);
             return Ok(false);
         }
         let m = (self.n - self.next).min(BLOCK);
-        let values = &mut self.buf[..m];
+        let values = self.block.room(m);
         let ctrl = &self.control[self.next / 4..(self.next + m).div_ceil(4)];
         let rest = &self.data[self.pos..];
         let mut prev = self.acc;
         let (keys, p) = decode::bulk::<Codes1234, true>(self.isa, ctrl, rest, values, &mut prev);
         let base = self.control.len() + self.pos;
-        let left = self.n - self.next - m;
         let used = decode_from::<Codes1234, true>(ctrl, rest, values, keys, p, &mut prev, base)
-            .map_err(|e| match e {
-                // The values missing count to the end of the list.
-                Error::Truncated {
-                    offset,
-                    needed,
-                    unit,
-                } => Error::Truncated {
-                    offset,
-                    needed: needed + left,
-                    unit,
-                },
-                other => other,
-            })?;
+            .map_err(|e| e.missing_more(self.n - self.next - m))?;
         self.pos += used;
         self.acc = prev;
-        (self.start, self.filled, self.at) = (self.next, m, 0);
+        self.block.filled(self.next, m);
         self.next += m;
         Ok(true)
     }
@@ -138,28 +114,22 @@ impl Cursor for DeltaCursor<'_> {
     }
 
     fn position(&self) -> usize {
-        self.start + self.at
+        self.block.position()
     }
 
     fn next(&mut self) -> Result<Option<u32>, Error> {
-        if self.at >= self.filled && !self.refill()? {
+        if self.block.is_spent() && !self.refill()? {
             return Ok(None);
         }
-        let v = self.buf[self.at];
-        self.at += 1;
-        Ok(Some(v))
+        Ok(self.block.take())
     }
 
     fn advance_to(&mut self, target: u32) -> Result<Option<u32>, Error> {
         loop {
-            if let Some(i) = self.buf[self.at..self.filled]
-                .iter()
-                .position(|&v| v >= target)
-            {
-                self.at += i;
-                return Ok(Some(self.buf[self.at]));
+            if let Some(v) = self.block.find(target) {
+                return Ok(Some(v));
             }
-            // Every value buffered is below the target: skip whole groups
+            // Every value decoded is below the target: skip whole groups
             // after them while their gaps keep the sum below it.
             let (from, whole) = (self.next / 4, self.n / 4);
             if from < whole {
@@ -187,20 +157,17 @@ impl Cursor for DeltaCursor<'_> {
     }
 
     fn decode_block(&mut self, out: &mut [u32]) -> Result<usize, Error> {
-        if self.at >= self.filled && !self.refill()? {
+        if self.block.is_spent() && !self.refill()? {
             return Ok(0);
         }
-        let k = (self.filled - self.at).min(out.len());
-        out[..k].copy_from_slice(&self.buf[self.at..self.at + k]);
-        self.at += k;
-        Ok(k)
+        Ok(self.block.take_into(out))
     }
 
     fn buffered(&self) -> &[u32] {
-        &self.buf[self.at..self.filled]
+        self.block.buffered()
     }
 
     fn consume(&mut self, k: usize) {
-        self.at = (self.at + k).min(self.filled);
+        self.block.consume(k);
     }
 }

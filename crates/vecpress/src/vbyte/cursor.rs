@@ -2,16 +2,13 @@
 //! queries on posting lists ([`crate::postings`]).
 //!
 //! VByte keeps no index of where values start, so the cursor skips by
-//! decoding: a block of [`BLOCK`] values at a time with the default
+//! decoding: a block of 128 values at a time with the default
 //! kernel, into a buffer of its own, where `advance_to` looks for its
 //! target.
 #![forbid(unsafe_code)]
 
-use crate::postings::Cursor;
-use crate::{Error, Unit};
-
-/// Values a cursor decodes at a time.
-pub const BLOCK: usize = 128;
+use crate::Error;
+use crate::postings::{BLOCK, Cursor, Decoded};
 
 /// A forward cursor over `n` delta-coded VByte values (as
 /// [`encode_delta`](super::encode_delta) writes them).
@@ -31,12 +28,7 @@ pub const BLOCK: usize = 128;
 pub struct DeltaCursor<'a> {
     input: &'a [u8],
     n: usize,
-    /// `buf[..filled]` holds the values from index `start`; the cursor is at
-    /// `buf[at]`.
-    buf: [u32; BLOCK],
-    filled: usize,
-    at: usize,
-    start: usize,
+    block: Decoded,
     /// The first value not decoded yet: its index, its byte, the value
     /// before it.
     next: usize,
@@ -51,43 +43,26 @@ impl<'a> DeltaCursor<'a> {
         DeltaCursor {
             input,
             n,
-            buf: [0; BLOCK],
-            filled: 0,
-            at: 0,
-            start: 0,
+            block: Decoded::new(),
             next: 0,
             pos: 0,
             acc: prev,
         }
     }
 
-    /// Decodes the next block into the buffer; `false` at the end.
+    /// Decodes the next block; `false` at the end.
     fn refill(&mut self) -> Result<bool, Error> {
         if self.next >= self.n {
-            (self.start, self.filled, self.at) = (self.n, 0, 0);
+            self.block.ended(self.n);
             return Ok(false);
         }
         let m = (self.n - self.next).min(BLOCK);
-        let left = self.n - self.next - m;
-        let values = &mut self.buf[..m];
-        let used = super::decode_delta(&self.input[self.pos..], values, self.acc).map_err(|e| {
-            match e.shifted(self.pos) {
-                // The values missing count to the end of the list.
-                Error::Truncated {
-                    offset,
-                    needed,
-                    unit: Unit::Values,
-                } => Error::Truncated {
-                    offset,
-                    needed: needed + left,
-                    unit: Unit::Values,
-                },
-                other => other,
-            }
-        })?;
+        let values = self.block.room(m);
+        let used = super::decode_delta(&self.input[self.pos..], values, self.acc)
+            .map_err(|e| e.shifted(self.pos).missing_more(self.n - self.next - m))?;
         self.acc = values[m - 1];
         self.pos += used;
-        (self.start, self.filled, self.at) = (self.next, m, 0);
+        self.block.filled(self.next, m);
         self.next += m;
         Ok(true)
     }
@@ -99,26 +74,20 @@ impl Cursor for DeltaCursor<'_> {
     }
 
     fn position(&self) -> usize {
-        self.start + self.at
+        self.block.position()
     }
 
     fn next(&mut self) -> Result<Option<u32>, Error> {
-        if self.at >= self.filled && !self.refill()? {
+        if self.block.is_spent() && !self.refill()? {
             return Ok(None);
         }
-        let v = self.buf[self.at];
-        self.at += 1;
-        Ok(Some(v))
+        Ok(self.block.take())
     }
 
     fn advance_to(&mut self, target: u32) -> Result<Option<u32>, Error> {
         loop {
-            if let Some(i) = self.buf[self.at..self.filled]
-                .iter()
-                .position(|&v| v >= target)
-            {
-                self.at += i;
-                return Ok(Some(self.buf[self.at]));
+            if let Some(v) = self.block.find(target) {
+                return Ok(Some(v));
             }
             if !self.refill()? {
                 return Ok(None);
@@ -127,20 +96,17 @@ impl Cursor for DeltaCursor<'_> {
     }
 
     fn decode_block(&mut self, out: &mut [u32]) -> Result<usize, Error> {
-        if self.at >= self.filled && !self.refill()? {
+        if self.block.is_spent() && !self.refill()? {
             return Ok(0);
         }
-        let k = (self.filled - self.at).min(out.len());
-        out[..k].copy_from_slice(&self.buf[self.at..self.at + k]);
-        self.at += k;
-        Ok(k)
+        Ok(self.block.take_into(out))
     }
 
     fn buffered(&self) -> &[u32] {
-        &self.buf[self.at..self.filled]
+        self.block.buffered()
     }
 
     fn consume(&mut self, k: usize) {
-        self.at = (self.at + k).min(self.filled);
+        self.block.consume(k);
     }
 }
