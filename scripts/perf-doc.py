@@ -717,46 +717,43 @@ def end_to_end(perf_dir, out):
                 out += [f.read().strip(), ""]
 
 
-def per_block_choice(perf_dir, out):
-    """The tables of scripts/choice-bench.py, one file a CPU
-    (perf/choice-*.md, written by its --out), as they are."""
-    paths = sorted(glob.glob(os.path.join(perf_dir, "choice-*.md")))
+def tables_per_cpu(perf_dir, out, prefix, heading, intro):
+    """A section of tables written by a tool, one file a CPU
+    (perf/<prefix>-<cpu>.md), as they are, under `heading` and `intro`."""
+    paths = sorted(glob.glob(os.path.join(perf_dir, f"{prefix}-*.md")))
     if not paths:
         return
-    out += ["## Per-block codec choice", "",
-            "`vecpress compress` without `--codec` chooses each block's codec (docs/FORMAT.md, "
-            "version 2). Each row compresses one file every way `compress` chooses among, from "
-            "`python3 scripts/choice-bench.py --before BIN --out perf/choice-<cpu>.md` (its "
-            "docstring says how each figure is taken). Targets: the automatic file no larger "
-            "than 1.01x the smallest single-codec file on every row, at least 5% smaller than it "
-            "on the joined f64 file; compression no more than 10% slower than a build that chose "
-            "once (\"auto ÷ before\" at least 0.90) where one codec wins throughout; decoding "
-            "no slower than the smallest single codec's file. zstd -3 shows how far a "
-            "general-purpose entropy coder still is.", ""]
+    out += [f"## {heading}", "", intro, ""]
     for path in paths:
-        key = os.path.splitext(os.path.basename(path))[0][len("choice-"):]
+        key = os.path.splitext(os.path.basename(path))[0][len(prefix) + 1:]
         with open(path, encoding="utf-8") as f:
             out += [f"### {key}", "", f.read().strip(), ""]
+
+
+def per_block_choice(perf_dir, out):
+    """The tables of scripts/choice-bench.py (perf/choice-*.md, written by its --out)."""
+    tables_per_cpu(perf_dir, out, "choice", "Per-block codec choice",
+                   "`vecpress compress` without `--codec` chooses each block's codec (docs/FORMAT.md, "
+                   "version 2). Each row compresses one file every way `compress` chooses among, from "
+                   "`python3 scripts/choice-bench.py --before BIN --out perf/choice-<cpu>.md` (its "
+                   "docstring says how each figure is taken). Targets: the automatic file no larger "
+                   "than 1.01x the smallest single-codec file on every row, at least 5% smaller than it "
+                   "on the joined f64 file; compression no more than 10% slower than a build that chose "
+                   "once (\"auto ÷ before\" at least 0.90) where one codec wins throughout; decoding "
+                   "no slower than the smallest single codec's file. zstd -3 shows how far a "
+                   "general-purpose entropy coder still is.")
 
 
 def posting_queries(perf_dir, out):
-    """The tables of `vecpress bench --queries`, one file a CPU
-    (perf/queries-*.md, its output as it is)."""
-    paths = sorted(glob.glob(os.path.join(perf_dir, "queries-*.md")))
-    if not paths:
-        return
-    out += ["## Queries on posting lists", "",
-            "AND and OR queries of 2 and 3 posting lists answered from the compressed lists "
-            "(`vecpress::postings` over cursors), from `vecpress bench --queries > "
-            "perf/queries-<cpu>.md` (docs/BENCH.md, \"Queries\", says how queries are drawn and "
-            "timed). Targets: AND of 2 and 3 lists at least 2x the peer that decodes with the C "
-            "Stream VByte library and then intersects, and at least 1.0x CRoaring's AND, at no more "
-            "bytes per posting than CRoaring. Each ratio row is a median time over another's in "
-            "the same run; above 1, vecpress is the faster.", ""]
-    for path in paths:
-        key = os.path.splitext(os.path.basename(path))[0][len("queries-"):]
-        with open(path, encoding="utf-8") as f:
-            out += [f"### {key}", "", f.read().strip(), ""]
+    """The tables of `vecpress bench --queries` (perf/queries-*.md, its output as it is)."""
+    tables_per_cpu(perf_dir, out, "queries", "Queries on posting lists",
+                   "AND and OR queries of 2 and 3 posting lists answered from the compressed lists "
+                   "(`vecpress::postings` over cursors), from `vecpress bench --queries > "
+                   "perf/queries-<cpu>.md` (docs/BENCH.md, \"Queries\", says how queries are drawn and "
+                   "timed). Targets: AND of 2 and 3 lists at least 2x the peer that decodes with the C "
+                   "Stream VByte library and then intersects, and at least 1.0x CRoaring's AND, at no more "
+                   "bytes per posting than CRoaring. Each ratio row is a median time over another's in "
+                   "the same run; above 1, vecpress is the faster.")
 
 
 def replace_block(path, block):

@@ -171,6 +171,61 @@ impl Decoded {
     }
 }
 
+/// The [`Cursor`] of a list decoded a block at a time: the type has fields
+/// `n` (values in the list) and `block` (a [`Decoded`]), and methods
+/// `refill(&mut self) -> Result<bool, Error>`, which decodes the next block
+/// into `block` (`false` at the end), and `skip_to(&mut self, target)`,
+/// which moves past what cannot hold `target` without decoding it, when the
+/// format can tell.
+macro_rules! block_cursor {
+    ($ty:ty) => {
+        impl $crate::postings::Cursor for $ty {
+            fn len(&self) -> usize {
+                self.n
+            }
+
+            fn position(&self) -> usize {
+                self.block.position()
+            }
+
+            fn next(&mut self) -> Result<Option<u32>, $crate::Error> {
+                if self.block.is_spent() && !self.refill()? {
+                    return Ok(None);
+                }
+                Ok(self.block.take())
+            }
+
+            fn advance_to(&mut self, target: u32) -> Result<Option<u32>, $crate::Error> {
+                loop {
+                    if let Some(v) = self.block.find(target) {
+                        return Ok(Some(v));
+                    }
+                    self.skip_to(target);
+                    if !self.refill()? {
+                        return Ok(None);
+                    }
+                }
+            }
+
+            fn decode_block(&mut self, out: &mut [u32]) -> Result<usize, $crate::Error> {
+                if self.block.is_spent() && !self.refill()? {
+                    return Ok(0);
+                }
+                Ok(self.block.take_into(out))
+            }
+
+            fn buffered(&self) -> &[u32] {
+                self.block.buffered()
+            }
+
+            fn consume(&mut self, k: usize) {
+                self.block.consume(k);
+            }
+        }
+    };
+}
+pub(crate) use block_cursor;
+
 /// Forwards every call to the cursor behind a reference or a box.
 macro_rules! forward {
     () => {

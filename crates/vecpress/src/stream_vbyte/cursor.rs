@@ -13,7 +13,7 @@ use super::control_len;
 use super::decode::{self, scalar::control_truncated, scalar::decode_from};
 use super::seek::{Found, find_groups};
 use super::tables::Codes1234;
-use crate::postings::{BLOCK, Cursor, Decoded};
+use crate::postings::{BLOCK, Decoded, block_cursor};
 use crate::{Error, Isa};
 
 /// A forward cursor over a delta-coded Stream VByte stream of `n` values
@@ -106,68 +106,31 @@ impl<'a> DeltaCursor<'a> {
         self.next += m;
         Ok(true)
     }
+
+    /// Skips whole groups after the decoded block while their gaps keep
+    /// the sum below `target`.
+    fn skip_to(&mut self, target: u32) {
+        let (from, whole) = (self.next / 4, self.n / 4);
+        if from >= whole {
+            return;
+        }
+        let found = find_groups(
+            self.isa,
+            &self.control[from..whole],
+            &self.data[self.pos..],
+            self.acc,
+            target,
+        );
+        let (groups, pos, acc) = match found {
+            Found::At {
+                groups, pos, acc, ..
+            } => (groups, pos, acc),
+            Found::Not { groups, pos, acc } => (groups, pos, acc),
+        };
+        self.next += 4 * groups;
+        self.pos += pos;
+        self.acc = acc;
+    }
 }
 
-impl Cursor for DeltaCursor<'_> {
-    fn len(&self) -> usize {
-        self.n
-    }
-
-    fn position(&self) -> usize {
-        self.block.position()
-    }
-
-    fn next(&mut self) -> Result<Option<u32>, Error> {
-        if self.block.is_spent() && !self.refill()? {
-            return Ok(None);
-        }
-        Ok(self.block.take())
-    }
-
-    fn advance_to(&mut self, target: u32) -> Result<Option<u32>, Error> {
-        loop {
-            if let Some(v) = self.block.find(target) {
-                return Ok(Some(v));
-            }
-            // Every value decoded is below the target: skip whole groups
-            // after them while their gaps keep the sum below it.
-            let (from, whole) = (self.next / 4, self.n / 4);
-            if from < whole {
-                let found = find_groups(
-                    self.isa,
-                    &self.control[from..whole],
-                    &self.data[self.pos..],
-                    self.acc,
-                    target,
-                );
-                let (groups, pos, acc) = match found {
-                    Found::At {
-                        groups, pos, acc, ..
-                    } => (groups, pos, acc),
-                    Found::Not { groups, pos, acc } => (groups, pos, acc),
-                };
-                self.next += 4 * groups;
-                self.pos += pos;
-                self.acc = acc;
-            }
-            if !self.refill()? {
-                return Ok(None);
-            }
-        }
-    }
-
-    fn decode_block(&mut self, out: &mut [u32]) -> Result<usize, Error> {
-        if self.block.is_spent() && !self.refill()? {
-            return Ok(0);
-        }
-        Ok(self.block.take_into(out))
-    }
-
-    fn buffered(&self) -> &[u32] {
-        self.block.buffered()
-    }
-
-    fn consume(&mut self, k: usize) {
-        self.block.consume(k);
-    }
-}
+block_cursor!(DeltaCursor<'_>);

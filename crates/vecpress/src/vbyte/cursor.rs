@@ -8,7 +8,7 @@
 #![forbid(unsafe_code)]
 
 use crate::Error;
-use crate::postings::{BLOCK, Cursor, Decoded};
+use crate::postings::{BLOCK, Decoded, block_cursor};
 
 /// A forward cursor over `n` delta-coded VByte values (as
 /// [`encode_delta`](super::encode_delta) writes them).
@@ -66,47 +66,9 @@ impl<'a> DeltaCursor<'a> {
         self.next += m;
         Ok(true)
     }
+
+    /// VByte tells nothing of a value before decoding it: nothing to skip.
+    fn skip_to(&mut self, _target: u32) {}
 }
 
-impl Cursor for DeltaCursor<'_> {
-    fn len(&self) -> usize {
-        self.n
-    }
-
-    fn position(&self) -> usize {
-        self.block.position()
-    }
-
-    fn next(&mut self) -> Result<Option<u32>, Error> {
-        if self.block.is_spent() && !self.refill()? {
-            return Ok(None);
-        }
-        Ok(self.block.take())
-    }
-
-    fn advance_to(&mut self, target: u32) -> Result<Option<u32>, Error> {
-        loop {
-            if let Some(v) = self.block.find(target) {
-                return Ok(Some(v));
-            }
-            if !self.refill()? {
-                return Ok(None);
-            }
-        }
-    }
-
-    fn decode_block(&mut self, out: &mut [u32]) -> Result<usize, Error> {
-        if self.block.is_spent() && !self.refill()? {
-            return Ok(0);
-        }
-        Ok(self.block.take_into(out))
-    }
-
-    fn buffered(&self) -> &[u32] {
-        self.block.buffered()
-    }
-
-    fn consume(&mut self, k: usize) {
-        self.block.consume(k);
-    }
-}
+block_cursor!(DeltaCursor<'_>);
