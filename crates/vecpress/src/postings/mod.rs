@@ -265,8 +265,9 @@ impl<C: Cursor + ?Sized> Cursor for Box<C> {
     forward!();
 }
 
-/// Candidates an intersection takes from the shortest list at a time.
-const CANDIDATES: usize = 256;
+/// Candidates an intersection takes from the shortest list at a time: a
+/// cursor's block, what one `decode_block` gives.
+const CANDIDATES: usize = BLOCK;
 
 /// The values in every list (their intersection), in order, into `out`
 /// (cleared first). No list: nothing.

@@ -108,10 +108,11 @@ impl<'a> DeltaCursor<'a> {
     }
 
     /// Skips whole groups after the decoded block while their gaps keep
-    /// the sum below `target`.
+    /// the sum below `target`; not when one block holds all that is left,
+    /// which the next decode reads anyway.
     fn skip_to(&mut self, target: u32) {
         let (from, whole) = (self.next / 4, self.n / 4);
-        if from >= whole {
+        if from >= whole || self.n - self.next <= BLOCK {
             return;
         }
         let found = find_groups(
