@@ -37,9 +37,10 @@
 //! assert_eq!(hits, [3, 9001]);
 //! # Ok::<(), vecpress::Error>(())
 //! ```
-#![forbid(unsafe_code)]
 
-use crate::Error;
+mod merge;
+
+use crate::{Error, Isa};
 
 /// A forward cursor over a sorted list of u32, decoded as it goes.
 ///
@@ -87,14 +88,26 @@ pub trait Cursor {
     fn consume(&mut self, k: usize);
 }
 
-/// Values a cursor decodes at a time (a multiple of 4, for Stream VByte's
-/// groups).
-pub(crate) const BLOCK: usize = 128;
+/// Values a cursor decodes at a time, at most (a multiple of 4, for Stream
+/// VByte's groups): while it reads on, merged with candidates of like
+/// density. Longer blocks leave fewer ends of blocks to the merge, whose
+/// eight-lane steps stop there.
+pub(crate) const BLOCK: usize = 512;
+
+/// Values a cursor decodes at a time while it skips: a target found in a
+/// block of these costs less to decode than one of [`BLOCK`].
+const SPARSE: usize = 128;
 
 /// The block a cursor decoded last and where the cursor stands in it: what
 /// the cursors of every format share. A cursor decodes a block into
 /// [`Decoded::room`], then commits it with [`Decoded::filled`], so that a
 /// block that fails to decode is never read.
+///
+/// It also keeps how the cursor is read, so that it decodes blocks of the
+/// length that pays: [`BLOCK`] values while its targets fall in the next
+/// values (then it searches no index for them, [`Decoded::probing`] is
+/// false), [`SPARSE`] once a block decoded for a target held nothing
+/// useful (then it searches again).
 pub(crate) struct Decoded {
     buf: [u32; BLOCK],
     /// `buf[..len]` holds the values from index `start` of the list; the
@@ -102,6 +115,8 @@ pub(crate) struct Decoded {
     len: usize,
     at: usize,
     start: usize,
+    span: usize,
+    probing: bool,
 }
 
 impl Decoded {
@@ -111,7 +126,36 @@ impl Decoded {
             len: 0,
             at: 0,
             start: 0,
+            span: BLOCK,
+            probing: true,
         }
+    }
+
+    /// Values the next block should hold, at most.
+    pub(crate) fn span(&self) -> usize {
+        self.span
+    }
+
+    /// Whether the format's index is worth searching for the next target.
+    pub(crate) fn probing(&self) -> bool {
+        self.probing
+    }
+
+    /// A search of the index found the target in the next values: read
+    /// on, in long blocks, without searching.
+    pub(crate) fn near(&mut self) {
+        (self.span, self.probing) = (BLOCK, false);
+    }
+
+    /// A search of the index skipped values: decode short blocks.
+    pub(crate) fn far(&mut self) {
+        self.span = SPARSE;
+    }
+
+    /// A block decoded for a target held no value at least the target:
+    /// search again, and decode short blocks.
+    pub(crate) fn missed(&mut self) {
+        (self.span, self.probing) = (SPARSE, true);
     }
 
     /// Room for the next block's `m` values (at most [`BLOCK`]).
@@ -174,9 +218,11 @@ impl Decoded {
 /// The [`Cursor`] of a list decoded a block at a time: the type has fields
 /// `n` (values in the list) and `block` (a [`Decoded`]), and methods
 /// `refill(&mut self) -> Result<bool, Error>`, which decodes the next block
-/// into `block` (`false` at the end), and `skip_to(&mut self, target)`,
-/// which moves past what cannot hold `target` without decoding it, when the
-/// format can tell.
+/// (of at most [`Decoded::span`] values) into `block` (`false` at the end),
+/// and `skip_to(&mut self, target)`, which moves past what cannot hold
+/// `target` without decoding it, when the format can tell and
+/// [`Decoded::probing`] asks it to, then says [`Decoded::near`] or
+/// [`Decoded::far`].
 macro_rules! block_cursor {
     ($ty:ty) => {
         impl $crate::postings::Cursor for $ty {
@@ -196,14 +242,19 @@ macro_rules! block_cursor {
             }
 
             fn advance_to(&mut self, target: u32) -> Result<Option<u32>, $crate::Error> {
+                let mut fresh = false;
                 loop {
                     if let Some(v) = self.block.find(target) {
                         return Ok(Some(v));
+                    }
+                    if fresh {
+                        self.block.missed();
                     }
                     self.skip_to(target);
                     if !self.refill()? {
                         return Ok(None);
                     }
+                    fresh = true;
                 }
             }
 
@@ -306,9 +357,16 @@ fn intersect<C: Cursor>(lists: &mut [C], mut found: impl FnMut(&[u32])) -> Resul
     let Some((driver, others)) = lists.split_first_mut() else {
         return Ok(());
     };
+    let isa = Isa::best();
     let mut candidates = [0u32; CANDIDATES];
     loop {
-        let mut n = driver.decode_block(&mut candidates)?;
+        let mut n = 0;
+        while n < CANDIDATES {
+            match driver.decode_block(&mut candidates[n..])? {
+                0 => break,
+                k => n += k,
+            }
+        }
         if n == 0 {
             return Ok(());
         }
@@ -316,7 +374,7 @@ fn intersect<C: Cursor>(lists: &mut [C], mut found: impl FnMut(&[u32])) -> Resul
         // once the lists after it have filtered it too.
         let mut last = false;
         for other in others.iter_mut() {
-            let (kept, ended) = keep_held(&mut candidates[..n], other)?;
+            let (kept, ended) = keep_held(isa, &mut candidates[..n], other)?;
             n = kept;
             last |= ended;
         }
@@ -330,31 +388,19 @@ fn intersect<C: Cursor>(lists: &mut [C], mut found: impl FnMut(&[u32])) -> Resul
 /// Keeps, at the front of `candidates` (sorted), those `list` holds, moving
 /// its cursor past them; returns how many, and whether the list ended
 /// (then no later candidate can be held).
-fn keep_held<C: Cursor>(candidates: &mut [u32], list: &mut C) -> Result<(usize, bool), Error> {
-    let n = candidates.len();
+fn keep_held<C: Cursor>(
+    isa: Isa,
+    candidates: &mut [u32],
+    list: &mut C,
+) -> Result<(usize, bool), Error> {
     let (mut i, mut kept) = (0, 0);
-    while i < n {
+    while i < candidates.len() {
         if list.advance_to(candidates[i])?.is_none() {
             return Ok((kept, true));
         }
-        let block = list.buffered();
-        let mut j = 0;
-        // Branches, not branch-free steps: the compares then run ahead of
-        // the loads instead of waiting on them.
-        while i < n && j < block.len() {
-            let (x, y) = (candidates[i], block[j]);
-            if x < y {
-                i += 1;
-            } else if y < x {
-                j += 1;
-            } else {
-                candidates[kept] = x;
-                kept += 1;
-                i += 1;
-                j += 1;
-            }
-        }
-        list.consume(j);
+        let m = merge::keep_common(isa, candidates, i, kept, list.buffered());
+        (i, kept) = (m.i, m.kept);
+        list.consume(m.j);
     }
     Ok((kept, false))
 }

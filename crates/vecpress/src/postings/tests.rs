@@ -7,22 +7,22 @@ use super::*;
 use crate::{Isa, stream_vbyte, vbyte};
 
 /// A deterministic xorshift generator.
-struct Rng(u64);
+pub(super) struct Rng(pub(super) u64);
 
 impl Rng {
-    fn next(&mut self) -> u64 {
+    pub(super) fn next(&mut self) -> u64 {
         self.0 ^= self.0 << 13;
         self.0 ^= self.0 >> 7;
         self.0 ^= self.0 << 17;
         self.0
     }
-    fn below(&mut self, n: u64) -> u64 {
+    pub(super) fn below(&mut self, n: u64) -> u64 {
         self.next() % n.max(1)
     }
 }
 
 /// A sorted list of `n` distinct values, gaps up to `2^bits`.
-fn list(rng: &mut Rng, n: usize, bits: u32) -> Vec<u32> {
+pub(super) fn list(rng: &mut Rng, n: usize, bits: u32) -> Vec<u32> {
     let mut v = Vec::with_capacity(n);
     let mut x = rng.below(1 << bits) as u32;
     for _ in 0..n {

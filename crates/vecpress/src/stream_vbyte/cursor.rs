@@ -1,8 +1,8 @@
 //! [`DeltaCursor`]: a forward cursor over a delta-coded stream, for queries
 //! on posting lists ([`crate::postings`]).
 //!
-//! The cursor decodes a block of 128 values at a time with the best
-//! kernel into a buffer of its own. [`advance_to`](Cursor::advance_to)
+//! The cursor decodes a block of values at a time (512 while it reads on,
+//! 128 while it skips) with the best kernel into a buffer of its own. [`advance_to`](Cursor::advance_to)
 //! first looks in that buffer; past it, it skips whole groups with the
 //! search kernel of [`seek_delta`](super::seek_delta) (four groups at a
 //! time by the sum of their gaps, from the cursor's position, never from
@@ -13,7 +13,7 @@ use super::control_len;
 use super::decode::{self, scalar::control_truncated, scalar::decode_from};
 use super::seek::{Found, find_groups};
 use super::tables::Codes1234;
-use crate::postings::{BLOCK, Decoded, block_cursor};
+use crate::postings::{Decoded, block_cursor};
 use crate::{Error, Isa};
 
 /// A forward cursor over a delta-coded Stream VByte stream of `n` values
@@ -91,7 +91,7 @@ impl<'a> DeltaCursor<'a> {
             self.block.ended(self.n);
             return Ok(false);
         }
-        let m = (self.n - self.next).min(BLOCK);
+        let m = (self.n - self.next).min(self.block.span());
         let values = self.block.room(m);
         let ctrl = &self.control[self.next / 4..(self.next + m).div_ceil(4)];
         let rest = &self.data[self.pos..];
@@ -109,10 +109,11 @@ impl<'a> DeltaCursor<'a> {
 
     /// Skips whole groups after the decoded block while their gaps keep
     /// the sum below `target`; not when one block holds all that is left,
-    /// which the next decode reads anyway.
+    /// which the next decode reads anyway, nor while targets fall in the
+    /// next values.
     fn skip_to(&mut self, target: u32) {
         let (from, whole) = (self.next / 4, self.n / 4);
-        if from >= whole || self.n - self.next <= BLOCK {
+        if from >= whole || self.n - self.next <= self.block.span() || !self.block.probing() {
             return;
         }
         let found = find_groups(
@@ -131,6 +132,11 @@ impl<'a> DeltaCursor<'a> {
         self.next += 4 * groups;
         self.pos += pos;
         self.acc = acc;
+        if groups == 0 {
+            self.block.near();
+        } else {
+            self.block.far();
+        }
     }
 }
 

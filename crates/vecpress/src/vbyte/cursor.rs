@@ -2,13 +2,14 @@
 //! queries on posting lists ([`crate::postings`]).
 //!
 //! VByte keeps no index of where values start, so the cursor skips by
-//! decoding: a block of 128 values at a time with the default
+//! decoding: a block of values at a time (512, or 128 once a block
+//! decoded for a target was passed whole) with the default
 //! kernel, into a buffer of its own, where `advance_to` looks for its
 //! target.
 #![forbid(unsafe_code)]
 
 use crate::Error;
-use crate::postings::{BLOCK, Decoded, block_cursor};
+use crate::postings::{Decoded, block_cursor};
 
 /// A forward cursor over `n` delta-coded VByte values (as
 /// [`encode_delta`](super::encode_delta) writes them).
@@ -56,7 +57,7 @@ impl<'a> DeltaCursor<'a> {
             self.block.ended(self.n);
             return Ok(false);
         }
-        let m = (self.n - self.next).min(BLOCK);
+        let m = (self.n - self.next).min(self.block.span());
         let values = self.block.room(m);
         let used = super::decode_delta(&self.input[self.pos..], values, self.acc)
             .map_err(|e| e.shifted(self.pos).missing_more(self.n - self.next - m))?;

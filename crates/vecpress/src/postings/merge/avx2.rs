@@ -1,0 +1,74 @@
+//! The AVX2 merge: compares by `vpcmpeqd` with broadcast values, the found
+//! lanes compressed by a `vpermd` whose indices come from a table of the
+//! 256 masks.
+
+use core::arch::x86_64::*;
+
+use super::Merged;
+use super::generic::{self, Eight};
+use crate::simd::Aligned;
+
+/// For each mask of eight lanes, the indices of its set lanes, in order,
+/// then zeros.
+static COMPRESS: Aligned<[[u32; 8]; 256]> = Aligned(compress_table());
+
+const fn compress_table() -> [[u32; 8]; 256] {
+    let mut table = [[0u32; 8]; 256];
+    let mut mask = 0;
+    while mask < 256 {
+        let (mut lane, mut k) = (0, 0);
+        while lane < 8 {
+            if mask & (1 << lane) != 0 {
+                table[mask][k] = lane as u32;
+                k += 1;
+            }
+            lane += 1;
+        }
+        mask += 1;
+    }
+    table
+}
+
+impl Eight for __m256i {
+    #[inline(always)]
+    unsafe fn load(ptr: *const u32) -> Self {
+        // SAFETY: the 32 bytes are readable and the CPU has AVX: the
+        // caller's promise.
+        unsafe { _mm256_loadu_si256(ptr.cast()) }
+    }
+
+    #[inline(always)]
+    unsafe fn found(self, b: *const u32) -> u32 {
+        // SAFETY: `b[..8]` is readable and the CPU has AVX2: the caller's
+        // promise.
+        unsafe {
+            let eq = |k: usize| _mm256_cmpeq_epi32(self, _mm256_set1_epi32(*b.add(k) as i32));
+            let any = _mm256_or_si256(
+                _mm256_or_si256(_mm256_or_si256(eq(0), eq(1)), _mm256_or_si256(eq(2), eq(3))),
+                _mm256_or_si256(_mm256_or_si256(eq(4), eq(5)), _mm256_or_si256(eq(6), eq(7))),
+            );
+            _mm256_movemask_ps(_mm256_castsi256_ps(any)) as u32
+        }
+    }
+
+    #[inline(always)]
+    unsafe fn store_found(self, found: u32, ptr: *mut u32) {
+        // SAFETY: `found < 256` (eight lanes' bits) indexes the table; the
+        // 32 bytes at `ptr` are writable and the CPU has AVX2: the
+        // caller's promise.
+        unsafe {
+            let idx = _mm256_load_si256(COMPRESS[found as usize & 0xff].as_ptr().cast());
+            _mm256_storeu_si256(ptr.cast(), _mm256_permutevar8x32_epi32(self, idx));
+        }
+    }
+}
+
+/// [`keep_common`](super::keep_common) with AVX2.
+///
+/// # Safety
+/// The CPU has every feature of `Isa::Avx2`; `kept <= i <= a.len()`.
+#[target_feature(enable = "sse2,ssse3,sse4.1,avx,avx2,bmi1,bmi2,popcnt")]
+pub(super) unsafe fn keep_common(a: &mut [u32], i: usize, kept: usize, b: &[u32]) -> Merged {
+    // SAFETY: the caller's promises, passed on.
+    unsafe { generic::keep_common::<__m256i>(a, i, kept, b) }
+}

@@ -1,0 +1,108 @@
+//! Every level's merge against the scalar one: on sorted blocks of every
+//! density, from every starting point, and on blocks that are not sorted.
+
+use super::{Merged, keep_common, scalar};
+use crate::Isa;
+use crate::postings::tests::Rng;
+
+/// Two sorted blocks drawn from one range, each value in `a` with odds
+/// `pa` in 16, in `b` with odds `pb` in 16.
+fn blocks(rng: &mut Rng, len: u32, pa: u64, pb: u64, base: u32) -> (Vec<u32>, Vec<u32>) {
+    let (mut a, mut b) = (Vec::new(), Vec::new());
+    for v in 0..len {
+        let v = base.saturating_add(v);
+        if rng.below(16) < pa {
+            a.push(v);
+        }
+        if rng.below(16) < pb {
+            b.push(v);
+        }
+    }
+    b.dedup();
+    a.dedup();
+    (a, b)
+}
+
+/// Runs `isa`'s merge and the scalar one from `(i, kept)`; checks that they
+/// agree on where they stopped and what they kept, and that the
+/// candidates not passed are untouched.
+fn check(isa: Isa, a: &[u32], b: &[u32], i: usize, kept: usize) -> Merged {
+    let (mut x, mut y) = (a.to_vec(), a.to_vec());
+    let got = keep_common(isa, &mut x, i, kept, b);
+    let want = scalar::keep_common(&mut y, i, kept, b, 0);
+    assert_eq!(
+        got, want,
+        "{isa:?}: a {a:?} b {b:?} from {i} keeping at {kept}"
+    );
+    assert_eq!(x[..got.kept], y[..want.kept], "{isa:?}: kept");
+    assert_eq!(
+        x[got.i..],
+        a[got.i..],
+        "{isa:?}: candidates not passed changed"
+    );
+    got
+}
+
+#[test]
+fn every_level_keeps_what_the_scalar_merge_keeps() {
+    let mut rng = Rng(0x3e7);
+    for isa in Isa::available().iter().copied() {
+        for round in 0..3000 {
+            let len = rng.below(400) as u32;
+            let (pa, pb) = (1 + rng.below(16), 1 + rng.below(16));
+            let base = if round % 50 == 0 {
+                u32::MAX - len
+            } else {
+                rng.below(1 << 20) as u32
+            };
+            let (a, b) = blocks(&mut rng, len, pa, pb, base);
+            let i = rng.below(a.len() as u64 + 1) as usize;
+            let kept = rng.below(i as u64 + 1) as usize;
+            let m = check(isa, &a, &b, i, kept);
+            assert!(
+                m.i == a.len() || m.j == b.len(),
+                "{isa:?}: stopped early {m:?}"
+            );
+        }
+    }
+}
+
+#[test]
+fn lengths_around_the_eight_lanes_and_blocks_apart() {
+    for isa in Isa::available().iter().copied() {
+        for n in 0..=33u32 {
+            for m in 0..=33u32 {
+                let a: Vec<u32> = (0..n).map(|v| 3 * v).collect();
+                let b: Vec<u32> = (0..m).map(|v| 2 * v).collect();
+                check(isa, &a, &b, 0, 0);
+                // Every candidate below every value, then above.
+                let high: Vec<u32> = (0..m).map(|v| 1000 + v).collect();
+                check(isa, &a, &high, 0, 0);
+                check(isa, &high, &a, 0, 0);
+                // The same values.
+                check(isa, &a, &a, 0, 0);
+            }
+        }
+        let top: Vec<u32> = (u32::MAX - 40..=u32::MAX).collect();
+        check(isa, &top, &top, 0, 0);
+    }
+}
+
+#[test]
+fn blocks_that_are_not_sorted_stay_in_bounds() {
+    let mut rng = Rng(0xbad);
+    for isa in Isa::available().iter().copied() {
+        for _ in 0..2000 {
+            let (n, m) = (rng.below(70) as usize, rng.below(70) as usize);
+            let mut a: Vec<u32> = (0..n).map(|_| rng.below(24) as u32).collect();
+            let b: Vec<u32> = (0..m).map(|_| rng.below(24) as u32).collect();
+            let i = rng.below(n as u64 + 1) as usize;
+            let kept = rng.below(i as u64 + 1) as usize;
+            let m = keep_common(isa, &mut a, i, kept, &b);
+            assert!(
+                m.kept <= m.i && m.i <= n && m.j <= b.len(),
+                "{isa:?}: {m:?}"
+            );
+        }
+    }
+}
