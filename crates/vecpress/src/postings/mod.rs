@@ -109,9 +109,14 @@ const SPARSE: usize = 128;
 /// false), [`SPARSE`] once a block decoded for a target held nothing
 /// useful (then it searches again).
 pub(crate) struct Decoded {
-    buf: [u32; BLOCK],
-    /// `buf[..len]` holds the values from index `start` of the list; the
-    /// cursor stands at `buf[at]`.
+    /// Blocks of up to [`SPARSE`] values are decoded here, longer ones in
+    /// `long`, grown when first needed: a cursor over a short list then
+    /// takes no allocation, and zeroes and moves no room it never uses.
+    short: [u32; SPARSE],
+    long: Vec<u32>,
+    in_long: bool,
+    /// The block (in `short` or `long`) holds `len` values from index
+    /// `start` of the list; the cursor stands at its value `at`.
     len: usize,
     at: usize,
     start: usize,
@@ -122,7 +127,9 @@ pub(crate) struct Decoded {
 impl Decoded {
     pub(crate) fn new() -> Decoded {
         Decoded {
-            buf: [0; BLOCK],
+            short: [0; SPARSE],
+            long: Vec::new(),
+            in_long: false,
             len: 0,
             at: 0,
             start: 0,
@@ -160,7 +167,24 @@ impl Decoded {
 
     /// Room for the next block's `m` values (at most [`BLOCK`]).
     pub(crate) fn room(&mut self, m: usize) -> &mut [u32] {
-        &mut self.buf[..m]
+        let m = m.min(BLOCK);
+        self.in_long = m > SPARSE;
+        if !self.in_long {
+            return &mut self.short[..m];
+        }
+        if self.long.len() < m {
+            self.long.resize(m, 0);
+        }
+        &mut self.long[..m]
+    }
+
+    /// The block's values.
+    fn block(&self) -> &[u32] {
+        if self.in_long {
+            &self.long[..self.len]
+        } else {
+            &self.short[..self.len]
+        }
     }
 
     /// The block decoded into [`Decoded::room`]: `m` values from index
@@ -195,19 +219,19 @@ impl Decoded {
     pub(crate) fn find(&mut self, target: u32) -> Option<u32> {
         let i = self.buffered().iter().position(|&v| v >= target)?;
         self.at += i;
-        Some(self.buf[self.at])
+        Some(self.block()[self.at])
     }
 
     /// Copies the values left into `out` (as many as fit), moving past them.
     pub(crate) fn take_into(&mut self, out: &mut [u32]) -> usize {
-        let k = (self.len - self.at).min(out.len());
-        out[..k].copy_from_slice(&self.buf[self.at..self.at + k]);
+        let k = self.buffered().len().min(out.len());
+        out[..k].copy_from_slice(&self.buffered()[..k]);
         self.at += k;
         k
     }
 
     pub(crate) fn buffered(&self) -> &[u32] {
-        &self.buf[self.at..self.len]
+        &self.block()[self.at..]
     }
 
     pub(crate) fn consume(&mut self, k: usize) {
@@ -352,16 +376,34 @@ pub fn and_count<C: Cursor>(lists: &mut [C]) -> Result<usize, Error> {
 }
 
 /// The intersection, each block of values found given to `found`.
-fn intersect<C: Cursor>(lists: &mut [C], mut found: impl FnMut(&[u32])) -> Result<(), Error> {
+fn intersect<C: Cursor>(lists: &mut [C], found: impl FnMut(&[u32])) -> Result<(), Error> {
     lists.sort_unstable_by_key(|c| c.len());
     let Some((driver, others)) = lists.split_first_mut() else {
         return Ok(());
     };
+    // A short driver gets a short array of candidates: zeroing the long
+    // one would cost a query on short lists as much as its merge.
+    if driver.len() <= SHORT {
+        drive::<C, SHORT>(driver, others, found)
+    } else {
+        drive::<C, CANDIDATES>(driver, others, found)
+    }
+}
+
+/// Candidates of a driver of at most this many values, taken at once.
+const SHORT: usize = 64;
+
+/// [`intersect`] with `N` candidates at a time.
+fn drive<C: Cursor, const N: usize>(
+    driver: &mut C,
+    others: &mut [C],
+    mut found: impl FnMut(&[u32]),
+) -> Result<(), Error> {
     let isa = Isa::best();
-    let mut candidates = [0u32; CANDIDATES];
+    let mut candidates = [0u32; N];
     loop {
         let mut n = 0;
-        while n < CANDIDATES {
+        while n < N {
             match driver.decode_block(&mut candidates[n..])? {
                 0 => break,
                 k => n += k,
