@@ -13,6 +13,7 @@ mod errors;
 mod ints;
 mod lz4;
 mod lz4_stream;
+mod postings;
 mod sized;
 mod stream_vbyte;
 mod vbyte;
@@ -61,6 +62,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(available_isas, m)?)?;
     m.add_function(wrap_pyfunction!(default_kernels, m)?)?;
     m.add_function(wrap_pyfunction!(_panic_for_tests, m)?)?;
+    m.add_function(wrap_pyfunction!(postings::postings_query, m)?)?;
     m.add_function(wrap_pyfunction!(vbyte::vbyte_encode, m)?)?;
     m.add_function(wrap_pyfunction!(vbyte::vbyte_decode, m)?)?;
     m.add_function(wrap_pyfunction!(ints::u32_encode, m)?)?;

@@ -9,7 +9,7 @@ import pytest
 
 import vecpress
 
-MODULES = ["vecpress", "vecpress.vbyte", "vecpress.stream_vbyte", "vecpress.group_varint", "vecpress.bitpack", "vecpress.bit_split", "vecpress.byte_split", "vecpress.lz4", "vecpress.numcodecs", "vecpress.zarr3"]
+MODULES = ["vecpress", "vecpress.vbyte", "vecpress.stream_vbyte", "vecpress.group_varint", "vecpress.bitpack", "vecpress.bit_split", "vecpress.byte_split", "vecpress.lz4", "vecpress.postings", "vecpress.numcodecs", "vecpress.zarr3"]
 
 
 @pytest.mark.parametrize("name", MODULES)

@@ -43,7 +43,7 @@ from vecpress._native import (
 from vecpress._native import available_isas as _available_isas
 from vecpress._native import default_kernels as _default_kernels
 from vecpress._native import isa as _isa
-from vecpress import bit_split, bitpack, byte_split, group_varint, lz4, stream_vbyte, vbyte
+from vecpress import bit_split, bitpack, byte_split, group_varint, lz4, postings, stream_vbyte, vbyte
 
 __all__ = [
     "ChecksumMismatchError",
@@ -66,6 +66,7 @@ __all__ = [
     "byte_split",
     "group_varint",
     "lz4",
+    "postings",
     "stream_vbyte",
     "vbyte",
 ]

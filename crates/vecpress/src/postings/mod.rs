@@ -8,9 +8,10 @@
 //! values at a time, each other list keeps the ones it holds, moving with
 //! [`Cursor::advance_to`] to the first of them (forward only, skipping what
 //! it can without decoding it: whole groups of a Stream VByte stream by
-//! their gaps' sums), then merging its decoded block with them in a tight
-//! loop. So a short list against a long one reads a small part of the long
-//! one, and lists of like lengths are merged block by block.
+//! their gaps' sums), then merging its decoded block with them, eight
+//! candidates with eight values at a time with SIMD (AVX2, AVX-512). So a
+//! short list against a long one reads a small part of the long one, and
+//! lists of like lengths are merged block by block.
 //!
 //! Cursors exist for delta-coded Stream VByte
 //! ([`stream_vbyte::DeltaCursor`](crate::stream_vbyte::DeltaCursor)) and
@@ -347,10 +348,10 @@ const CANDIDATES: usize = BLOCK;
 /// The values in every list (their intersection), in order, into `out`
 /// (cleared first). No list: nothing.
 ///
-/// The shortest list gives candidates a block at a time; each other list,
-/// shortest first, keeps those it holds: it skips to the first candidate
-/// with [`Cursor::advance_to`], then merges its decoded block with the
-/// candidates in a tight loop, and skips again past the block.
+/// The shortest list gives candidates a block at a time (up to 512); each
+/// other list, shortest first, keeps those it holds: it skips to the first
+/// candidate with [`Cursor::advance_to`], then merges its decoded block
+/// with the candidates eight by eight, and skips again past the block.
 pub fn and<C: Cursor>(lists: &mut [C], out: &mut Vec<u32>) -> Result<(), Error> {
     out.clear();
     intersect(lists, |found| out.extend_from_slice(found))

@@ -1,0 +1,76 @@
+//! `vecpress.postings`: the intersection and union of delta-coded posting
+//! lists, answered from their encoded bytes by `vecpress::postings`.
+
+use pyo3::exceptions::PyValueError;
+use pyo3::prelude::*;
+use vecpress::postings::{self, Cursor};
+use vecpress::{stream_vbyte, vbyte, Error};
+
+use crate::buffers::{to_array, Bytes};
+use crate::errors::to_py;
+
+/// What a query returns.
+enum Answer {
+    Values(Vec<u32>),
+    Count(usize),
+}
+
+/// Answers `op` ("and", "or", "count") over `lists` of pairs (encoded
+/// bytes, count), encoded by `codec` ("stream-vbyte" or "vbyte") with delta
+/// coding from 0; the GIL released while it runs.
+#[pyfunction]
+pub fn postings_query(
+    py: Python<'_>,
+    lists: Vec<(Bound<'_, PyAny>, usize)>,
+    codec: &str,
+    op: &str,
+) -> PyResult<Py<PyAny>> {
+    crate::errors::guarded(|| {
+        if !matches!(op, "and" | "or" | "count") {
+            return Err(PyValueError::new_err(format!(
+                "unknown query {op:?} (expected \"and\", \"or\" or \"count\")"
+            )));
+        }
+        let held: Vec<(Bytes, usize)> = lists
+            .iter()
+            .map(|(data, n)| Ok((Bytes::get(data)?, *n)))
+            .collect::<PyResult<_>>()?;
+        let inputs: Vec<(&[u8], usize)> = held.iter().map(|(b, n)| (b.as_slice(), *n)).collect();
+        let answer = match codec {
+            "stream-vbyte" => py.detach(|| {
+                let cursors = inputs
+                    .iter()
+                    .map(|&(bytes, n)| stream_vbyte::DeltaCursor::new(bytes, n, 0))
+                    .collect::<Result<Vec<_>, _>>()?;
+                run(cursors, op)
+            }),
+            "vbyte" => py.detach(|| {
+                let cursors = inputs
+                    .iter()
+                    .map(|&(bytes, n)| vbyte::DeltaCursor::new(bytes, n, 0))
+                    .collect();
+                run(cursors, op)
+            }),
+            _ => {
+                return Err(PyValueError::new_err(format!(
+                    "unknown codec {codec:?} for queries (expected \"stream-vbyte\" or \"vbyte\")"
+                )))
+            }
+        }
+        .map_err(|e| to_py(py, e))?;
+        Ok(match answer {
+            Answer::Values(v) => to_array(py, v),
+            Answer::Count(n) => n.into_pyobject(py)?.into_any().unbind(),
+        })
+    })
+}
+
+fn run<C: Cursor>(mut cursors: Vec<C>, op: &str) -> Result<Answer, Error> {
+    let mut out = Vec::new();
+    match op {
+        "and" => postings::and(&mut cursors, &mut out)?,
+        "or" => postings::or(&mut cursors, &mut out)?,
+        _ => return Ok(Answer::Count(postings::and_count(&mut cursors)?)),
+    }
+    Ok(Answer::Values(out))
+}

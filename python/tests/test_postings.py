@@ -1,0 +1,97 @@
+"""vecpress.postings: intersections and unions of encoded posting lists
+against numpy's set operations, for both codecs; bad lists and arguments."""
+
+import numpy as np
+import pytest
+
+import vecpress
+from vecpress import postings, stream_vbyte, vbyte
+
+ENCODERS = {"stream-vbyte": stream_vbyte.encode, "vbyte": vbyte.encode}
+
+
+def sorted_list(rng, n, universe):
+    return np.unique(rng.integers(0, universe, size=n, dtype=np.uint64)).astype(np.uint32)
+
+
+def encoded(codec, arrays):
+    return [(ENCODERS[codec](a, delta=True), len(a)) for a in arrays]
+
+
+@pytest.mark.parametrize("codec", postings.CODECS)
+@pytest.mark.parametrize("k", [1, 2, 3, 5])
+def test_agree_with_numpy(codec, k):
+    rng = np.random.default_rng(k)
+    for lengths in ([3000] * k, [10, 2000, 50_000, 700, 9][:k], [0, 500, 500, 1, 2][:k]):
+        arrays = [sorted_list(rng, n, 200_000) for n in lengths]
+        lists = encoded(codec, arrays)
+        want_and = arrays[0]
+        want_or = arrays[0]
+        for a in arrays[1:]:
+            want_and = np.intersect1d(want_and, a)
+            want_or = np.union1d(want_or, a)
+        got = postings.intersect(lists, codec=codec)
+        assert got.dtype == np.uint32
+        np.testing.assert_array_equal(got, want_and)
+        assert postings.intersect_count(lists, codec=codec) == len(want_and)
+        np.testing.assert_array_equal(postings.union(lists, codec=codec), want_or)
+
+
+def test_no_list_and_extremes():
+    assert postings.intersect([]).tolist() == []
+    assert postings.union([]).tolist() == []
+    top = np.array([0, 1, 2**32 - 2, 2**32 - 1], dtype=np.uint32)
+    lists = encoded("stream-vbyte", [top, top[1:]])
+    assert postings.intersect(lists).tolist() == [1, 2**32 - 2, 2**32 - 1]
+    assert postings.union(lists).tolist() == top.tolist()
+
+
+def test_buffers_of_any_kind():
+    a = np.arange(0, 1000, 3, dtype=np.uint32)
+    b = np.arange(0, 1000, 5, dtype=np.uint32)
+    da, db = stream_vbyte.encode(a, delta=True), stream_vbyte.encode(b, delta=True)
+    want = np.intersect1d(a, b).tolist()
+    assert postings.intersect([(bytearray(da), len(a)), (memoryview(db), len(b))]).tolist() == want
+    assert postings.intersect([(np.frombuffer(da, np.uint8), len(a)), (db, np.int64(len(b)))]).tolist() == want
+
+
+@pytest.mark.parametrize("codec", postings.CODECS)
+def test_truncated_lists_raise(codec):
+    a = np.arange(0, 100_000, 3, dtype=np.uint32)
+    data = ENCODERS[codec](a, delta=True)
+    b = np.arange(0, 100_000, 2, dtype=np.uint32)
+    other = (ENCODERS[codec](b, delta=True), len(b))
+    for cut in (1, len(data) // 2, len(data) - 1):
+        with pytest.raises(vecpress.TruncatedError):
+            postings.union([(data[:cut], len(a)), other], codec=codec)
+        with pytest.raises(vecpress.TruncatedError):
+            postings.intersect([(data[:cut], len(a)), other], codec=codec)
+    # A count far beyond the bytes: an error, not an allocation of its size.
+    with pytest.raises(vecpress.Error):
+        postings.union([(data, 1 << 40)], codec=codec)
+
+
+def test_random_bytes_never_crash():
+    rng = np.random.default_rng(9)
+    for _ in range(300):
+        data = rng.integers(0, 256, size=int(rng.integers(0, 200)), dtype=np.uint8).tobytes()
+        count = int(rng.integers(0, 400))
+        for codec in postings.CODECS:
+            for query in (postings.intersect, postings.union):
+                try:
+                    query([(data, count), (data, count // 2)], codec=codec)
+                except vecpress.Error:
+                    pass
+
+
+def test_bad_arguments():
+    data = stream_vbyte.encode(np.arange(4, dtype=np.uint32), delta=True)
+    with pytest.raises(ValueError, match="unknown codec"):
+        postings.intersect([(data, 4)], codec="lz4")
+    with pytest.raises(TypeError, match="pair"):
+        postings.intersect([data])
+    with pytest.raises(ValueError, match="count"):
+        postings.intersect([(data, -1)])
+    with pytest.raises(TypeError, match="bytes-like"):
+        postings.intersect([("text", 4)])
+    assert postings.intersect([(data, 4)], codec="stream_vbyte").tolist() == [0, 1, 2, 3]
