@@ -21,6 +21,7 @@
 #![forbid(unsafe_code)]
 
 use super::bp128;
+use crate::postings::Decoded;
 use crate::tune::{self, Op};
 use crate::{Error, Isa, Unit, vbyte};
 
@@ -211,6 +212,64 @@ pub(super) fn search_delta<F: BlockFormat>(
         .iter()
         .position(|&v| v >= key)
         .map(|j| (done + j, tail[j])))
+}
+
+/// Where a cursor over a delta stream of `F`'s blocks stands: the first
+/// value not decoded yet, its index, its byte and the value before it.
+/// The cursor decodes as many whole blocks at a time as its span asks (at
+/// least one), or the tail.
+pub(super) struct Reading<'a> {
+    input: &'a [u8],
+    n: usize,
+    levels: Levels,
+    next: usize,
+    pos: usize,
+    acc: u32,
+}
+
+impl<'a> Reading<'a> {
+    pub(super) fn new(levels: Levels, input: &'a [u8], n: usize, prev: u32) -> Self {
+        Reading {
+            input,
+            n,
+            levels,
+            next: 0,
+            pos: 0,
+            acc: prev,
+        }
+    }
+
+    /// Decodes the next blocks, or the tail, into `block`; `false` at the
+    /// end. Errors are [`decode`]'s, at their offsets in the stream.
+    pub(super) fn refill<F: BlockFormat>(&mut self, block: &mut Decoded) -> Result<bool, Error> {
+        let (n, start) = (self.n, self.next);
+        if start >= n {
+            block.ended(n);
+            return Ok(false);
+        }
+        let whole = n / BLOCK * BLOCK;
+        let (mut pos, mut acc) = (self.pos, self.acc);
+        let m = if start < whole {
+            let k = (block.span() / BLOCK).clamp(1, (whole - start) / BLOCK);
+            let values = block.room(start, k * BLOCK);
+            for (b, chunk) in values.chunks_exact_mut(BLOCK).enumerate() {
+                let chunk: &mut [u32; BLOCK] = chunk.try_into().expect("a whole block");
+                pos += F::read::<true>(self.levels.blocks, &self.input[pos..], acc, chunk)
+                    .map_err(|e| in_stream(e, pos, n - start - b * BLOCK))?;
+                acc = chunk[BLOCK - 1];
+            }
+            k * BLOCK
+        } else {
+            let values = block.room(start, n - start);
+            pos += vbyte::decode_tail(self.levels.tail, &self.input[pos..], values, Some(acc))
+                .map_err(|e| e.shifted(pos))?;
+            acc = values[values.len() - 1];
+            n - start
+        };
+        (self.pos, self.acc, self.next) = (pos, acc, start + m);
+        block.filled(start, m);
+        Ok(true)
+    }
 }
 
 /// `needed` values missing at `offset`.

@@ -13,9 +13,15 @@
 //! short list against a long one reads a small part of the long one, and
 //! lists of like lengths are merged block by block.
 //!
-//! Cursors exist for delta-coded Stream VByte
-//! ([`stream_vbyte::DeltaCursor`](crate::stream_vbyte::DeltaCursor)) and
-//! VByte ([`vbyte::DeltaCursor`](crate::vbyte::DeltaCursor)).
+//! Cursors exist for every delta-coded format of posting lists:
+//! Stream VByte ([`stream_vbyte::DeltaCursor`](crate::stream_vbyte::DeltaCursor),
+//! which skips groups by their control bytes), FastLanes
+//! ([`bitpack::fastlanes::DeltaCursor`](crate::bitpack::fastlanes::DeltaCursor),
+//! which skips blocks of 1024 by their last value, read in place), and VByte,
+//! bp128 and PFOR ([`vbyte::DeltaCursor`](crate::vbyte::DeltaCursor),
+//! [`bitpack::bp128::DeltaCursor`](crate::bitpack::bp128::DeltaCursor),
+//! [`bitpack::pfor::DeltaCursor`](crate::bitpack::pfor::DeltaCursor), which
+//! keep no index and skip by decoding).
 //!
 //! Damaged bytes give the error the decoder gives, from the block where the
 //! cursor meets them: a query fails there, and never returns values read
@@ -89,8 +95,9 @@ pub trait Cursor {
     fn consume(&mut self, k: usize);
 }
 
-/// Values a cursor decodes at a time, at most (a multiple of 4, for Stream
-/// VByte's groups): while it reads on, merged with candidates of like
+/// Values a cursor decodes at a time while it reads on, at most where the
+/// format's blocks are shorter (a multiple of 4, for Stream VByte's groups,
+/// and of 128, for bp128's and PFOR's blocks): merged with candidates of like
 /// density. Longer blocks leave fewer ends of blocks to the merge, whose
 /// eight-lane steps stop there.
 pub(crate) const BLOCK: usize = 512;
@@ -166,9 +173,13 @@ impl Decoded {
         (self.span, self.probing) = (SPARSE, true);
     }
 
-    /// Room for the next block's `m` values (at most [`BLOCK`]).
-    pub(crate) fn room(&mut self, m: usize) -> &mut [u32] {
-        let m = m.min(BLOCK);
+    /// Room for the next block's `m` values, from index `start` of the
+    /// list. Until the block is committed the cursor stands at `start`
+    /// with nothing buffered, so that a block that fails to decode leaves
+    /// no values to read (the next read decodes it again, and fails
+    /// again).
+    pub(crate) fn room(&mut self, start: usize, m: usize) -> &mut [u32] {
+        (self.start, self.len, self.at) = (start, 0, 0);
         self.in_long = m > SPARSE;
         if !self.in_long {
             return &mut self.short[..m];

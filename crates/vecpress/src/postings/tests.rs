@@ -4,6 +4,7 @@
 use std::collections::BTreeSet;
 
 use super::*;
+use crate::bitpack::{bp128, fastlanes, pfor};
 use crate::{Isa, stream_vbyte, vbyte};
 
 /// A deterministic xorshift generator.
@@ -75,41 +76,86 @@ impl Cursor for Plain {
     }
 }
 
-/// Every format's encoding of `v`, with a cursor factory.
-enum Encoded {
-    Svb(Vec<u8>, Isa),
-    VByte(Vec<u8>),
+/// A delta-coded format with a cursor.
+#[derive(Clone, Copy, Debug)]
+enum Format {
+    Svb,
+    VByte,
+    Bp128,
+    Pfor,
+    FastLanes,
+}
+
+/// A list in one format, with the level its cursor runs at.
+struct Encoded {
+    format: Format,
+    bytes: Vec<u8>,
+    isa: Isa,
 }
 
 impl Encoded {
+    /// `v` in every format, at every level (VByte's cursor has no choice).
     fn all(v: &[u32]) -> Vec<Encoded> {
-        let mut out: Vec<Encoded> = Isa::available()
-            .iter()
-            .map(|&isa| Encoded::Svb(stream_vbyte::encode_delta_to_vec(v, 0), isa))
-            .collect();
-        out.push(Encoded::VByte(vbyte::encode_delta_to_vec(v, 0)));
+        let one = |format, bytes, isa| Encoded { format, bytes, isa };
+        let mut out = vec![one(
+            Format::VByte,
+            vbyte::encode_delta_to_vec(v, 0),
+            Isa::best(),
+        )];
+        for &isa in Isa::available() {
+            out.push(one(
+                Format::Svb,
+                stream_vbyte::encode_delta_to_vec(v, 0),
+                isa,
+            ));
+            out.push(one(Format::Bp128, bp128::encode_delta_to_vec(v, 0), isa));
+            out.push(one(Format::Pfor, pfor::encode_delta_to_vec(v, 0), isa));
+            out.push(one(
+                Format::FastLanes,
+                fastlanes::encode_delta_to_vec(v, 0),
+                isa,
+            ));
+        }
         out
     }
+
+    /// The same list with other bytes.
+    fn with_bytes(&self, bytes: Vec<u8>) -> Encoded {
+        Encoded { bytes, ..*self }
+    }
+
+    fn try_cursor(&self, n: usize) -> Result<Box<dyn Cursor + '_>, Error> {
+        let (b, isa) = (&self.bytes[..], self.isa);
+        Ok(match self.format {
+            Format::Svb => Box::new(stream_vbyte::DeltaCursor::new_with(isa, b, n, 0)?),
+            Format::VByte => Box::new(vbyte::DeltaCursor::new(b, n, 0)),
+            Format::Bp128 => Box::new(bp128::DeltaCursor::new_with(isa, b, n, 0)?),
+            Format::Pfor => Box::new(pfor::DeltaCursor::new_with(isa, b, n, 0)?),
+            Format::FastLanes => Box::new(fastlanes::DeltaCursor::new_with(isa, b, n, 0)?),
+        })
+    }
+
     fn cursor(&self, n: usize) -> Box<dyn Cursor + '_> {
-        match self {
-            Encoded::Svb(b, isa) => {
-                Box::new(stream_vbyte::DeltaCursor::new_with(*isa, b, n, 0).unwrap())
-            }
-            Encoded::VByte(b) => Box::new(vbyte::DeltaCursor::new(b, n, 0)),
-        }
+        self.try_cursor(n).unwrap()
     }
+
     fn name(&self) -> String {
-        match self {
-            Encoded::Svb(_, isa) => format!("stream-vbyte {isa}"),
-            Encoded::VByte(_) => "vbyte".into(),
-        }
+        format!("{:?} {}", self.format, self.isa)
     }
+}
+
+/// Cursors over the lists `enc[i][f]` (list `i` in format `f`).
+fn cursors<'a>(enc: &'a [Vec<Encoded>], lists: &[Vec<u32>], f: usize) -> Vec<Box<dyn Cursor + 'a>> {
+    enc.iter()
+        .zip(lists)
+        .map(|(e, l)| e[f].cursor(l.len()))
+        .collect()
 }
 
 #[test]
 fn cursors_walk_as_a_plain_list_does() {
     let mut rng = Rng(0x5eed);
-    for n in [0usize, 1, 3, 4, 5, 127, 128, 129, 1000, 5000] {
+    for n in [0usize, 1, 3, 4, 5, 127, 128, 129, 1000, 1024, 2100, 5000] {
         for bits in [1u32, 7, 15, 28] {
             let v = list(&mut rng, n, bits);
             let n = v.len();
@@ -222,13 +268,7 @@ fn and_and_or_agree_with_sets_for_two_to_eight_lists() {
         let encoded: Vec<Vec<Encoded>> = lists.iter().map(|l| Encoded::all(l)).collect();
         for f in 0..encoded[0].len() {
             let name = encoded[0][f].name();
-            let cursors = || -> Vec<Box<dyn Cursor + '_>> {
-                encoded
-                    .iter()
-                    .zip(&lists)
-                    .map(|(e, l)| e[f].cursor(l.len()))
-                    .collect()
-            };
+            let cursors = || cursors(&encoded, &lists, f);
             let mut out = vec![1, 2, 3];
             and(&mut cursors(), &mut out).unwrap();
             assert_eq!(out, want_and, "and, {name}, round {round}");
@@ -264,26 +304,14 @@ fn extremes_and_duplicates() {
     ];
     let enc: Vec<Vec<Encoded>> = lists.iter().map(|l| Encoded::all(l)).collect();
     for f in 0..enc[0].len() {
-        let mut c: Vec<Box<dyn Cursor + '_>> = enc
-            .iter()
-            .zip(&lists)
-            .map(|(e, l)| e[f].cursor(l.len()))
-            .collect();
+        let mut c = cursors(&enc, &lists, f);
         let mut out = Vec::new();
         and(&mut c[..2], &mut out).unwrap();
         assert_eq!(out, [0, u32::MAX], "{}", enc[0][f].name());
-        let mut c: Vec<Box<dyn Cursor + '_>> = enc
-            .iter()
-            .zip(&lists)
-            .map(|(e, l)| e[f].cursor(l.len()))
-            .collect();
+        let mut c = cursors(&enc, &lists, f);
         and(&mut c, &mut out).unwrap();
         assert_eq!(out, [u32::MAX]);
-        let mut c: Vec<Box<dyn Cursor + '_>> = enc
-            .iter()
-            .zip(&lists)
-            .map(|(e, l)| e[f].cursor(l.len()))
-            .collect();
+        let mut c = cursors(&enc, &lists, f);
         or(&mut c, &mut out).unwrap();
         assert_eq!(out, [0, 5, u32::MAX - 1, u32::MAX]);
     }
@@ -295,28 +323,13 @@ fn a_damaged_list_fails_where_the_cursor_meets_the_damage() {
     let short: Vec<u32> = vec![5, 21_989]; // the long list's last value
     let s = stream_vbyte::encode_delta_to_vec(&short, 0);
     for enc in Encoded::all(&long) {
-        let bytes = match &enc {
-            Encoded::Svb(b, _) | Encoded::VByte(b) => b.clone(),
-        };
         // Cut the long list's bytes short: the query reaches the cut.
-        for cut in [bytes.len() - 1, bytes.len() / 2, 3] {
-            let cut_enc = match &enc {
-                Encoded::Svb(_, isa) => Encoded::Svb(bytes[..cut].to_vec(), *isa),
-                Encoded::VByte(_) => Encoded::VByte(bytes[..cut].to_vec()),
-            };
+        for cut in [enc.bytes.len() - 1, enc.bytes.len() / 2, 3] {
+            let cut_enc = enc.with_bytes(enc.bytes[..cut].to_vec());
             let mut a = stream_vbyte::DeltaCursor::new(&s, 2, 0).unwrap();
-            let result = match &cut_enc {
-                Encoded::Svb(b, isa) => {
-                    match stream_vbyte::DeltaCursor::new_with(*isa, b, long.len(), 0) {
-                        Ok(mut b) => and_count(&mut [&mut a as &mut dyn Cursor, &mut b]),
-                        Err(e) => Err(e),
-                    }
-                }
-                Encoded::VByte(b) => and_count(&mut [
-                    &mut a as &mut dyn Cursor,
-                    &mut vbyte::DeltaCursor::new(b, long.len(), 0),
-                ]),
-            };
+            let result = cut_enc
+                .try_cursor(long.len())
+                .and_then(|mut b| and_count(&mut [&mut a as &mut dyn Cursor, &mut b]));
             let e = result.expect_err(&format!("{} cut at {cut}", enc.name()));
             assert!(matches!(e, Error::Truncated { .. }), "{}: {e}", enc.name());
         }
@@ -330,29 +343,24 @@ fn random_bytes_never_panic_and_every_call_moves_forward() {
         let len = rng.below(300) as usize;
         let bytes: Vec<u8> = (0..len).map(|_| rng.next() as u8).collect();
         let n = rng.below(400) as usize;
-        for &isa in Isa::available() {
-            if let Ok(mut c) = stream_vbyte::DeltaCursor::new_with(isa, &bytes, n, 0) {
-                let mut last = 0;
-                for _ in 0..50 {
-                    let r = if rng.below(2) == 0 {
-                        c.next()
-                    } else {
-                        c.advance_to(rng.next() as u32)
-                    };
-                    assert!(c.position() >= last && c.position() <= n);
-                    last = c.position();
-                    if r.is_err() {
-                        break;
-                    }
+        for enc in Encoded::all(&[]) {
+            let enc = enc.with_bytes(bytes.clone());
+            let Ok(mut c) = enc.try_cursor(n) else {
+                continue;
+            };
+            let mut last = 0;
+            for _ in 0..50 {
+                let r = if rng.below(2) == 0 {
+                    c.next()
+                } else {
+                    c.advance_to(rng.next() as u32)
+                };
+                assert!(c.position() >= last && c.position() <= n, "{}", enc.name());
+                last = c.position();
+                if r.is_err() {
+                    break;
                 }
             }
-        }
-        let mut c = vbyte::DeltaCursor::new(&bytes, n, 0);
-        for _ in 0..50 {
-            if c.advance_to(rng.next() as u32).is_err() {
-                break;
-            }
-            assert!(c.position() <= n);
         }
     }
 }
@@ -368,11 +376,7 @@ fn a_list_that_ends_early_still_leaves_the_others_to_filter() {
     ];
     let enc: Vec<Vec<Encoded>> = lists.iter().map(|l| Encoded::all(l)).collect();
     for f in 0..enc[0].len() {
-        let mut c: Vec<Box<dyn Cursor + '_>> = enc
-            .iter()
-            .zip(&lists)
-            .map(|(e, l)| e[f].cursor(l.len()))
-            .collect();
+        let mut c = cursors(&enc, &lists, f);
         let mut out = Vec::new();
         and(&mut c, &mut out).unwrap();
         assert_eq!(out, [5], "{}", enc[0][f].name());

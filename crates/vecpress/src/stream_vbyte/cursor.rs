@@ -92,7 +92,7 @@ impl<'a> DeltaCursor<'a> {
             return Ok(false);
         }
         let m = (self.n - self.next).min(self.block.span());
-        let values = self.block.room(m);
+        let values = self.block.room(self.next, m);
         let ctrl = &self.control[self.next / 4..(self.next + m).div_ceil(4)];
         let rest = &self.data[self.pos..];
         let mut prev = self.acc;

@@ -58,7 +58,7 @@ impl<'a> DeltaCursor<'a> {
             return Ok(false);
         }
         let m = (self.n - self.next).min(self.block.span());
-        let values = self.block.room(m);
+        let values = self.block.room(self.next, m);
         let used = super::decode_delta(&self.input[self.pos..], values, self.acc)
             .map_err(|e| e.shifted(self.pos).missing_more(self.n - self.next - m))?;
         self.acc = values[m - 1];

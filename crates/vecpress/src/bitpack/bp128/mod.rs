@@ -67,8 +67,9 @@ mod stream;
 
 pub use select::{select, select_sorted};
 pub use stream::{
-    decode, decode_delta, decode_delta_to_vec, decode_delta_with, decode_to_vec, decode_with,
-    encode, encode_delta, encode_delta_to_vec, encode_to_vec, max_encoded_len, search_delta,
+    DeltaCursor, decode, decode_delta, decode_delta_to_vec, decode_delta_with, decode_to_vec,
+    decode_with, encode, encode_delta, encode_delta_to_vec, encode_to_vec, max_encoded_len,
+    search_delta,
 };
 
 use crate::tune::Op;

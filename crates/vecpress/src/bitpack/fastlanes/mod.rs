@@ -53,6 +53,7 @@
 //! # Ok::<(), vecpress::Error>(())
 //! ```
 
+mod cursor;
 mod fused;
 mod generic;
 mod kernels;
@@ -60,6 +61,7 @@ mod select;
 mod stream;
 mod word;
 
+pub use cursor::DeltaCursor;
 pub use select::{delta_select, for_select, select};
 pub use stream::{
     decode, decode_delta, decode_delta_to_vec, decode_delta_with, decode_for, decode_for_to_vec,

@@ -49,6 +49,11 @@ const RUN: usize = 32;
 /// Bases stored per delta block: one a lane.
 const BASES: usize = BLOCK / RUN;
 
+/// The levels the delta form decodes at by default.
+pub(super) fn delta_levels() -> Levels {
+    Form::Delta.levels()
+}
+
 /// Which stream form.
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Form {
@@ -280,7 +285,7 @@ const TAIL_PIECE: usize = 128;
 /// The error of a tail piece at `pos`, `after` values before the stream's
 /// end: a piece cut short counts the values after it as missing too, as
 /// decoding the whole tail at once does.
-fn in_tail(e: Error, pos: usize, after: usize) -> Error {
+pub(super) fn in_tail(e: Error, pos: usize, after: usize) -> Error {
     match e {
         Error::Truncated {
             offset,
@@ -324,7 +329,7 @@ fn ends(block: &[u32]) -> [u32; BASES] {
 }
 
 /// The width byte of the block at `pos`, `left` values before the end.
-fn block_width(input: &[u8], pos: usize, left: usize) -> Result<u8, Error> {
+pub(super) fn block_width(input: &[u8], pos: usize, left: usize) -> Result<u8, Error> {
     let Some(&width) = input.get(pos) else {
         return Err(short(pos, left));
     };
@@ -340,7 +345,7 @@ fn block_width(input: &[u8], pos: usize, left: usize) -> Result<u8, Error> {
 /// The lanes' bases of the delta block whose VByte ends start at `pos`
 /// (from `prev`), and where its packed bytes start, checked to hold the
 /// block of `width`.
-fn delta_bases(
+pub(super) fn delta_bases(
     isa: Isa,
     input: &[u8],
     mut pos: usize,

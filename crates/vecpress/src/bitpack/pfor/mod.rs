@@ -73,8 +73,9 @@ mod stream;
 mod x86;
 
 pub use stream::{
-    decode, decode_delta, decode_delta_to_vec, decode_delta_with, decode_to_vec, decode_with,
-    encode, encode_delta, encode_delta_to_vec, encode_to_vec, max_encoded_len, search_delta,
+    DeltaCursor, decode, decode_delta, decode_delta_to_vec, decode_delta_with, decode_to_vec,
+    decode_with, encode, encode_delta, encode_delta_to_vec, encode_to_vec, max_encoded_len,
+    search_delta,
 };
 
 use crate::{Error, Isa};
