@@ -3,6 +3,7 @@
 
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
+use vecpress::bitpack::{bp128, fastlanes, pfor};
 use vecpress::postings::{self, Cursor};
 use vecpress::{stream_vbyte, vbyte, Error};
 
@@ -16,8 +17,9 @@ enum Answer {
 }
 
 /// Answers `op` ("and", "or", "count") over `lists` of pairs (encoded
-/// bytes, count), encoded by `codec` ("stream-vbyte" or "vbyte") with delta
+/// bytes, count), encoded by `codec` with delta
 /// coding from 0; the GIL released while it runs.
+/// `codec` is one of "stream-vbyte", "vbyte", "bp128", "fastlanes", "pfor".
 #[pyfunction]
 pub fn postings_query(
     py: Python<'_>,
@@ -51,9 +53,30 @@ pub fn postings_query(
                     .collect();
                 run(cursors, op)
             }),
+            "bp128" => py.detach(|| {
+                let cursors = inputs
+                    .iter()
+                    .map(|&(bytes, n)| bp128::DeltaCursor::new(bytes, n, 0))
+                    .collect();
+                run(cursors, op)
+            }),
+            "fastlanes" => py.detach(|| {
+                let cursors = inputs
+                    .iter()
+                    .map(|&(bytes, n)| fastlanes::DeltaCursor::new(bytes, n, 0))
+                    .collect();
+                run(cursors, op)
+            }),
+            "pfor" => py.detach(|| {
+                let cursors = inputs
+                    .iter()
+                    .map(|&(bytes, n)| pfor::DeltaCursor::new(bytes, n, 0))
+                    .collect();
+                run(cursors, op)
+            }),
             _ => {
                 return Err(PyValueError::new_err(format!(
-                    "unknown codec {codec:?} for queries (expected \"stream-vbyte\" or \"vbyte\")"
+                    "unknown codec {codec:?} for queries (expected stream-vbyte, vbyte, bp128, fastlanes or pfor)"
                 )))
             }
         }

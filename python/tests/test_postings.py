@@ -5,9 +5,15 @@ import numpy as np
 import pytest
 
 import vecpress
-from vecpress import postings, stream_vbyte, vbyte
+from vecpress import bitpack, postings, stream_vbyte, vbyte
 
-ENCODERS = {"stream-vbyte": stream_vbyte.encode, "vbyte": vbyte.encode}
+ENCODERS = {
+    "stream-vbyte": stream_vbyte.encode,
+    "vbyte": vbyte.encode,
+    "bp128": lambda a, delta: bitpack.encode(a, delta=delta, codec="bp128"),
+    "fastlanes": lambda a, delta: bitpack.encode(a, delta=delta, codec="fastlanes"),
+    "pfor": lambda a, delta: bitpack.encode(a, delta=delta, codec="pfor"),
+}
 
 
 def sorted_list(rng, n, universe):

@@ -1,11 +1,12 @@
 """Queries on posting lists: the intersection and union of sorted uint32
 lists, answered straight from their delta-coded bytes.
 
-A list is a pair ``(data, count)``: the bytes :func:`vecpress.stream_vbyte.encode`
-or :func:`vecpress.vbyte.encode` wrote with ``delta=True``, and how many
-values they hold. An intersection is driven by the shortest list: the
+A list is a pair ``(data, count)``: the bytes :func:`vecpress.stream_vbyte.encode`,
+:func:`vecpress.vbyte.encode` or :func:`vecpress.bitpack.encode` (bp128,
+FastLanes, PFOR) wrote with ``delta=True``, and how many values they hold. An intersection is driven by the shortest list: the
 others are read forward by cursor, skipping what cannot hold its values
-(whole Stream VByte groups, by their gaps' sums, without decoding them), and
+(whole Stream VByte groups by their gaps' sums, FastLanes blocks by their
+last value, without decoding them), and
 blocks of like density are merged by SIMD kernels. The GIL is released while
 a query runs.
 
@@ -37,7 +38,7 @@ from vecpress import _native
 __all__ = ["intersect", "intersect_count", "union", "CODECS"]
 
 #: The codecs whose delta-coded lists queries read.
-CODECS = ("stream-vbyte", "vbyte")
+CODECS = ("stream-vbyte", "vbyte", "bp128", "fastlanes", "pfor")
 
 
 def _lists(lists: Sequence[tuple[Any, int]]) -> list[tuple[Any, int]]:

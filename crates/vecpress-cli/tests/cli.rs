@@ -568,6 +568,9 @@ fn bench_queries_run_every_contestant_on_a_posting_file() {
     let mut want = vec![
         "stream-vbyte-delta ",
         "vbyte-delta ",
+        "bp128-delta ",
+        "fastlanes-delta ",
+        "pfor-delta ",
         "stream-vbyte-delta decode+merge",
     ];
     if ci() {

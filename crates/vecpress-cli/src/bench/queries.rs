@@ -11,7 +11,8 @@
 //! checked against the first's.
 //!
 //! The contestants:
-//! - `stream-vbyte-delta` and `vbyte-delta`: [`postings::and`] and
+//! - `stream-vbyte-delta`, `vbyte-delta`, `bp128-delta`,
+//!   `fastlanes-delta` and `pfor-delta`: [`postings::and`] and
 //!   [`postings::or`] over cursors on the lists' bytes;
 //! - `stream-vbyte-delta decode+merge`: each list decoded whole by
 //!   vecpress, then intersected or merged as below (where the time goes);
@@ -30,6 +31,7 @@
 use std::time::{Duration, Instant};
 
 use anyhow::{Result, bail};
+use vecpress::bitpack::{bp128, fastlanes, pfor};
 use vecpress::postings::{self, Cursor};
 use vecpress::{stream_vbyte, vbyte};
 
@@ -50,6 +52,9 @@ struct List {
     svb: Vec<u8>,
     svb_len: usize,
     vbyte: Vec<u8>,
+    bp128: Vec<u8>,
+    fastlanes: Vec<u8>,
+    pfor: Vec<u8>,
     #[cfg(feature = "peers")]
     bitmap: croaring::Bitmap,
 }
@@ -69,6 +74,9 @@ impl List {
         };
         List {
             vbyte: vbyte::encode_delta_to_vec(&values, 0),
+            bp128: bp128::encode_delta_to_vec(&values, 0),
+            fastlanes: fastlanes::encode_delta_to_vec(&values, 0),
+            pfor: pfor::encode_delta_to_vec(&values, 0),
             svb,
             svb_len,
             values,
@@ -255,6 +263,39 @@ pub fn run(name: &str, raw: Vec<Vec<u32>>, reps: u32) -> Result<()> {
                 })
             }),
             bytes_per_posting: per(used.iter().map(|&i| lists[i].vbyte.len()).sum()),
+        },
+        Contestant {
+            name: "bp128-delta",
+            run: Box::new(|k, qs| {
+                let mut out = Vec::new();
+                cursors(k, qs, &mut out, |i| {
+                    let l = &lists[i];
+                    Ok(bp128::DeltaCursor::new(&l.bp128, l.values.len(), 0))
+                })
+            }),
+            bytes_per_posting: per(used.iter().map(|&i| lists[i].bp128.len()).sum()),
+        },
+        Contestant {
+            name: "fastlanes-delta",
+            run: Box::new(|k, qs| {
+                let mut out = Vec::new();
+                cursors(k, qs, &mut out, |i| {
+                    let l = &lists[i];
+                    Ok(fastlanes::DeltaCursor::new(&l.fastlanes, l.values.len(), 0))
+                })
+            }),
+            bytes_per_posting: per(used.iter().map(|&i| lists[i].fastlanes.len()).sum()),
+        },
+        Contestant {
+            name: "pfor-delta",
+            run: Box::new(|k, qs| {
+                let mut out = Vec::new();
+                cursors(k, qs, &mut out, |i| {
+                    let l = &lists[i];
+                    Ok(pfor::DeltaCursor::new(&l.pfor, l.values.len(), 0))
+                })
+            }),
+            bytes_per_posting: per(used.iter().map(|&i| lists[i].pfor.len()).sum()),
         },
         Contestant {
             name: "stream-vbyte-delta decode+merge",
