@@ -12,8 +12,16 @@
 //! value is passed without a compare, so a block of sparse candidates
 //! crosses a denser one eight values at a time.
 //!
-//! The Sse41 level, which would compare four by four, and Neon use the
-//! scalar merge.
+//! The union under [`or`](super::or) merges two sorted lists sixteen
+//! values at a time at the AVX-512 level: a bitonic network of minimums and
+//! maximums merges the sixteen carried over with the next sixteen of the
+//! list whose next value is smaller, the lower sixteen leave, less those
+//! equal to the value before them. A merge value by value waits on each
+//! step's loads to choose the next; the network's chain is its own shuffles.
+//!
+//! The Sse41 and AVX2 levels (whose eight-lane networks would carry twice
+//! the steps per value) and Neon use the scalar merge for the union; the
+//! Sse41 level and Neon also for the intersection.
 
 mod scalar;
 
@@ -55,6 +63,19 @@ pub(crate) fn keep_common(isa: Isa, a: &mut [u32], i: usize, kept: usize, b: &[u
         #[cfg(target_arch = "x86_64")]
         Isa::Avx2 => unsafe { avx2::keep_common(a, i, kept, b) },
         _ => scalar::keep_common(a, i, kept, b, 0),
+    }
+}
+
+/// The union of `a` and `b` (sorted) into `out` (cleared first), each
+/// value once. Lists that are not sorted give unspecified values in an
+/// unspecified order, never a read or write out of bounds.
+pub(crate) fn union(isa: Isa, a: &[u32], b: &[u32], out: &mut Vec<u32>) {
+    out.clear();
+    match isa {
+        // SAFETY: `Isa::best` or a checked level: the CPU has AVX-512.
+        #[cfg(target_arch = "x86_64")]
+        Isa::Avx512 if a.len() >= 16 && b.len() >= 16 => unsafe { avx512::union(a, b, out) },
+        _ => scalar::union(a, b, out),
     }
 }
 

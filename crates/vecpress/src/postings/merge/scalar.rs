@@ -113,3 +113,67 @@ pub(super) fn finish(
     }
     leaping(a, i + 8, kept, b, j)
 }
+
+/// Appends the union of `x` and `y` (sorted) to `out`, each value once,
+/// none equal to the value `out` ends with: the reference the SIMD union
+/// is tested against, and its tail.
+pub(super) fn union(x: &[u32], y: &[u32], out: &mut Vec<u32>) {
+    let (short, long) = if x.len() <= y.len() { (x, y) } else { (y, x) };
+    if short.len() * SKEW < long.len() {
+        return union_skewed(short, long, out);
+    }
+    let start = out.len();
+    let mut last = out.last().copied();
+    // Written in place, then cut to what was kept: a value equal to the
+    // one before it is written over by the next.
+    out.resize(start + x.len() + y.len(), 0);
+    let dst = &mut out[start..];
+    let (mut i, mut j, mut k) = (0, 0, 0);
+    let mut put = |v: u32, k: &mut usize| {
+        dst[*k] = v;
+        *k += usize::from(last != Some(v));
+        last = Some(v);
+    };
+    while i < x.len() && j < y.len() {
+        let (p, q) = (x[i], y[j]);
+        put(p.min(q), &mut k);
+        i += usize::from(p <= q);
+        j += usize::from(q <= p);
+    }
+    for &v in x[i..].iter().chain(&y[j..]) {
+        put(v, &mut k);
+    }
+    out.truncate(start + k);
+}
+
+/// A list this many times longer than the other is copied in runs between
+/// the other's values, each found by binary search, rather than merged
+/// value by value.
+const SKEW: usize = 32;
+
+/// [`union`] of a short list and a long one: the long list's runs between
+/// the short one's values copied whole, then repeats removed from what was
+/// added (only a damaged list has any).
+fn union_skewed(short: &[u32], long: &[u32], out: &mut Vec<u32>) {
+    let start = out.len();
+    out.reserve(short.len() + long.len());
+    let mut at = 0;
+    for &v in short {
+        let run = long[at..].partition_point(|&u| u < v);
+        out.extend_from_slice(&long[at..at + run]);
+        out.push(v);
+        at += run;
+        at += usize::from(long.get(at) == Some(&v));
+    }
+    out.extend_from_slice(&long[at..]);
+    // The first value added may repeat the one `out` ended with.
+    let from = start.saturating_sub(1);
+    let mut kept = from + 1;
+    for r in from + 1..out.len() {
+        if out[r] != out[kept - 1] {
+            out[kept] = out[r];
+            kept += 1;
+        }
+    }
+    out.truncate(kept.min(out.len()));
+}

@@ -106,3 +106,85 @@ fn blocks_that_are_not_sorted_stay_in_bounds() {
         }
     }
 }
+
+/// Every level's union against the scalar one, and against a set.
+#[test]
+fn every_level_unites_as_the_scalar_merge_does() {
+    let mut rng = Rng(0x0417);
+    for isa in Isa::available().iter().copied() {
+        for round in 0..3000 {
+            let len = rng.below(600) as u32;
+            let (pa, pb) = (rng.below(17), rng.below(17));
+            let base = if round % 50 == 0 {
+                u32::MAX - len
+            } else {
+                rng.below(1 << 20) as u32
+            };
+            let (a, b) = blocks(&mut rng, len, pa, pb, base);
+            let mut got = vec![7, 7];
+            super::union(isa, &a, &b, &mut got);
+            let mut want = Vec::new();
+            scalar::union(&a, &b, &mut want);
+            let set: Vec<u32> = a
+                .iter()
+                .chain(&b)
+                .copied()
+                .collect::<std::collections::BTreeSet<_>>()
+                .into_iter()
+                .collect();
+            assert_eq!(want, set, "scalar: a {a:?} b {b:?}");
+            assert_eq!(got, want, "{isa:?}: a {a:?} b {b:?}");
+        }
+    }
+}
+
+#[test]
+fn unions_of_repeated_and_unsorted_values() {
+    let mut rng = Rng(0x5eed5);
+    for isa in Isa::available().iter().copied() {
+        for _ in 0..2000 {
+            let (n, m) = (rng.below(80) as usize, rng.below(80) as usize);
+            let mut a: Vec<u32> = (0..n).map(|_| rng.below(40) as u32).collect();
+            let mut b: Vec<u32> = (0..m).map(|_| rng.below(40) as u32).collect();
+            // Sorted with repeats: each value once.
+            a.sort_unstable();
+            b.sort_unstable();
+            let mut got = Vec::new();
+            super::union(isa, &a, &b, &mut got);
+            let mut want: Vec<u32> = a.iter().chain(&b).copied().collect();
+            want.sort_unstable();
+            want.dedup();
+            assert_eq!(got, want, "{isa:?}");
+            // Not sorted: no more values than given, no fault.
+            let a: Vec<u32> = (0..n).map(|_| rng.next() as u32).collect();
+            super::union(isa, &a, &b, &mut got);
+            assert!(got.len() <= n + m);
+        }
+    }
+}
+
+/// A list over 32 times longer than the other: its runs copied whole.
+#[test]
+fn unions_of_a_short_list_and_a_long_one() {
+    let mut rng = Rng(0x51ee);
+    for isa in Isa::available().iter().copied() {
+        for _ in 0..500 {
+            let len = 2000 + rng.below(3000) as u32;
+            let base = rng.below(9) as u32;
+            let (_, long) = blocks(&mut rng, len, 0, 12, base);
+            let short: Vec<u32> = (0..rng.below(20))
+                .map(|_| rng.below(u64::from(len) + 9) as u32)
+                .collect::<std::collections::BTreeSet<_>>()
+                .into_iter()
+                .collect();
+            let mut want: Vec<u32> = short.iter().chain(&long).copied().collect();
+            want.sort_unstable();
+            want.dedup();
+            for (x, y) in [(&short, &long), (&long, &short)] {
+                let mut got = Vec::new();
+                super::union(isa, x, y, &mut got);
+                assert_eq!(got, want, "{isa:?}");
+            }
+        }
+    }
+}
