@@ -478,15 +478,49 @@ fn keep_held<C: Cursor>(
 /// ```
 pub fn or<C: Cursor>(lists: &mut [C], out: &mut Vec<u32>) -> Result<(), Error> {
     out.clear();
+    // The longest list is read straight into `out`, and each other merged
+    // in: the longest is written twice, not once per list after it.
+    lists.sort_unstable_by_key(|c| core::cmp::Reverse(c.len()));
+    let Some((longest, others)) = lists.split_first_mut() else {
+        return Ok(());
+    };
+    read_all(longest, out)?;
+    if others.is_empty() {
+        // Values repeated inside a list (a damaged one) go too; the
+        // merges below drop them as they go.
+        dedup(out, 0);
+    }
     let isa = Isa::best();
     let (mut list, mut merged) = (Vec::new(), Vec::new());
-    for cursor in lists.iter_mut() {
+    for cursor in others {
+        // Room for the values decoded so far at most: a list's length is
+        // a claim, not bytes read.
+        list.reserve(cursor.len().min(out.len()));
         read_all(cursor, &mut list)?;
-        // Values repeated inside a list (a damaged one) go too.
         merge::union(isa, out, &list, &mut merged);
         std::mem::swap(out, &mut merged);
     }
     Ok(())
+}
+
+/// Drops the values of `v[from..]` equal to the one before them, after a
+/// check that finds none in sorted lists at little cost.
+pub(crate) fn dedup(v: &mut Vec<u32>, from: usize) {
+    let from = from.min(v.len()).saturating_sub(1);
+    let repeats = v[from..]
+        .windows(2)
+        .fold(false, |any, w| any | (w[0] == w[1]));
+    if !repeats {
+        return;
+    }
+    let mut kept = from + 1;
+    for r in from + 1..v.len() {
+        if v[r] != v[kept - 1] {
+            v[kept] = v[r];
+            kept += 1;
+        }
+    }
+    v.truncate(kept.min(v.len()));
 }
 
 /// Every value from the cursor on into `list` (cleared first), a decoded

@@ -167,13 +167,5 @@ fn union_skewed(short: &[u32], long: &[u32], out: &mut Vec<u32>) {
     }
     out.extend_from_slice(&long[at..]);
     // The first value added may repeat the one `out` ended with.
-    let from = start.saturating_sub(1);
-    let mut kept = from + 1;
-    for r in from + 1..out.len() {
-        if out[r] != out[kept - 1] {
-            out[kept] = out[r];
-            kept += 1;
-        }
-    }
-    out.truncate(kept.min(out.len()));
+    crate::postings::dedup(out, start);
 }
