@@ -106,6 +106,9 @@ pub(crate) const BLOCK: usize = 512;
 /// block of these costs less to decode than one of [`BLOCK`].
 const SPARSE: usize = 128;
 
+/// Values a cursor holds in a buffer of its own, without allocating.
+const INLINE: usize = 32;
+
 /// The block a cursor decoded last and where the cursor stands in it: what
 /// the cursors of every format share. A cursor decodes a block into
 /// [`Decoded::room`], then commits it with [`Decoded::filled`], so that a
@@ -117,10 +120,11 @@ const SPARSE: usize = 128;
 /// false), [`SPARSE`] once a block decoded for a target held nothing
 /// useful (then it searches again).
 pub(crate) struct Decoded {
-    /// Blocks of up to [`SPARSE`] values are decoded here, longer ones in
-    /// `long`, grown when first needed: a cursor over a short list then
-    /// takes no allocation, and zeroes and moves no room it never uses.
-    short: [u32; SPARSE],
+    /// Blocks of up to [`INLINE`] values are decoded here, longer ones in
+    /// `long`, grown when first needed: a cursor over a short list (most
+    /// of an index) then takes no allocation, and zeroes and moves little
+    /// room it never uses.
+    short: [u32; INLINE],
     long: Vec<u32>,
     in_long: bool,
     /// The block (in `short` or `long`) holds `len` values from index
@@ -135,7 +139,7 @@ pub(crate) struct Decoded {
 impl Decoded {
     pub(crate) fn new() -> Decoded {
         Decoded {
-            short: [0; SPARSE],
+            short: [0; INLINE],
             long: Vec::new(),
             in_long: false,
             len: 0,
@@ -180,7 +184,7 @@ impl Decoded {
     /// again).
     pub(crate) fn room(&mut self, start: usize, m: usize) -> &mut [u32] {
         (self.start, self.len, self.at) = (start, 0, 0);
-        self.in_long = m > SPARSE;
+        self.in_long = m > INLINE;
         if !self.in_long {
             return &mut self.short[..m];
         }

@@ -16,6 +16,10 @@ use super::tables::Codes1234;
 use crate::postings::{Decoded, block_cursor};
 use crate::{Error, Isa};
 
+/// Blocks of at most this many values decode with the SSE4.1 kernel at the
+/// AVX2 and AVX-512 levels.
+const SHORT_BLOCK: usize = 64;
+
 /// A forward cursor over a delta-coded Stream VByte stream of `n` values
 /// (as [`encode_delta`](super::encode_delta) writes it): sorted values,
 /// read in order, skipped by target.
@@ -96,7 +100,15 @@ impl<'a> DeltaCursor<'a> {
         let ctrl = &self.control[self.next / 4..(self.next + m).div_ceil(4)];
         let rest = &self.data[self.pos..];
         let mut prev = self.acc;
-        let (keys, p) = decode::bulk::<Codes1234, true>(self.isa, ctrl, rest, values, &mut prev);
+        // A short block decodes in 16-byte steps at every x86 level: the
+        // wider kernels' setup (their tables loaded into registers) costs
+        // more than such a block's decoding (perf/queries-amd-25-17.md).
+        let isa = if m <= SHORT_BLOCK && self.isa > Isa::Sse41 && cfg!(target_arch = "x86_64") {
+            Isa::Sse41
+        } else {
+            self.isa
+        };
+        let (keys, p) = decode::bulk::<Codes1234, true>(isa, ctrl, rest, values, &mut prev);
         let base = self.control.len() + self.pos;
         let used = decode_from::<Codes1234, true>(ctrl, rest, values, keys, p, &mut prev, base)
             .map_err(|e| e.missing_more(self.n - self.next - m))?;
