@@ -416,7 +416,9 @@ fn drive<C: Cursor, const N: usize>(
     mut found: impl FnMut(&[u32]),
 ) -> Result<(), Error> {
     let isa = Isa::best();
-    let mut candidates = [0u32; N];
+    // Each list keeps candidates from one array into the other.
+    let (mut a, mut b) = ([0u32; N], [0u32; N]);
+    let (mut candidates, mut kept) = (&mut a, &mut b);
     loop {
         let mut n = 0;
         while n < N {
@@ -432,9 +434,10 @@ fn drive<C: Cursor, const N: usize>(
         // once the lists after it have filtered it too.
         let mut last = false;
         for other in others.iter_mut() {
-            let (kept, ended) = keep_held(isa, &mut candidates[..n], other)?;
-            n = kept;
+            let ended;
+            (n, ended) = keep_held(isa, &candidates[..n], kept, other)?;
             last |= ended;
+            std::mem::swap(&mut candidates, &mut kept);
         }
         found(&candidates[..n]);
         if last {
@@ -443,24 +446,25 @@ fn drive<C: Cursor, const N: usize>(
     }
 }
 
-/// Keeps, at the front of `candidates` (sorted), those `list` holds, moving
-/// its cursor past them; returns how many, and whether the list ended
-/// (then no later candidate can be held).
+/// Writes to the front of `kept` the `candidates` (sorted) that `list`
+/// holds, moving its cursor past them; returns how many, and whether the
+/// list ended (then no later candidate can be held).
 fn keep_held<C: Cursor>(
     isa: Isa,
-    candidates: &mut [u32],
+    candidates: &[u32],
+    kept: &mut [u32],
     list: &mut C,
 ) -> Result<(usize, bool), Error> {
-    let (mut i, mut kept) = (0, 0);
+    let (mut i, mut k) = (0, 0);
     while i < candidates.len() {
         if list.advance_to(candidates[i])?.is_none() {
-            return Ok((kept, true));
+            return Ok((k, true));
         }
-        let m = merge::keep_common(isa, candidates, i, kept, list.buffered());
-        (i, kept) = (m.i, m.kept);
+        let m = merge::keep_common(isa, candidates, i, kept, k, list.buffered());
+        (i, k) = (m.i, m.kept);
         list.consume(m.j);
     }
-    Ok((kept, false))
+    Ok((k, false))
 }
 
 /// The values in any list (their union), in order and each once, into

@@ -66,9 +66,16 @@ impl Eight for __m256i {
 /// [`keep_common`](super::keep_common) with AVX2.
 ///
 /// # Safety
-/// The CPU has every feature of `Isa::Avx2`; `kept <= i <= a.len()`.
+/// The CPU has every feature of `Isa::Avx2`; `kept <= i <= a.len() <=
+/// out.len()`.
 #[target_feature(enable = "sse2,ssse3,sse4.1,avx,avx2,bmi1,bmi2,popcnt")]
-pub(super) unsafe fn keep_common(a: &mut [u32], i: usize, kept: usize, b: &[u32]) -> Merged {
+pub(super) unsafe fn keep_common(
+    a: &[u32],
+    i: usize,
+    out: &mut [u32],
+    kept: usize,
+    b: &[u32],
+) -> Merged {
     // SAFETY: the caller's promises, passed on.
-    unsafe { generic::keep_common::<__m256i>(a, i, kept, b) }
+    unsafe { generic::keep_common::<__m256i>(a, i, out, kept, b) }
 }

@@ -46,13 +46,20 @@ impl Eight for Vl {
 /// [`keep_common`](super::keep_common) with AVX-512.
 ///
 /// # Safety
-/// The CPU has every feature of `Isa::Avx512`; `kept <= i <= a.len()`.
+/// The CPU has every feature of `Isa::Avx512`; `kept <= i <= a.len() <=
+/// out.len()`.
 #[target_feature(
     enable = "sse2,ssse3,sse4.1,avx,avx2,bmi1,bmi2,popcnt,avx512f,avx512bw,avx512vl,avx512vbmi,avx512vbmi2"
 )]
-pub(super) unsafe fn keep_common(a: &mut [u32], i: usize, kept: usize, b: &[u32]) -> Merged {
+pub(super) unsafe fn keep_common(
+    a: &[u32],
+    i: usize,
+    out: &mut [u32],
+    kept: usize,
+    b: &[u32],
+) -> Merged {
     // SAFETY: the caller's promises, passed on.
-    unsafe { generic::keep_common::<Vl>(a, i, kept, b) }
+    unsafe { generic::keep_common::<Vl>(a, i, out, kept, b) }
 }
 
 /// [`union`](super::union) with AVX-512, for lists of 16 values or more:

@@ -39,27 +39,28 @@ pub(super) trait Eight: Copy {
 /// [`keep_common`](super::keep_common) eight by eight.
 ///
 /// # Safety
-/// The CPU has the features of `E`'s level; `kept <= i <= a.len()`.
+/// The CPU has the features of `E`'s level; `kept <= i <= a.len() <=
+/// out.len()`.
 #[inline(always)]
 pub(super) unsafe fn keep_common<E: Eight>(
-    a: &mut [u32],
+    a: &[u32],
     mut i: usize,
+    out: &mut [u32],
     mut kept: usize,
     b: &[u32],
 ) -> Merged {
     let (n, m) = (a.len(), b.len());
-    let (pa, pb) = (a.as_mut_ptr(), b.as_ptr());
+    let (pa, pb, po) = (a.as_ptr(), b.as_ptr(), out.as_mut_ptr());
     let mut j = 0;
     // Candidates of `a[i..i + 8]` found in `b` before `j`.
     let mut found = 0u32;
-    // The last candidate passed (its place may hold a value kept since).
+    // The last candidate passed.
     let mut passed = None;
     while i + 8 <= n && j + 8 <= m {
         // SAFETY: `i + 8 <= n` and `j + 8 <= m` bound every read; the
-        // eight written from `kept` end at `kept + 8 <= i + 8 <= n`
-        // (`kept <= i` holds: `kept` grows by at most 8 as `i` grows by
-        // 8), over candidates already in hand; the CPU is the caller's
-        // promise.
+        // eight written from `kept` end at `kept + 8 <= i + 8 <= n <=
+        // out.len()` (`kept <= i` holds: `kept` grows by at most 8 as `i`
+        // grows by 8); the CPU is the caller's promise.
         unsafe {
             let (a0, a7) = (*pa.add(i), *pa.add(i + 7));
             let (b0, b7) = (*pb.add(j), *pb.add(j + 7));
@@ -72,7 +73,7 @@ pub(super) unsafe fn keep_common<E: Eight>(
                 found |= va.found(pb.add(j));
             }
             if a7 <= b7 {
-                va.store_found(found, pa.add(kept));
+                va.store_found(found, po.add(kept));
                 kept += found.count_ones() as usize;
                 found = 0;
                 i += 8;
@@ -85,7 +86,7 @@ pub(super) unsafe fn keep_common<E: Eight>(
     }
     if i + 8 <= n {
         // `b` ran short with eight candidates in hand.
-        return scalar::finish(a, i, kept, b, j, found);
+        return scalar::finish(a, i, out, kept, b, j, found);
     }
     if i == n
         && let Some(last) = passed
@@ -94,5 +95,5 @@ pub(super) unsafe fn keep_common<E: Eight>(
         // above the last candidate.
         j += b[j..].partition_point(|&v| v <= last);
     }
-    scalar::leaping(a, i, kept, b, j)
+    scalar::leaping(a, i, out, kept, b, j)
 }

@@ -1,5 +1,6 @@
 //! The kernel under [`and`](super::and): keeping, of a block of sorted
-//! candidates, those a sorted block of another list holds, in place.
+//! candidates, those a sorted block of another list holds, into an array
+//! of their own.
 //!
 //! Two blocks of like lengths, merged value by value, take a branch per
 //! value that goes either way at random: about one misprediction every two
@@ -8,7 +9,7 @@
 //! memory, a load and no shuffle, compared with the eight candidates), so
 //! that one branch decides eight values: the block whose last value is
 //! smaller moves on, the candidates that met their equal leave together
-//! (compressed to the front). A block entirely below the other's first
+//! (compressed, and stored after those kept before). A block entirely below the other's first
 //! value is passed without a compare, so a block of sparse candidates
 //! crosses a denser one eight values at a time.
 //!
@@ -44,25 +45,35 @@ pub(crate) struct Merged {
 }
 
 /// Merges the candidates `a[i..]` with `b` (both sorted) until either
-/// runs out, moving those `b` holds to `a[kept..]`, after the ones kept
-/// before (`kept <= i`). The candidates not yet passed, `a[merged.i..]`,
-/// stay as they were. Lists that are not sorted give unspecified values,
-/// never a write outside `a`.
-pub(crate) fn keep_common(isa: Isa, a: &mut [u32], i: usize, kept: usize, b: &[u32]) -> Merged {
+/// runs out, writing those `b` holds to `out[kept..]`, after the ones kept
+/// before (`kept <= i`, and `out` as long as `a` at least: the kernels
+/// write eight lanes at a time there). Apart from `a`, so that no load of
+/// candidates meets a store of kept ones still in flight: a load that
+/// overlaps a store in part waits for it to retire. Lists that are not
+/// sorted give unspecified values, never a write outside `out`.
+pub(crate) fn keep_common(
+    isa: Isa,
+    a: &[u32],
+    i: usize,
+    out: &mut [u32],
+    kept: usize,
+    b: &[u32],
+) -> Merged {
     assert!(
-        kept <= i && i <= a.len(),
-        "keep_common: kept {kept}, i {i}, {} candidates",
-        a.len()
+        kept <= i && i <= a.len() && a.len() <= out.len(),
+        "keep_common: kept {kept}, i {i}, {} candidates, room for {}",
+        a.len(),
+        out.len()
     );
     match isa {
         // SAFETY: `Isa::best` or a checked level: the CPU has AVX-512
-        // (F, BW, VL among them); `kept <= i <= a.len()` was asserted.
+        // (F, BW, VL among them); the bounds were asserted.
         #[cfg(target_arch = "x86_64")]
-        Isa::Avx512 => unsafe { avx512::keep_common(a, i, kept, b) },
+        Isa::Avx512 => unsafe { avx512::keep_common(a, i, out, kept, b) },
         // SAFETY: as above, with AVX2.
         #[cfg(target_arch = "x86_64")]
-        Isa::Avx2 => unsafe { avx2::keep_common(a, i, kept, b) },
-        _ => scalar::keep_common(a, i, kept, b, 0),
+        Isa::Avx2 => unsafe { avx2::keep_common(a, i, out, kept, b) },
+        _ => scalar::keep_common(a, i, out, kept, b, 0),
     }
 }
 

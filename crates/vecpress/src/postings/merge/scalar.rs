@@ -6,8 +6,9 @@ use super::Merged;
 
 /// [`keep_common`](super::keep_common) a value at a time, from `b[j..]`.
 pub(super) fn keep_common(
-    a: &mut [u32],
+    a: &[u32],
     mut i: usize,
+    out: &mut [u32],
     mut kept: usize,
     b: &[u32],
     mut j: usize,
@@ -21,7 +22,7 @@ pub(super) fn keep_common(
         } else if y < x {
             j += 1;
         } else {
-            a[kept] = x;
+            out[kept] = x;
             kept += 1;
             i += 1;
             j += 1;
@@ -34,8 +35,9 @@ pub(super) fn keep_common(
 /// last is below the candidate: the same merge, for a few candidates
 /// against many values (the SIMD kernels' tail).
 pub(super) fn leaping(
-    a: &mut [u32],
+    a: &[u32],
     mut i: usize,
+    out: &mut [u32],
     mut kept: usize,
     b: &[u32],
     mut j: usize,
@@ -52,7 +54,7 @@ pub(super) fn leaping(
             break;
         }
         if b[j] == x {
-            a[kept] = x;
+            out[kept] = x;
             kept += 1;
             j += 1;
         }
@@ -66,17 +68,16 @@ pub(super) fn leaping(
 /// set met their equal in `b[..j]`: decides the eight where the merge value
 /// by value would have, then goes on.
 pub(super) fn finish(
-    a: &mut [u32],
+    a: &[u32],
     i: usize,
+    out: &mut [u32],
     mut kept: usize,
     b: &[u32],
     mut j: usize,
     found: u32,
 ) -> Merged {
     let m = b.len();
-    // Copied first: the values kept move down over the eight.
-    let eight: [u32; 8] = core::array::from_fn(|t| a[i + t]);
-    for (t, &x) in eight.iter().enumerate() {
+    for (t, &x) in a[i..i + 8].iter().enumerate() {
         let hit = if found & (1 << t) != 0 {
             true
         } else {
@@ -85,8 +86,7 @@ pub(super) fn finish(
             }
             if j == m {
                 // Among the values passed and not found there: not in
-                // `b`; above them all: the merge stops at it (`a[i + t..]`
-                // is intact, every value kept went below it).
+                // `b`; above them all: the merge stops at it.
                 if m == 0 || b[m - 1] < x {
                     return Merged { kept, i: i + t, j };
                 }
@@ -99,7 +99,7 @@ pub(super) fn finish(
             }
         };
         if hit {
-            a[kept] = x;
+            out[kept] = x;
             kept += 1;
             // The merge stops once it met `b`'s last value.
             if j == m && m > 0 && b[m - 1] == x {
@@ -111,7 +111,7 @@ pub(super) fn finish(
             }
         }
     }
-    leaping(a, i + 8, kept, b, j)
+    leaping(a, i + 8, out, kept, b, j)
 }
 
 /// Appends the union of `x` and `y` (sorted) to `out`, each value once,
