@@ -2,7 +2,8 @@
 //! on posting lists ([`crate::postings`]).
 //!
 //! The cursor decodes a block of values at a time (512 while it reads on,
-//! 128 while it skips) with the best kernel into a buffer of its own. [`advance_to`](Cursor::advance_to)
+//! 128 while it skips) with the kernel the CPU's profile chooses for
+//! [`decode_delta`](super::decode_delta), into a buffer of its own. [`advance_to`](Cursor::advance_to)
 //! first looks in that buffer; past it, it skips whole groups with the
 //! search kernel of [`seek_delta`](super::seek_delta) (four groups at a
 //! time by the sum of their gaps, from the cursor's position, never from
@@ -57,7 +58,12 @@ impl<'a> DeltaCursor<'a> {
     /// `prev`. Fails only when the control bytes are cut short; damaged
     /// data is found as the cursor reaches it.
     pub fn new(input: &'a [u8], n: usize, prev: u32) -> Result<DeltaCursor<'a>, Error> {
-        DeltaCursor::with_isa(Isa::best(), input, n, prev)
+        DeltaCursor::with_isa(
+            crate::tune::isa(crate::tune::Op::StreamVByteDelta),
+            input,
+            n,
+            prev,
+        )
     }
 
     /// [`DeltaCursor::new`] decoding and skipping with the kernels of
