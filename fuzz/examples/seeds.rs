@@ -500,6 +500,33 @@ fn seeds(target: &str, src: &Sources) -> Vec<Vec<u8>> {
                 ));
             }
         }
+        "query_postings" => {
+            // Each list of values sorted, with every third of it, in each
+            // format: AND and OR of lists that share values.
+            for v in src.values.iter().take(24) {
+                let mut long: Vec<u32> = v.iter().copied().take(3000).collect();
+                long.sort_unstable();
+                long.dedup();
+                let short: Vec<u32> = long.iter().step_by(3).copied().collect();
+                for f in 0..5u8 {
+                    let mut s = vec![f, 1];
+                    for l in [&long, &short] {
+                        let b = match f {
+                            0 => svb::encode_delta_to_vec(l, 0),
+                            1 => vbyte::encode_delta_to_vec(l, 0),
+                            2 => bp128::encode_delta_to_vec(l, 0),
+                            3 => fastlanes::encode_delta_to_vec(l, 0),
+                            _ => pfor::encode_delta_to_vec(l, 0),
+                        };
+                        // The count as it is (top bit set), then the length.
+                        s.extend((0x8000 | l.len() as u16).to_le_bytes());
+                        s.extend((b.len() as u16).to_le_bytes());
+                        s.extend(b);
+                    }
+                    out.push(s);
+                }
+            }
+        }
         "roundtrip_lz4_frame" => {
             for (i, (_, bytes)) in src.bytes.iter().enumerate() {
                 out.push(cat(&[i as u8 * 13, 1, 3, i as u8], bytes));

@@ -25,7 +25,10 @@
 //!
 //! Damaged bytes give the error the decoder gives, from the block where the
 //! cursor meets them: a query fails there, and never returns values read
-//! from them.
+//! from them. An intersection reads only the blocks that can hold its
+//! candidates, so it may answer without meeting damage in a block it
+//! skipped (which blocks it skips can differ with the instruction-set
+//! level); a union reads every list whole.
 //!
 //! ```
 //! use vecpress::postings::{self, Cursor};
