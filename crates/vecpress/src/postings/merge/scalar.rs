@@ -34,6 +34,7 @@ pub(super) fn keep_common(
 /// [`keep_common`] leaping over eight values of `b` at a time while their
 /// last is below the candidate: the same merge, for a few candidates
 /// against many values (the SIMD kernels' tail).
+#[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))] // the x86 kernels' tail
 pub(super) fn leaping(
     a: &[u32],
     mut i: usize,
@@ -67,6 +68,7 @@ pub(super) fn leaping(
 /// eight candidates `a[i..i + 8]` in hand, those where bits of `found` are
 /// set met their equal in `b[..j]`: decides the eight where the merge value
 /// by value would have, then goes on.
+#[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))] // the x86 kernels' tail
 pub(super) fn finish(
     a: &[u32],
     i: usize,
