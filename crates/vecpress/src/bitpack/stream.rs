@@ -272,6 +272,66 @@ impl<'a> Reading<'a> {
     }
 }
 
+/// The `DeltaCursor` of a stream of `$format`'s blocks (bp128's, PFOR's),
+/// its default levels those `tune` gives `$op`, the doc and example given
+/// before the format: a cursor over [`Reading`], which keeps no index and
+/// skips by decoding.
+macro_rules! delta_cursor {
+    ($(#[$doc:meta])* $format:ty, $op:expr) => {
+        $(#[$doc])*
+        pub struct DeltaCursor<'a> {
+            n: usize,
+            block: $crate::postings::Decoded,
+            reading: $crate::bitpack::stream::Reading<'a>,
+        }
+
+        impl<'a> DeltaCursor<'a> {
+            /// A cursor at the first of the `n` values of `input`, encoded
+            /// from `prev`, decoding at the levels [`decode_delta`] uses.
+            /// Damaged bytes are found as the cursor reaches them.
+            pub fn new(input: &'a [u8], n: usize, prev: u32) -> DeltaCursor<'a> {
+                let levels = $crate::bitpack::stream::Levels::tuned($op, true);
+                DeltaCursor::at(levels, input, n, prev)
+            }
+
+            /// [`DeltaCursor::new`] decoding with the kernels of `isa`;
+            /// `Err(Unsupported)` if the CPU lacks it.
+            pub fn new_with(
+                isa: $crate::Isa,
+                input: &'a [u8],
+                n: usize,
+                prev: u32,
+            ) -> Result<DeltaCursor<'a>, $crate::Error> {
+                let levels = $crate::bitpack::stream::Levels::one(isa.check()?);
+                Ok(DeltaCursor::at(levels, input, n, prev))
+            }
+
+            fn at(
+                levels: $crate::bitpack::stream::Levels,
+                input: &'a [u8],
+                n: usize,
+                prev: u32,
+            ) -> DeltaCursor<'a> {
+                DeltaCursor {
+                    n,
+                    block: $crate::postings::Decoded::new(),
+                    reading: $crate::bitpack::stream::Reading::new(levels, input, n, prev),
+                }
+            }
+
+            fn refill(&mut self) -> Result<bool, $crate::Error> {
+                self.reading.refill::<$format>(&mut self.block)
+            }
+
+            /// Nothing tells a block's values before it is decoded.
+            fn skip_to(&mut self, _target: u32) {}
+        }
+
+        $crate::postings::block_cursor!(DeltaCursor<'_>);
+    };
+}
+pub(super) use delta_cursor;
+
 /// `needed` values missing at `offset`.
 pub(super) fn short(offset: usize, needed: usize) -> Error {
     Error::Truncated {

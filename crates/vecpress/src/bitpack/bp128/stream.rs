@@ -25,8 +25,7 @@
 #![forbid(unsafe_code)]
 
 use super::{Lanes, MAX_WIDTH};
-use crate::bitpack::stream::{self, BLOCK, BlockFormat, Reading};
-use crate::postings::{Decoded, block_cursor};
+use crate::bitpack::stream::{self, BLOCK, BlockFormat};
 use crate::{Error, Isa, Unit};
 
 /// A whole block of the stream: its width byte, then the 4-lane block
@@ -199,69 +198,25 @@ pub fn search_delta(
     stream::search_delta::<Bp128>(input, n, key, prev)
 }
 
-/// A forward cursor over a delta stream of `n` values (as [`encode_delta`]
-/// writes it), for queries on posting lists ([`crate::postings`]). The
-/// blocks keep no index of their values, so the cursor skips by decoding:
-/// four blocks (512 values) at a time while it reads on, one while it
-/// skips.
-///
-/// ```
-/// use vecpress::bitpack::bp128;
-/// use vecpress::postings::Cursor;
-///
-/// let docs: Vec<u32> = (0..1000).map(|i| i * 7).collect();
-/// let bytes = bp128::encode_delta_to_vec(&docs, 0);
-/// let mut c = bp128::DeltaCursor::new(&bytes, docs.len(), 0);
-/// assert_eq!(c.advance_to(5000)?, Some(5005));
-/// assert_eq!(c.next()?, Some(5005));
-/// assert_eq!(c.advance_to(7000)?, None);
-/// # Ok::<(), vecpress::Error>(())
-/// ```
-pub struct DeltaCursor<'a> {
-    n: usize,
-    block: Decoded,
-    reading: Reading<'a>,
-}
-
-impl<'a> DeltaCursor<'a> {
-    /// A cursor at the first of the `n` values of `input`, encoded from
-    /// `prev`, decoding at the levels [`decode_delta`] uses. Damaged bytes
-    /// are found as the cursor reaches them.
-    pub fn new(input: &'a [u8], n: usize, prev: u32) -> DeltaCursor<'a> {
-        let levels = stream::Levels::tuned(crate::tune::Op::Bp128Delta, true);
-        DeltaCursor::at(levels, input, n, prev)
-    }
-
-    /// [`DeltaCursor::new`] decoding with the kernels of `isa`;
-    /// `Err(Unsupported)` if the CPU lacks it.
-    pub fn new_with(
-        isa: Isa,
-        input: &'a [u8],
-        n: usize,
-        prev: u32,
-    ) -> Result<DeltaCursor<'a>, Error> {
-        Ok(DeltaCursor::at(
-            stream::Levels::one(isa.check()?),
-            input,
-            n,
-            prev,
-        ))
-    }
-
-    fn at(levels: stream::Levels, input: &'a [u8], n: usize, prev: u32) -> DeltaCursor<'a> {
-        DeltaCursor {
-            n,
-            block: Decoded::new(),
-            reading: Reading::new(levels, input, n, prev),
-        }
-    }
-
-    fn refill(&mut self) -> Result<bool, Error> {
-        self.reading.refill::<Bp128>(&mut self.block)
-    }
-
-    /// Nothing tells a block's values before it is decoded.
-    fn skip_to(&mut self, _target: u32) {}
-}
-
-block_cursor!(DeltaCursor<'_>);
+stream::delta_cursor!(
+    /// A forward cursor over a delta stream of `n` values (as [`encode_delta`]
+    /// writes it), for queries on posting lists ([`crate::postings`]). The
+    /// blocks keep no index of their values, so the cursor skips by decoding:
+    /// four blocks (512 values) at a time while it reads on, one while it
+    /// skips.
+    ///
+    /// ```
+    /// use vecpress::bitpack::bp128;
+    /// use vecpress::postings::Cursor;
+    ///
+    /// let docs: Vec<u32> = (0..1000).map(|i| i * 7).collect();
+    /// let bytes = bp128::encode_delta_to_vec(&docs, 0);
+    /// let mut c = bp128::DeltaCursor::new(&bytes, docs.len(), 0);
+    /// assert_eq!(c.advance_to(5000)?, Some(5005));
+    /// assert_eq!(c.next()?, Some(5005));
+    /// assert_eq!(c.advance_to(7000)?, None);
+    /// # Ok::<(), vecpress::Error>(())
+    /// ```
+    Bp128,
+    crate::tune::Op::Bp128Delta
+);

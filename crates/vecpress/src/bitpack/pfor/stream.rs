@@ -12,8 +12,7 @@
 #![forbid(unsafe_code)]
 
 use super::{BLOCK_LEN, block};
-use crate::bitpack::stream::{self, BLOCK, BlockFormat, Reading, short};
-use crate::postings::{Decoded, block_cursor};
+use crate::bitpack::stream::{self, BLOCK, BlockFormat, short};
 use crate::{Error, Isa};
 
 /// A whole PFOR block (the module's format).
@@ -231,68 +230,24 @@ fn alloc_out(input: &[u8], n: usize) -> Result<Vec<u32>, Error> {
     Ok(vec![0u32; n])
 }
 
-/// A forward cursor over a delta stream of `n` values (as [`encode_delta`]
-/// writes it), for queries on posting lists ([`crate::postings`]). The
-/// blocks keep no index of their values, so the cursor skips by decoding:
-/// four blocks (512 values) at a time while it reads on, one while it
-/// skips.
-///
-/// ```
-/// use vecpress::bitpack::pfor;
-/// use vecpress::postings::Cursor;
-///
-/// let docs: Vec<u32> = (0..1000).map(|i| i * 7 + (i % 100 == 0) as u32 * 3).collect();
-/// let bytes = pfor::encode_delta_to_vec(&docs, 0);
-/// let mut c = pfor::DeltaCursor::new(&bytes, docs.len(), 0);
-/// assert_eq!(c.advance_to(4999)?, Some(5005));
-/// assert_eq!(c.advance_to(7000)?, None);
-/// # Ok::<(), vecpress::Error>(())
-/// ```
-pub struct DeltaCursor<'a> {
-    n: usize,
-    block: Decoded,
-    reading: Reading<'a>,
-}
-
-impl<'a> DeltaCursor<'a> {
-    /// A cursor at the first of the `n` values of `input`, encoded from
-    /// `prev`, decoding at the levels [`decode_delta`] uses. Damaged bytes
-    /// are found as the cursor reaches them.
-    pub fn new(input: &'a [u8], n: usize, prev: u32) -> DeltaCursor<'a> {
-        let levels = stream::Levels::tuned(crate::tune::Op::Bp128Delta, true);
-        DeltaCursor::at(levels, input, n, prev)
-    }
-
-    /// [`DeltaCursor::new`] decoding with the kernels of `isa`;
-    /// `Err(Unsupported)` if the CPU lacks it.
-    pub fn new_with(
-        isa: Isa,
-        input: &'a [u8],
-        n: usize,
-        prev: u32,
-    ) -> Result<DeltaCursor<'a>, Error> {
-        Ok(DeltaCursor::at(
-            stream::Levels::one(isa.check()?),
-            input,
-            n,
-            prev,
-        ))
-    }
-
-    fn at(levels: stream::Levels, input: &'a [u8], n: usize, prev: u32) -> DeltaCursor<'a> {
-        DeltaCursor {
-            n,
-            block: Decoded::new(),
-            reading: Reading::new(levels, input, n, prev),
-        }
-    }
-
-    fn refill(&mut self) -> Result<bool, Error> {
-        self.reading.refill::<Pfor>(&mut self.block)
-    }
-
-    /// Nothing tells a block's values before it is decoded.
-    fn skip_to(&mut self, _target: u32) {}
-}
-
-block_cursor!(DeltaCursor<'_>);
+stream::delta_cursor!(
+    /// A forward cursor over a delta stream of `n` values (as [`encode_delta`]
+    /// writes it), for queries on posting lists ([`crate::postings`]). The
+    /// blocks keep no index of their values, so the cursor skips by decoding:
+    /// four blocks (512 values) at a time while it reads on, one while it
+    /// skips.
+    ///
+    /// ```
+    /// use vecpress::bitpack::pfor;
+    /// use vecpress::postings::Cursor;
+    ///
+    /// let docs: Vec<u32> = (0..1000).map(|i| i * 7 + (i % 100 == 0) as u32 * 3).collect();
+    /// let bytes = pfor::encode_delta_to_vec(&docs, 0);
+    /// let mut c = pfor::DeltaCursor::new(&bytes, docs.len(), 0);
+    /// assert_eq!(c.advance_to(4999)?, Some(5005));
+    /// assert_eq!(c.advance_to(7000)?, None);
+    /// # Ok::<(), vecpress::Error>(())
+    /// ```
+    Pfor,
+    crate::tune::Op::Bp128Delta
+);
