@@ -2,9 +2,10 @@
 //! measured by a counting allocator, stay within its format's expansion
 //! bound times the input's length, whatever the input states. Over every
 //! registry codec (so a codec added to the registry is tested here), the
-//! `_to_vec` decoders, LZ4 blocks and frames, Blosc frames, bit shuffle with
-//! LZ4 and the container reader; fed header-claim bombs (the largest count,
-//! size or block each field can state) and damaged valid streams.
+//! `_to_vec` decoders, queries on posting lists, LZ4 blocks and frames,
+//! Blosc frames, bit shuffle with LZ4 and the container reader; fed
+//! header-claim bombs (the largest count, size or block each field can
+//! state) and damaged valid streams.
 //!
 //! The rule (SECURITY.md): with no limit from the caller, a decoder
 //! allocates at most its output, which the format's bound caps at
@@ -417,5 +418,55 @@ fn container_blocks_are_read_as_far_as_the_file_goes() {
             r.next_block(&mut payload)
         })
         .unwrap_err();
+    }
+}
+
+/// Queries on posting lists decode a list only as far as its bytes go,
+/// whatever count it claims: AND, OR and the count of two lists over the
+/// same bytes allocate within what two such inputs can hold.
+#[test]
+fn posting_queries_allocate_no_more_than_the_input_holds() {
+    use vecpress::bitpack::{bp128, fastlanes, pfor};
+    use vecpress::postings::{self, Cursor};
+    use vecpress::{stream_vbyte as svb, vbyte};
+    type Make = for<'a> fn(&'a [u8], usize) -> Result<Box<dyn Cursor + 'a>, Error>;
+    // Name, bytes of values one byte of input can hold at most, cursor.
+    let cases: [(&str, usize, Make); 5] = [
+        ("stream-vbyte", 4, |i, n| {
+            Ok(Box::new(svb::DeltaCursor::new(i, n, 0)?))
+        }),
+        ("vbyte", 4, |i, n| {
+            Ok(Box::new(vbyte::DeltaCursor::new(i, n, 0)))
+        }),
+        ("bp128", 512, |i, n| {
+            Ok(Box::new(bp128::DeltaCursor::new(i, n, 0)))
+        }),
+        ("fastlanes", 4096, |i, n| {
+            Ok(Box::new(fastlanes::DeltaCursor::new(i, n, 0)))
+        }),
+        ("pfor", 512, |i, n| {
+            Ok(Box::new(pfor::DeltaCursor::new(i, n, 0)))
+        }),
+    ];
+    let inputs = [vec![0u8; 64], vec![0xff; 64], noise(300, 5), vec![0u8; 3]];
+    for (name, per_byte, make) in cases {
+        for input in &inputs {
+            for n in [0, 1, 1000, 1 << 30, usize::MAX / 16, usize::MAX] {
+                let bound = 2 * per_byte * input.len();
+                let pair = || -> Result<Vec<Box<dyn Cursor + '_>>, Error> {
+                    Ok(vec![make(input, n)?, make(input, n / 2)?])
+                };
+                let what = format!("{name} n={n}");
+                let _ = within(&format!("{what} or"), bound, || {
+                    pair().and_then(|mut c| postings::or(&mut c, &mut Vec::new()))
+                });
+                let _ = within(&format!("{what} and"), bound, || {
+                    pair().and_then(|mut c| postings::and(&mut c, &mut Vec::new()))
+                });
+                let _ = within(&format!("{what} count"), bound, || {
+                    pair().and_then(|mut c| postings::and_count(&mut c))
+                });
+            }
+        }
     }
 }
