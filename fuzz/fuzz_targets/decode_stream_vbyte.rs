@@ -2,7 +2,10 @@
 //! the variant an input byte chooses (standard, delta, 0124, 0124 delta):
 //! each must return what the scalar reference returns (the same values and
 //! length, or the same error), and none may panic or read out of bounds.
-//! `validate` and the `_to_vec` entries must agree.
+//! `validate` and the `_to_vec` entries must agree. Delta streams are also
+//! decoded as lists by one call (`decode_delta_lists`: the stream, then its
+//! first half again, both from 0), which must give what decoding each alone
+//! gives.
 //!
 //! Input: one byte for the variant, two for the count (little endian: with
 //! the top bit clear it is taken modulo the stream length plus one, so that
@@ -69,5 +72,23 @@ fuzz_target!(|data: &[u8]| {
     match decode_to_vec(variant, bytes, n, prev) {
         Ok(v) => assert_eq!(v, want),
         Err(_) => assert!(want_res.is_err()),
+    }
+    if variant % 4 == 1 {
+        let lists = [(0, n), (0, n / 2)];
+        let mut alone = vec![0u32; n + n / 2];
+        let (whole, half) = alone.split_at_mut(n);
+        let alone_res = svb::decode_delta_with(Isa::Scalar, bytes, whole, 0)
+            .and_then(|_| svb::decode_delta_with(Isa::Scalar, bytes, half, 0));
+        for &isa in Isa::available() {
+            let mut got = vec![0u32; n + n / 2];
+            let res = svb::decode_delta_lists_with(isa, bytes, &lists, &mut got);
+            match &alone_res {
+                Ok(_) => {
+                    assert_eq!(res, Ok(n + n / 2), "lists, {isa}");
+                    assert_eq!(got, alone, "lists, {isa}");
+                }
+                Err(e) => assert_eq!(res.as_ref(), Err(e), "lists, {isa}"),
+            }
+        }
     }
 });

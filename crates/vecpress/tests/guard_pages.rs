@@ -350,6 +350,55 @@ fn stream_vbyte_random_access_stays_inside_its_slice() {
     }
 }
 
+/// Posting lists decoded by one call (two lists: a short one, then `n`
+/// values ending the slice) and read by cursors, at every level, the
+/// output slice against a guard page too; every truncated prefix fails.
+#[test]
+fn stream_vbyte_lists_and_cursors_stay_inside_their_slices() {
+    use vecpress::postings::Cursor;
+    let mut input = Guarded::new(5 * 1000 + 256);
+    let mut output = Guarded::new(4 * 1003);
+    let first = [3u32, 8, 1 << 20];
+    for small in [false, true] {
+        for n in LENGTHS {
+            let gaps = sorted_gaps(&mut Rng::new(n as u64 + 17), n, small);
+            let values = running_sum(gaps.iter().copied(), 0);
+            let mut bytes = svb::encode_delta_to_vec(&first, 0);
+            let start = bytes.len();
+            bytes.extend(svb::encode_delta_to_vec(&values, 0));
+            let lists = [(0, first.len()), (start, n)];
+            let mut want = first.to_vec();
+            want.extend(&values);
+            for &isa in Isa::available() {
+                for at_end in [true, false] {
+                    let ctx = format!("small {small}, {isa}, n {n}, at end {at_end}");
+                    let src = input.place(&bytes, at_end);
+                    let out = output.out::<u32>(want.len(), at_end);
+                    let got = svb::decode_delta_lists_with(isa, src, &lists, out);
+                    assert_eq!(got, Ok(want.len()), "{ctx}");
+                    assert_eq!(out, &want[..], "{ctx}");
+                    let mut c = svb::DeltaCursor::new_with(isa, &src[start..], n, 0).unwrap();
+                    let mut read = Vec::new();
+                    while let Some(v) = c.next().unwrap() {
+                        read.push(v);
+                    }
+                    assert_eq!(read, values, "cursor, {ctx}");
+                }
+                for cut in cuts(bytes.len()).filter(|&c| c > start) {
+                    let ctx = format!("small {small}, {isa}, n {n}, cut {cut}");
+                    let src = input.at_end(&bytes[..cut]);
+                    let out = output.out::<u32>(want.len(), true);
+                    let res = svb::decode_delta_lists_with(isa, src, &lists, out);
+                    assert!(res.is_err(), "{ctx}: {res:?}");
+                    let res = svb::DeltaCursor::new_with(isa, &src[start..], n, 0)
+                        .and_then(|mut c| c.advance_to(u32::MAX));
+                    assert!(res.is_err(), "cursor, {ctx}: {res:?}");
+                }
+            }
+        }
+    }
+}
+
 #[test]
 fn stream_vbyte_u64_decoders_stay_inside_their_slices() {
     let codecs: [(&str, bool, Decode<u64>); 2] = [

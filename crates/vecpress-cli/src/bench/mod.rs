@@ -6,6 +6,7 @@
 // `deny`, not `forbid`: peers/maskedvbyte.rs below calls C. Other files forbid it.
 #![deny(unsafe_code)]
 
+mod batch;
 mod bytes;
 mod elem;
 mod generate;

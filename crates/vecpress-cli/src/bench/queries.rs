@@ -428,7 +428,9 @@ pub fn run(name: &str, raw: Vec<Vec<u32>>, reps: u32) -> Result<()> {
         }
         println!("{row} | {:>13} |", "");
     }
-    Ok(())
+    let stored = super::batch::Stored::new(lists.iter().map(|l| &l.values[..]));
+    let queries: Vec<Query> = two.into_iter().chain(three).collect();
+    super::batch::run(&stored, &queries, reps, c_peer.as_deref())
 }
 
 /// Answers the queries with cursors made by `cursor`.

@@ -17,8 +17,9 @@ use super::tables::Codes1234;
 use crate::postings::{Decoded, block_cursor};
 use crate::{Error, Isa};
 
-/// Blocks of at most this many values decode with the SSE4.1 kernel at the
-/// AVX2 and AVX-512 levels.
+/// Blocks of at most this many values decode with the kernel made for short
+/// streams where the CPU has AVX-512, else with the SSE4.1 kernel at the AVX2
+/// level.
 const SHORT_BLOCK: usize = 64;
 
 /// A forward cursor over a delta-coded Stream VByte stream of `n` values
@@ -45,6 +46,8 @@ pub struct DeltaCursor<'a> {
     data: &'a [u8],
     n: usize,
     isa: Isa,
+    /// The level of the blocks of up to [`SHORT_BLOCK`] values.
+    short: Isa,
     block: Decoded,
     /// The first value not decoded yet: its index (a multiple of 4 until
     /// the end), where its data starts, and the value before it.
@@ -60,6 +63,7 @@ impl<'a> DeltaCursor<'a> {
     pub fn new(input: &'a [u8], n: usize, prev: u32) -> Result<DeltaCursor<'a>, Error> {
         DeltaCursor::with_isa(
             crate::tune::isa(crate::tune::Op::StreamVByteDelta),
+            Isa::best(),
             input,
             n,
             prev,
@@ -74,10 +78,17 @@ impl<'a> DeltaCursor<'a> {
         n: usize,
         prev: u32,
     ) -> Result<DeltaCursor<'a>, Error> {
-        DeltaCursor::with_isa(isa.check()?, input, n, prev)
+        let isa = isa.check()?;
+        DeltaCursor::with_isa(isa, isa, input, n, prev)
     }
 
-    fn with_isa(isa: Isa, input: &'a [u8], n: usize, prev: u32) -> Result<DeltaCursor<'a>, Error> {
+    fn with_isa(
+        isa: Isa,
+        short: Isa,
+        input: &'a [u8],
+        n: usize,
+        prev: u32,
+    ) -> Result<DeltaCursor<'a>, Error> {
         let clen = control_len(n);
         if input.len() < clen {
             return Err(control_truncated(input.len(), n));
@@ -88,6 +99,7 @@ impl<'a> DeltaCursor<'a> {
             data,
             n,
             isa,
+            short,
             block: Decoded::new(),
             next: 0,
             pos: 0,
@@ -106,9 +118,24 @@ impl<'a> DeltaCursor<'a> {
         let ctrl = &self.control[self.next / 4..(self.next + m).div_ceil(4)];
         let rest = &self.data[self.pos..];
         let mut prev = self.acc;
-        // A short block decodes in 16-byte steps at every x86 level: the
-        // wider kernels' setup (their tables loaded into registers) costs
-        // more than such a block's decoding (perf/queries-amd-25-17.md).
+        if m <= SHORT_BLOCK {
+            // A short block (most posting lists are short) takes masked
+            // loads and stores in place of the kernels' tails; if its data
+            // is cut short, the checked path below says where.
+            if let Some((used, last)) =
+                decode::short_delta::<Codes1234>(self.short, ctrl, rest, values, prev)
+            {
+                self.pos += used;
+                self.acc = last;
+                self.block.filled(self.next, m);
+                self.next += m;
+                return Ok(true);
+            }
+        }
+        // Without that kernel, a short block decodes in 16-byte steps at
+        // every x86 level: the wider kernels' setup (their tables loaded
+        // into registers) costs more than such a block's decoding
+        // (perf/queries-amd-25-17.md).
         let isa = if m <= SHORT_BLOCK && self.isa > Isa::Sse41 && cfg!(target_arch = "x86_64") {
             Isa::Sse41
         } else {

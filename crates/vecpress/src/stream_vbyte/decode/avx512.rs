@@ -257,3 +257,133 @@ impl OneByteRuns<__m128i> for TinyRuns {
         (key, pos)
     }
 }
+
+/// The most values a list may hold for [`short_lists_delta`]: longer lists
+/// go through the kernels, whose set-up a list this short would not repay.
+const SHORT_LIST: usize = 64;
+
+/// Decodes delta-coded lists, each whole stream in `bytes` from its
+/// `(start, count)` and its values the running sum of its gaps from 0,
+/// one after another into `out`, while each holds at most [`SHORT_LIST`]
+/// values and all its bytes are there ([`short_delta`]); returns how many
+/// lists it decoded and the values it wrote. The list it stops at is the
+/// caller's.
+///
+/// # Safety
+/// The CPU has every feature of `Isa::Avx512`.
+#[target_feature(
+    enable = "sse2,ssse3,sse4.1,avx,avx2,bmi1,bmi2,popcnt,avx512f,avx512bw,avx512vl,avx512vbmi,avx512vbmi2"
+)]
+pub(in crate::stream_vbyte) unsafe fn short_lists_delta<V: Variant>(
+    bytes: &[u8],
+    lists: &[(usize, usize)],
+    out: &mut [u32],
+) -> (usize, usize) {
+    // SAFETY: AVX-512 F per the caller.
+    let prefix = unsafe { Prefix16::new() };
+    let mut at = 0;
+    for (i, &(start, n)) in lists.iter().enumerate() {
+        let clen = n.div_ceil(4);
+        if n > SHORT_LIST || start > bytes.len() || clen > bytes.len() - start || n > out.len() - at
+        {
+            return (i, at);
+        }
+        let (control, data) = bytes[start..].split_at(clen);
+        // SAFETY: the CPU has the features (the caller's promise); `control`
+        // holds a byte per four values of the list.
+        if unsafe { short_delta::<V>(control, data, &mut out[at..at + n], 0, &prefix) }.is_none() {
+            return (i, at);
+        }
+        at += n;
+    }
+    (lists.len(), at)
+}
+
+/// Decodes the `out.len()` gaps of a stream, `control` its control bytes
+/// and `data` what follows them, into their running sum from `prev`;
+/// returns the data bytes consumed and the last value, or `None` when the
+/// data ends before the values do (the checked scalar code then names
+/// where; `out` may hold some of the values).
+///
+/// Sixteen gaps a step with no table and no tail: the control bytes and the
+/// data read by loads masked to the bytes the stream has, the gaps moved
+/// into their lanes by one `vpexpandb` (as [`expand_delta`]), the prefix sum
+/// in the register, and the values stored under the mask of the count. Its
+/// branches depend on the count alone, so a stream of a few values costs a
+/// few dozen instructions, where the kernels' loops, their last groups and
+/// the scalar tail take as many branches.
+///
+/// # Safety
+/// The CPU has every feature of `Isa::Avx512`; `control.len() >=
+/// out.len().div_ceil(4)`.
+#[inline(always)]
+pub(in crate::stream_vbyte) unsafe fn short_delta<V: Variant>(
+    control: &[u8],
+    data: &[u8],
+    out: &mut [u32],
+    prev: u32,
+    prefix: &Prefix16,
+) -> Option<(usize, u32)> {
+    let n = out.len();
+    debug_assert!(control.len() >= n.div_ceil(4));
+    let (mut key, mut pos, mut done) = (0, 0, 0);
+    // SAFETY: AVX-512 F per the caller.
+    let mut acc = unsafe { _mm512_set1_epi32(prev as i32) };
+    while done < n {
+        let m = (n - done).min(16);
+        let keys = m.div_ceil(4);
+        let avail = data.len() - pos;
+        // SAFETY: the loads read only the bytes their masks select: `keys`
+        // control bytes at `key` (key + keys <= n.div_ceil(4) <=
+        // control.len()) and at most `avail` data bytes at `pos`; the store
+        // writes only the `m` values from `done` (done + m <= n); the CPU
+        // has the features (the caller's promise).
+        unsafe {
+            let word = _mm_maskz_loadu_epi8(
+                _bzhi_u32(!0, keys as u32) as u16,
+                control.as_ptr().add(key).cast(),
+            );
+            let word = (_mm_cvtsi128_si32(word) as u32).to_le_bytes();
+            // The codes after the `m`th stand for no value: their bits go.
+            let mask = _bzhi_u64(expand_mask(V::EXPAND, word), 4 * m as u32);
+            let len = mask.count_ones() as usize;
+            if len > avail {
+                return None;
+            }
+            let window = _bzhi_u64(!0, avail.min(64) as u32);
+            let bytes = _mm512_maskz_loadu_epi8(window, data.as_ptr().add(pos).cast());
+            let x = prefix.sums(expand_bytes(mask, bytes));
+            let keep = _bzhi_u32(!0, m as u32) as u16;
+            _mm512_mask_storeu_epi32(
+                out.as_mut_ptr().add(done).cast(),
+                keep,
+                _mm512_add_epi32(x, acc),
+            );
+            acc = _mm512_add_epi32(acc, prefix.total(x));
+            pos += len;
+        }
+        key += keys;
+        done += m;
+    }
+    // SAFETY: AVX-512 F per the caller.
+    let last = unsafe { _mm_cvtsi128_si32(_mm512_castsi512_si128(acc)) } as u32;
+    Some((pos, last))
+}
+
+/// [`short_delta`] as a function of its own, for a caller without the
+/// AVX-512 features (a cursor's block).
+///
+/// # Safety
+/// As [`short_delta`].
+#[target_feature(
+    enable = "sse2,ssse3,sse4.1,avx,avx2,bmi1,bmi2,popcnt,avx512f,avx512bw,avx512vl,avx512vbmi,avx512vbmi2"
+)]
+pub(in crate::stream_vbyte) unsafe fn short_block_delta<V: Variant>(
+    control: &[u8],
+    data: &[u8],
+    out: &mut [u32],
+    prev: u32,
+) -> Option<(usize, u32)> {
+    // SAFETY: the caller's promises; AVX-512 F.
+    unsafe { short_delta::<V>(control, data, out, prev, &Prefix16::new()) }
+}

@@ -65,6 +65,46 @@ pub(super) fn bulk<V: Variant, const DELTA: bool>(
     }
 }
 
+/// Decodes delta-coded lists from the first while each is short and whole
+/// (see `avx512::short_lists_delta`), one after another into `out`; returns
+/// (lists, values) decoded: none at a level without that kernel.
+pub(super) fn short_lists_delta<V: Variant>(
+    isa: Isa,
+    bytes: &[u8],
+    lists: &[(usize, usize)],
+    out: &mut [u32],
+) -> (usize, usize) {
+    match isa {
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: `isa` came from `Isa::best()` or `Isa::check()`, so the CPU
+        // has its features; the caller sizes `out` for every list.
+        Isa::Avx512 => unsafe { avx512::short_lists_delta::<V>(bytes, lists, out) },
+        _ => (0, 0),
+    }
+}
+
+/// Decodes a short stream's gaps (`control` its control bytes, at least a
+/// byte per four values of `out`; `data` what follows) into their running
+/// sum from `prev` with the AVX-512 kernel made for short streams; returns
+/// the data bytes consumed and the last value, or `None` when the data ends
+/// too soon or `isa` has no such kernel (`out` may then hold some values).
+pub(super) fn short_delta<V: Variant>(
+    isa: Isa,
+    control: &[u8],
+    data: &[u8],
+    out: &mut [u32],
+    prev: u32,
+) -> Option<(usize, u32)> {
+    assert!(control.len() >= out.len().div_ceil(4));
+    match isa {
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: `isa` came from `Isa::best()` or `Isa::check()`, so the CPU
+        // has its features; `control` is long enough (asserted).
+        Isa::Avx512 => unsafe { avx512::short_block_delta::<V>(control, data, out, prev) },
+        _ => None,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
