@@ -594,4 +594,26 @@ fn bench_queries_run_every_contestant_on_a_posting_file() {
         assert_eq!(cells.len(), 5, "{row}");
         assert!(cells.iter().all(|&c| c > 0.0), "{row}");
     }
+    // The second table: every list, and each query's lists, decoded by one
+    // call and list after list (the command checks they decode alike).
+    let mut want = vec![
+        "stream-vbyte-delta, lists in one call",
+        "stream-vbyte-delta, list after list",
+    ];
+    if ci() {
+        want.push("peer:streamvbyte-c, list after list");
+    }
+    for name in want {
+        let row = text
+            .lines()
+            .find(|l| l.starts_with(&format!("| {name}")))
+            .unwrap_or_else(|| panic!("no row {name}: {text}"));
+        let cells: Vec<f64> = row
+            .split('|')
+            .skip(2)
+            .filter_map(|c| c.trim().parse().ok())
+            .collect();
+        assert_eq!(cells.len(), 2, "{row}");
+        assert!(cells.iter().all(|&c| c > 0.0), "{row}");
+    }
 }

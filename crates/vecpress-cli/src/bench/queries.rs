@@ -25,6 +25,9 @@
 //!   dispatch to AVX2 and AVX-512) built from the same lists with run
 //!   containers where smaller (`run_optimize`), the bitmap `and`/`or`.
 //!
+//! A second table ([`super::batch`]) times the lists decoded by one call of
+//! `stream_vbyte::decode_delta_lists` against list after list.
+//!
 //! Bytes per posting count every list drawn into a query once.
 #![forbid(unsafe_code)]
 

@@ -64,6 +64,10 @@
 //! indices moved up), and the checked scalar code reports a data stream
 //! that ends too soon, with its offset.
 //!
+//! Posting lists: [`DeltaCursor`] reads a delta-coded list forward for the
+//! queries of [`postings`](crate::postings), and [`decode_delta_lists`]
+//! decodes many lists, stored anywhere in one buffer, by one call.
+//!
 //! The 64-bit variant, with byte lengths 1, 2, 4 and 8, is [`u64`](mod@u64).
 //!
 //! # Example

@@ -68,6 +68,8 @@ pub(super) fn bulk<V: Variant, const DELTA: bool>(
 /// Decodes delta-coded lists from the first while each is short and whole
 /// (see `avx512::short_lists_delta`), one after another into `out`; returns
 /// (lists, values) decoded: none at a level without that kernel.
+// Elsewhere than x86-64 no level has the kernel.
+#[cfg_attr(not(target_arch = "x86_64"), allow(unused_variables))]
 pub(super) fn short_lists_delta<V: Variant>(
     isa: Isa,
     bytes: &[u8],
@@ -88,6 +90,8 @@ pub(super) fn short_lists_delta<V: Variant>(
 /// sum from `prev` with the AVX-512 kernel made for short streams; returns
 /// the data bytes consumed and the last value, or `None` when the data ends
 /// too soon or `isa` has no such kernel (`out` may then hold some values).
+// Elsewhere than x86-64 no level has the kernel.
+#[cfg_attr(not(target_arch = "x86_64"), allow(unused_variables))]
 pub(super) fn short_delta<V: Variant>(
     isa: Isa,
     control: &[u8],
