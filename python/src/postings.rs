@@ -5,7 +5,7 @@ use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use vecpress::bitpack::{bp128, fastlanes, pfor};
 use vecpress::postings::{self, Cursor};
-use vecpress::{stream_vbyte, vbyte, Error};
+use vecpress::{stream_vbyte, vbyte, Error, Unit};
 
 use crate::buffers::{to_array, Bytes};
 use crate::errors::to_py;
@@ -96,4 +96,56 @@ fn run<C: Cursor>(mut cursors: Vec<C>, op: &str) -> Result<Answer, Error> {
         _ => return Ok(Answer::Count(postings::and_count(&mut cursors)?)),
     }
     Ok(Answer::Values(out))
+}
+
+/// Decodes the delta-coded Stream VByte lists of `data`, list `i` holding
+/// `counts[i]` values from byte `starts[i]`, one after another, by one
+/// call of `stream_vbyte::decode_delta_lists`; the GIL released while it
+/// runs. The output is allocated once every list's control bytes are known
+/// to be there (a byte per four values, as `stream_vbyte::decode_to_vec`
+/// checks), so a count its bytes cannot back allocates nothing.
+#[pyfunction]
+pub fn postings_decode_lists(
+    py: Python<'_>,
+    data: &Bound<'_, PyAny>,
+    starts: Vec<usize>,
+    counts: Vec<usize>,
+) -> PyResult<Py<PyAny>> {
+    crate::errors::guarded(|| {
+        if starts.len() != counts.len() {
+            return Err(PyValueError::new_err(format!(
+                "starts and counts differ in length ({} and {})",
+                starts.len(),
+                counts.len()
+            )));
+        }
+        let held = Bytes::get(data)?;
+        let bytes = held.as_slice();
+        let lists: Vec<(usize, usize)> = starts.into_iter().zip(counts).collect();
+        let values = py
+            .detach(|| {
+                let mut total = 0usize;
+                for &(start, n) in &lists {
+                    if start > bytes.len() {
+                        return Err(Error::OutOfRange {
+                            index: start,
+                            len: bytes.len(),
+                        });
+                    }
+                    if n.div_ceil(4) > bytes.len() - start {
+                        return Err(Error::Truncated {
+                            offset: bytes.len(),
+                            needed: n,
+                            unit: Unit::Values,
+                        });
+                    }
+                    total += n;
+                }
+                let mut out = vec![0u32; total];
+                stream_vbyte::decode_delta_lists(bytes, &lists, &mut out)?;
+                Ok(out)
+            })
+            .map_err(|e| to_py(py, e))?;
+        Ok(to_array(py, values))
+    })
 }

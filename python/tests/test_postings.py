@@ -101,3 +101,37 @@ def test_bad_arguments():
     with pytest.raises(TypeError, match="bytes-like"):
         postings.intersect([("text", 4)])
     assert postings.intersect([(data, 4)], codec="stream_vbyte").tolist() == [0, 1, 2, 3]
+
+
+def test_decode_lists_agrees_with_decoding_each():
+    rng = np.random.default_rng(5)
+    lengths = [0, 1, 3, 4, 5, 16, 17, 63, 64, 65, 200, 5000, 2, 30]
+    arrays = [sorted_list(rng, n, 1 << 31) for n in lengths]
+    parts = [stream_vbyte.encode(a, delta=True) for a in arrays]
+    starts = np.cumsum([0] + [len(p) for p in parts[:-1]])
+    counts = [len(a) for a in arrays]
+    data = b"".join(parts)
+    got = postings.decode_lists(data, starts, counts)
+    assert got.dtype == np.uint32
+    np.testing.assert_array_equal(got, np.concatenate(arrays))
+    # In any order, repeated, from any buffer type.
+    order = [5, 0, 5, 12, 9]
+    got = postings.decode_lists(memoryview(bytearray(data)), [int(starts[i]) for i in order], [counts[i] for i in order])
+    np.testing.assert_array_equal(got, np.concatenate([arrays[i] for i in order]))
+    assert postings.decode_lists(b"", [], []).tolist() == []
+
+
+def test_decode_lists_bad_input_raises():
+    a = stream_vbyte.encode(np.arange(1, 100, dtype=np.uint32), delta=True)
+    with pytest.raises(vecpress.TruncatedError):
+        postings.decode_lists(a[:-1], [0], [99])
+    with pytest.raises(vecpress.TruncatedError):
+        postings.decode_lists(a, [0, 0], [99, 2**40])  # a claim its bytes cannot back
+    with pytest.raises(vecpress.OutOfRangeError):
+        postings.decode_lists(a, [len(a) + 1], [0])
+    with pytest.raises(ValueError):
+        postings.decode_lists(a, [0, 1], [3])
+    with pytest.raises(ValueError):
+        postings.decode_lists(a, [-1], [3])
+    with pytest.raises(TypeError):
+        postings.decode_lists(a, [0.5], [3])

@@ -35,7 +35,7 @@ import numpy.typing as npt
 
 from vecpress import _native
 
-__all__ = ["intersect", "intersect_count", "union", "CODECS"]
+__all__ = ["intersect", "intersect_count", "union", "decode_lists", "CODECS"]
 
 #: The codecs whose delta-coded lists queries read.
 CODECS = ("stream-vbyte", "vbyte", "bp128", "fastlanes", "pfor")
@@ -88,3 +88,41 @@ def union(lists: Sequence[tuple[Any, int]], *, codec: str = "stream-vbyte") -> n
     [1, 2, 4, 9, 10]
     """
     return _native.postings_query(_lists(lists), _codec(codec), "or")
+
+
+def decode_lists(data: Any, starts: Any, counts: Any) -> npt.NDArray[np.uint32]:
+    """Decodes many delta-coded Stream VByte lists stored in one buffer by
+    one call: list ``i`` holds ``counts[i]`` values from byte ``starts[i]``
+    of ``data`` (any bytes-like object), as :func:`vecpress.stream_vbyte.encode`
+    wrote it with ``delta=True``. Returns every list's values one after
+    another, as one uint32 array; ``np.split(values, np.cumsum(counts)[:-1])``
+    gives the lists. Lists may lie anywhere in ``data`` and share bytes.
+
+    Short lists (most of an index) cost little more than their values: the
+    call is made once for them all, and at the AVX-512 level a list of up to
+    64 values is decoded with no tail to finish. The GIL is released while
+    it runs.
+
+    >>> from vecpress import stream_vbyte
+    >>> a = stream_vbyte.encode(np.array([3, 7, 300], dtype=np.uint32), delta=True)
+    >>> b = stream_vbyte.encode(np.array([1, 2, 4, 8], dtype=np.uint32), delta=True)
+    >>> decode_lists(a + b, [0, len(a)], [3, 4]).tolist()
+    [3, 7, 300, 1, 2, 4, 8]
+
+    Raises :class:`vecpress.TruncatedError` when a list's bytes end before
+    its values do, :class:`vecpress.OutOfRangeError` for a start past the
+    end of ``data``, and :class:`ValueError` for starts and counts of
+    different lengths or below zero.
+    """
+    starts_list = _indices("starts", starts)
+    counts_list = _indices("counts", counts)
+    return _native.postings_decode_lists(data, starts_list, counts_list)
+
+
+def _indices(name: str, values: Any) -> list[int]:
+    array = np.asarray(values)
+    if array.ndim != 1 or (array.size and array.dtype.kind not in "iu"):
+        raise TypeError(f"{name} must be a 1-D sequence of ints, got {type(values).__name__}")
+    if array.size and array.min() < 0:
+        raise ValueError(f"{name} must be non-negative")
+    return [int(v) for v in array.tolist()]
