@@ -12,7 +12,7 @@ use crate::choose::{Chooser, Tally, Work};
 use crate::elements::{self, Block, BlockSource};
 use crate::engine::{Engine, Scratch};
 use crate::files::{self, Input, Output};
-use crate::tuning::{self, Dictionary, Tuned};
+use crate::lz4_settings::{self, Dictionary, Tuned};
 use crate::{Common, UsageError, parallel, trial};
 
 /// Options of `vecpress compress`.
@@ -157,7 +157,7 @@ pub fn run(opt: &CompressOpt) -> Result<()> {
     let engine = match &opt.codec {
         _ if opt.format == Format::Lz4 => {
             if let Some(level) = opt.level {
-                tuning::check_frame_level(level)?;
+                lz4_settings::check_frame_level(level)?;
             }
             None
         }

@@ -15,7 +15,7 @@ use vecpress::container::{
 use crate::elements::{self, Restorer};
 use crate::engine::{self, Engine, Scratch};
 use crate::files::{self, Input, Output};
-use crate::tuning::{self, Dictionary, Tuned};
+use crate::lz4_settings::{self, Dictionary, Tuned};
 use crate::{Common, parallel};
 
 /// Options of `vecpress decompress`.
@@ -308,7 +308,7 @@ fn lz4_error(name: &str, e: &vecpress::Error, dict: Option<&Dictionary>) -> anyh
                 given: None,
             },
             _,
-        ) => anyhow!("{name}: {}", tuning::missing(needed)),
+        ) => anyhow!("{name}: {}", lz4_settings::missing(needed)),
         (vecpress::Error::DictionaryMismatch { .. }, Some(d)) => {
             anyhow!("{name}: {} (dictionary {})", describe_error(e), d.name)
         }
@@ -358,7 +358,8 @@ impl<'a> Codecs<'a> {
     pub fn new(header: &Header, dict: Option<&'a Dictionary>) -> Result<Codecs<'a>> {
         let fixed = if header.codec == PER_BLOCK {
             if let Some(needed) = header.dict_id {
-                dict.ok_or_else(|| tuning::missing(needed))?.check(needed)?;
+                dict.ok_or_else(|| lz4_settings::missing(needed))?
+                    .check(needed)?;
             }
             None
         } else {

@@ -12,7 +12,7 @@ use crate::decompress::{Codecs, Verified};
 use crate::elements::{self, Block, BlockSource};
 use crate::engine::{self, Engine};
 use crate::files::Input;
-use crate::tuning::Dictionary;
+use crate::lz4_settings::Dictionary;
 use crate::{compress, decompress, trial};
 
 /// Options of `vecpress inspect`.

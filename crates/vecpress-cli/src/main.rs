@@ -28,10 +28,10 @@ mod elements;
 mod engine;
 mod files;
 mod inspect;
+mod lz4_settings;
 mod parallel;
 mod pipe;
 mod trial;
-mod tuning;
 
 use std::process::ExitCode;
 

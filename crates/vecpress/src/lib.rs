@@ -1,7 +1,8 @@
-//! SIMD-accelerated codecs for columns of integers.
+//! SIMD-accelerated codecs for the columns that databases, search engines
+//! and scientific pipelines store: integers, posting lists, floats and bytes.
 //!
-//! vecpress implements byte-oriented integer codecs with one kernel per
-//! instruction set, chosen once at run time:
+//! vecpress implements each codec with one kernel per instruction set,
+//! chosen once at run time (per CPU: [`tune`]):
 //!
 //! - [`vbyte`]: VByte (LEB128 varints, as in protobuf, Lucene and Go), with
 //!   the Masked VByte SIMD decoder, an AVX-512 decoder, and delta coding
@@ -10,9 +11,16 @@
 //!   (feature `g8iu`, on by default), decoded with one shuffle per group.
 //! - [`stream_vbyte`]: Stream VByte (control and data bytes in separate
 //!   streams), byte-compatible with the reference C library, with its "0124"
-//!   variant and fused delta decoding.
+//!   variant, u64 values, fused delta decoding, seeking, and many lists
+//!   decoded by one call.
+//! - [`bitpack`]: bit packing: SIMD-BP128, FastLanes and PFOR, plain,
+//!   frame-of-reference and delta forms.
+//! - [`postings`]: queries on compressed posting lists: forward cursors over
+//!   every delta-coded format, and the intersection and union of lists.
 //! - [`byte_split`]: byte stream split (Parquet's `BYTE_STREAM_SPLIT`), the
 //!   transposition of values of any width into byte streams and back.
+//! - [`bit_split`]: bit shuffle, the bit-level transposition of the
+//!   bitshuffle library and Blosc's `BITSHUFFLE`.
 //! - [`lz4`]: the LZ4 block format, with safe decoders that copy in wide
 //!   chunks (`pshufb` patterns for close matches) and an adaptive choice
 //!   among them (Thompson sampling); [`lz4::hc`]: its high-compression
@@ -20,8 +28,12 @@
 //! - [`lz4::frame`]: the LZ4 frame format (`.lz4` files, liblz4's LZ4F), as
 //!   `io::Read`/`io::Write` adaptors with checksums, linked blocks, legacy
 //!   and skippable frames, and output limits against decompression bombs.
+//! - [`blosc`]: Blosc version-1 frames (c-blosc 1.x) with the LZ4 and LZ4HC
+//!   compressors and byte or bit shuffle, decoded on one or several cores.
 //! - [`container`]: the self-describing file format of the `vecpress`
 //!   command: checksummed, independently compressed blocks.
+//! - [`codec`]: every codec under a stable id, behind one trait per kind of
+//!   data; [`delta`]: plain differential coding.
 //!
 //! Every decoder takes untrusted input: truncated, corrupt or hostile bytes
 //! give an [`Error`] naming what is wrong and where, never a panic and never a
