@@ -26,7 +26,7 @@
 
 use core::arch::x86_64::*;
 
-use super::generic::PER_LANE;
+use super::generic::{self, PER_LANE};
 
 /// Values in a four-lane block.
 const BLOCK: usize = 4 * PER_LANE;
@@ -131,6 +131,29 @@ unsafe fn run<const W: usize>(input: &[u8], out: &mut [u32]) {
             _mm256_storeu_si256(eight.as_mut_ptr().cast(), v);
         }
     });
+}
+
+/// [`generic::pack`] under the AVX2 level's features: eight lanes are one
+/// 256-bit register (the compiler's code from the portable kernel).
+///
+/// # Safety
+/// The CPU has AVX2.
+#[target_feature(enable = "sse2,ssse3,sse4.1,avx,avx2,bmi1,bmi2")]
+pub(super) unsafe fn pack_generic<const L: usize, const W: usize, const S: bool>(
+    values: &[u32],
+    initial: u32,
+    out: &mut [u8],
+) {
+    generic::pack::<L, W, S>(values, initial, out)
+}
+
+/// [`generic::unpack`] under the AVX2 level's features, as [`pack_generic`].
+///
+/// # Safety
+/// The CPU has AVX2.
+#[target_feature(enable = "sse2,ssse3,sse4.1,avx,avx2,bmi1,bmi2")]
+pub(super) unsafe fn unpack_generic<const L: usize, const W: usize>(input: &[u8], out: &mut [u32]) {
+    generic::unpack::<L, W>(input, out);
 }
 
 #[cfg(test)]

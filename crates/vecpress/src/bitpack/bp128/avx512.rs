@@ -294,6 +294,30 @@ unsafe fn run<const L: usize, const W: usize, const SORTED: bool>(
     let _ = acc;
 }
 
+/// The running sum of `out` in place, sixteen values a register.
+///
+/// # Safety
+/// The CPU has AVX-512 F and BW; `out.len()` is a multiple of 16.
+#[target_feature(enable = "avx512f,avx512bw")]
+pub(super) unsafe fn running_sum(out: &mut [u32], initial: u32) {
+    // SAFETY: AVX-512 F per the caller.
+    let (prefix, mut acc) = unsafe {
+        (
+            crate::simd::x86::Prefix16::new(),
+            _mm512_set1_epi32(initial as i32),
+        )
+    };
+    for sixteen in out.chunks_exact_mut(16) {
+        // SAFETY: `sixteen` is 64 bytes, read and written in place; the
+        // caller's features.
+        unsafe {
+            let sums = prefix.sums(_mm512_loadu_si512(sixteen.as_ptr().cast()));
+            _mm512_storeu_si512(sixteen.as_mut_ptr().cast(), _mm512_add_epi32(sums, acc));
+            acc = _mm512_add_epi32(acc, prefix.total(sums));
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::steps;
