@@ -3,8 +3,9 @@
 the decoding kernel with the best geometric mean of its speed over the
 fastest kernel's, input by input (and its worst input), then the choices of
 a CPU with no record: per codec, the kernel whose worst geometric mean over
-the recorded CPUs is the highest. These are the rows of the `PROFILES` and
-`SAFE` tables in crates/vecpress/src/tune.rs.
+the recorded CPUs is the highest. These are the fields of the `PROFILES` and
+`SAFE` tables in crates/vecpress/src/tune.rs (a profile names the fields
+where it differs from `SAFE`).
 
     scripts/perf-tune.py [--perf DIR] [RECORD.jsonl ...]
 
@@ -92,6 +93,12 @@ def summarize(speeds):
     return out
 
 
+def print_fields(levels):
+    """The levels of `OPS` as tune.rs's `Profile` fields."""
+    for op, k in zip(OPS, levels):
+        print(f"  {op.replace('-', '_')}: {RUST.get(k, '?') if k else '?'},")
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("records", nargs="*")
@@ -115,7 +122,7 @@ def main():
             cells = ", ".join(f"{k} {g:.3f} (worst {w:.2f})" for k, (g, w) in ranked)
             print(f"  {op:<25} {cells}")
             row.append(ranked[0][0])
-        print("  choices: [" + ", ".join(RUST.get(k, "?") if k else "?" for k in row[:-1]) + "]")
+        print_fields(row[:-1])
         if codecs.get("lz4"):
             order = sorted(codecs["lz4"], key=lambda k: -codecs["lz4"][k][0])
             print("  lz4: [" + ", ".join(k.capitalize() for k in order) + "]")
@@ -141,7 +148,7 @@ def main():
         ranked = sorted(worst.items(), key=lambda kv: -kv[1])
         print(f"  {op:<25} " + ", ".join(f"{k} {w:.3f}" for k, w in ranked))
         safe.append(ranked[0][0] if op != "lz4" else [k for k, _ in ranked])
-    print("  choices: [" + ", ".join(RUST.get(k, "?") if k else "?" for k in safe[:-1]) + "]")
+    print_fields(safe[:-1])
     if safe[-1]:
         print("  lz4: [" + ", ".join(k.capitalize() for k in safe[-1]) + "]")
 

@@ -78,7 +78,7 @@ pub enum Op {
 }
 
 impl Op {
-    /// Every operation, in the order of [`Choices`]' fields.
+    /// Every operation, in the order of their discriminants.
     pub const ALL: &'static [Op] = &[
         Op::VByte,
         Op::VByteDelta,
@@ -100,10 +100,22 @@ impl Op {
     ];
 }
 
-/// The preferred x86 level of every [`Op`], in the order of [`Op::ALL`].
-pub type Choices = [Isa; 17];
-
-/// The choices for one microarchitecture.
+/// The choices for one microarchitecture: the x86 level of every [`Op`]
+/// (a field each, named after it), the LZ4 loops in order, and the forms
+/// some kernels take. A profile names what differs from [`SAFE`] and takes
+/// the rest from it:
+///
+/// ```
+/// use vecpress::{Isa, tune::{self, Op, Profile}};
+/// const MINE: Profile = Profile {
+///     uarch: "mine",
+///     record: "vendor-family-model",
+///     stream_vbyte_delta: Isa::Avx2,
+///     ..tune::SAFE
+/// };
+/// assert_eq!(MINE.isa(Op::StreamVByteDelta), Isa::Avx2);
+/// assert_eq!(MINE.isa(Op::VByte), tune::SAFE.isa(Op::VByte));
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Profile {
     /// The microarchitecture, as [`Cpu::uarch`] names it.
@@ -111,8 +123,40 @@ pub struct Profile {
     /// The record the choices come from (`perf/<record>.jsonl`), or where
     /// they were measured.
     pub record: &'static str,
-    /// The level of each operation.
-    pub choices: Choices,
+    /// The level of [`Op::VByte`].
+    pub vbyte: Isa,
+    /// The level of [`Op::VByteDelta`].
+    pub vbyte_delta: Isa,
+    /// The level of [`Op::VarintGb`].
+    pub varint_gb: Isa,
+    /// The level of [`Op::VarintGbDelta`].
+    pub varint_gb_delta: Isa,
+    /// The level of [`Op::VarintG8iu`].
+    pub varint_g8iu: Isa,
+    /// The level of [`Op::VarintG8iuDelta`].
+    pub varint_g8iu_delta: Isa,
+    /// The level of [`Op::StreamVByte`].
+    pub stream_vbyte: Isa,
+    /// The level of [`Op::StreamVByteDelta`].
+    pub stream_vbyte_delta: Isa,
+    /// The level of [`Op::StreamVByte0124`].
+    pub stream_vbyte_0124: Isa,
+    /// The level of [`Op::StreamVByte0124Delta`].
+    pub stream_vbyte_0124_delta: Isa,
+    /// The level of [`Op::ByteSplit`].
+    pub byte_split: Isa,
+    /// The level of [`Op::ByteSplitLz4`].
+    pub byte_split_lz4: Isa,
+    /// The level of [`Op::Bp128`].
+    pub bp128: Isa,
+    /// The level of [`Op::Bp128Delta`].
+    pub bp128_delta: Isa,
+    /// The level of [`Op::FastLanes`].
+    pub fastlanes: Isa,
+    /// The level of [`Op::FastLanesDelta`].
+    pub fastlanes_delta: Isa,
+    /// The level of [`Op::FastLanesFor`].
+    pub fastlanes_for: Isa,
     /// The LZ4 loops, fastest first: the first is the default of
     /// [`lz4::block::decompress_into`](crate::lz4::block::decompress_into)
     /// and the adaptive decompressor's first leader; the others are its arms.
@@ -138,13 +182,37 @@ pub struct Profile {
     pub pfor_scalar_patch: bool,
 }
 
+impl Profile {
+    /// The level this profile chooses for `op`.
+    pub const fn isa(&self, op: Op) -> Isa {
+        match op {
+            Op::VByte => self.vbyte,
+            Op::VByteDelta => self.vbyte_delta,
+            Op::VarintGb => self.varint_gb,
+            Op::VarintGbDelta => self.varint_gb_delta,
+            Op::VarintG8iu => self.varint_g8iu,
+            Op::VarintG8iuDelta => self.varint_g8iu_delta,
+            Op::StreamVByte => self.stream_vbyte,
+            Op::StreamVByteDelta => self.stream_vbyte_delta,
+            Op::StreamVByte0124 => self.stream_vbyte_0124,
+            Op::StreamVByte0124Delta => self.stream_vbyte_0124_delta,
+            Op::ByteSplit => self.byte_split,
+            Op::ByteSplitLz4 => self.byte_split_lz4,
+            Op::Bp128 => self.bp128,
+            Op::Bp128Delta => self.bp128_delta,
+            Op::FastLanes => self.fastlanes,
+            Op::FastLanesDelta => self.fastlanes_delta,
+            Op::FastLanesFor => self.fastlanes_for,
+        }
+    }
+}
+
 use Isa::{Avx2, Avx512, Sse41};
 use Variant::{Copy8, Copy16, Copy32, Shuffle16};
 
-/// The profiles, one per recorded microarchitecture. Columns in the order
-/// of [`Op::ALL`]: vbyte, vbyte-delta, gb, gb-delta, g8iu, g8iu-delta,
-/// svb, svb-delta, svb-0124, svb-0124-delta, byte-split, byte-split-lz4,
-/// bp128, bp128-delta, fastlanes, fastlanes-delta, fastlanes-for.
+/// The profiles, one per recorded microarchitecture, each naming what it
+/// chooses otherwise than [`SAFE`]. Adding a CPU is one block here, its
+/// record in `perf/`, and its model in [`Cpu::identify`].
 /// SIMD-BP128 (and PFOR, which unpacks with it) has a kernel of its own
 /// at AVX-512 (`vpermt2d` and `vpshrdvd` on four packed words a register,
 /// the gaps summed as they are unpacked); below it, the 4-lane kernel is the
@@ -181,15 +249,15 @@ pub const PROFILES: &[Profile] = &[
     Profile {
         uarch: "zen4",
         record: "amd-25-17",
-        choices: [
-            Avx512, Avx512, Sse41, Sse41, Avx2, Avx2, Avx512, Avx2, Avx512, Avx2, Avx512, Avx512,
-            Avx512, Avx512, Avx512, Avx2, Avx512,
-        ],
-        lz4: &[Copy32, Shuffle16, Copy16, Copy8],
+        stream_vbyte_delta: Avx2,
+        stream_vbyte_0124_delta: Avx2,
+        bp128: Avx512,
+        fastlanes_delta: Avx2,
         lz4_register_patterns: true,
         bp128_halves: true,
         bit_split_one_pass: true,
         pfor_scalar_patch: true,
+        ..SAFE
     },
     // AMD Zen 3 (perf/amd-25-1.jsonl): no AVX-512. The AVX2 kernels lead
     // (plain SIMD-BP128's two lane vectors a 256-bit register among them)
@@ -199,43 +267,34 @@ pub const PROFILES: &[Profile] = &[
     Profile {
         uarch: "zen3",
         record: "amd-25-1",
-        choices: [
-            Sse41, Sse41, Sse41, Sse41, Avx2, Avx2, Avx2, Avx2, Avx2, Avx2, Avx2, Avx2, Avx2,
-            Sse41, Avx2, Avx2, Avx2,
-        ],
-        lz4: &[Copy32, Shuffle16, Copy16, Copy8],
-        lz4_register_patterns: false,
-        bp128_halves: false,
-        bit_split_one_pass: false,
-        pfor_scalar_patch: false,
+        vbyte: Sse41,
+        vbyte_delta: Sse41,
+        stream_vbyte: Avx2,
+        stream_vbyte_delta: Avx2,
+        stream_vbyte_0124: Avx2,
+        stream_vbyte_0124_delta: Avx2,
+        byte_split: Avx2,
+        byte_split_lz4: Avx2,
+        bp128: Avx2,
+        bp128_delta: Sse41,
+        fastlanes: Avx2,
+        fastlanes_delta: Avx2,
+        fastlanes_for: Avx2,
+        ..SAFE
     },
     // AMD Zen 5: the levels the kernels were tuned with there (the highest).
     Profile {
         uarch: "zen5",
         record: "amd-26",
-        choices: [
-            Avx512, Avx512, Sse41, Sse41, Avx2, Avx2, Avx512, Avx512, Avx512, Avx512, Avx512,
-            Avx512, Sse41, Avx2, Avx512, Avx512, Avx512,
-        ],
-        lz4: &[Copy32, Shuffle16, Copy16, Copy8],
-        lz4_register_patterns: false,
-        bp128_halves: false,
-        bit_split_one_pass: false,
-        pfor_scalar_patch: false,
+        bp128_delta: Avx2,
+        ..SAFE
     },
     // Intel Sapphire and Emerald Rapids (perf/intel-6-207.jsonl).
     Profile {
         uarch: "golden-cove",
         record: "intel-6-207",
-        choices: [
-            Avx512, Avx512, Sse41, Sse41, Avx2, Avx2, Avx512, Avx512, Avx512, Avx512, Avx512,
-            Avx512, Avx512, Avx512, Avx512, Avx512, Avx512,
-        ],
-        lz4: &[Copy32, Shuffle16, Copy16, Copy8],
-        lz4_register_patterns: false,
-        bp128_halves: false,
-        bit_split_one_pass: false,
-        pfor_scalar_patch: false,
+        bp128: Avx512,
+        ..SAFE
     },
 ];
 
@@ -249,10 +308,23 @@ pub const PROFILES: &[Profile] = &[
 pub const SAFE: Profile = Profile {
     uarch: "other",
     record: "every record",
-    choices: [
-        Avx512, Avx512, Sse41, Sse41, Avx2, Avx2, Avx512, Avx512, Avx512, Avx512, Avx512, Avx512,
-        Sse41, Avx512, Avx512, Avx512, Avx512,
-    ],
+    vbyte: Avx512,
+    vbyte_delta: Avx512,
+    varint_gb: Sse41,
+    varint_gb_delta: Sse41,
+    varint_g8iu: Avx2,
+    varint_g8iu_delta: Avx2,
+    stream_vbyte: Avx512,
+    stream_vbyte_delta: Avx512,
+    stream_vbyte_0124: Avx512,
+    stream_vbyte_0124_delta: Avx512,
+    byte_split: Avx512,
+    byte_split_lz4: Avx512,
+    bp128: Sse41,
+    bp128_delta: Avx512,
+    fastlanes: Avx512,
+    fastlanes_delta: Avx512,
+    fastlanes_for: Avx512,
     lz4: &[Copy32, Shuffle16, Copy16, Copy8],
     lz4_register_patterns: false,
     bp128_halves: false,
@@ -492,10 +564,10 @@ fn read_cpu() -> Cpu {
 /// }
 /// ```
 pub fn isa(op: Op) -> Isa {
-    static CHOSEN: OnceLock<Choices> = OnceLock::new();
+    static CHOSEN: OnceLock<[Isa; Op::ALL.len()]> = OnceLock::new();
     let chosen = CHOSEN.get_or_init(|| {
         let profile = Cpu::current().profile();
-        profile.choices.map(available_at_most)
+        core::array::from_fn(|i| available_at_most(profile.isa(Op::ALL[i])))
     });
     chosen[op as usize]
 }
@@ -704,15 +776,50 @@ mod tests {
             assert!(!p.lz4.is_empty() && !p.lz4.contains(&Variant::Checked));
         }
         for p in PROFILES.iter().chain([&SAFE]) {
-            assert!(p.choices.iter().all(|&l| l != Isa::Neon), "{}", p.uarch);
+            assert!(
+                Op::ALL.iter().all(|&op| p.isa(op) != Isa::Neon),
+                "{}",
+                p.uarch
+            );
         }
     }
 
     #[test]
     fn ops_index_their_choices() {
-        assert_eq!(Op::ALL.len(), SAFE.choices.len());
         for (i, &op) in Op::ALL.iter().enumerate() {
             assert_eq!(op as usize, i);
+        }
+        // Each op reads its own field: a profile that differs from SAFE in
+        // one op's field differs in that op's level alone.
+        for &op in Op::ALL {
+            let mut one = SAFE;
+            let other = if SAFE.isa(op) == Isa::Scalar {
+                Isa::Sse41
+            } else {
+                Isa::Scalar
+            };
+            match op {
+                Op::VByte => one.vbyte = other,
+                Op::VByteDelta => one.vbyte_delta = other,
+                Op::VarintGb => one.varint_gb = other,
+                Op::VarintGbDelta => one.varint_gb_delta = other,
+                Op::VarintG8iu => one.varint_g8iu = other,
+                Op::VarintG8iuDelta => one.varint_g8iu_delta = other,
+                Op::StreamVByte => one.stream_vbyte = other,
+                Op::StreamVByteDelta => one.stream_vbyte_delta = other,
+                Op::StreamVByte0124 => one.stream_vbyte_0124 = other,
+                Op::StreamVByte0124Delta => one.stream_vbyte_0124_delta = other,
+                Op::ByteSplit => one.byte_split = other,
+                Op::ByteSplitLz4 => one.byte_split_lz4 = other,
+                Op::Bp128 => one.bp128 = other,
+                Op::Bp128Delta => one.bp128_delta = other,
+                Op::FastLanes => one.fastlanes = other,
+                Op::FastLanesDelta => one.fastlanes_delta = other,
+                Op::FastLanesFor => one.fastlanes_for = other,
+            }
+            for &o in Op::ALL {
+                assert_eq!(one.isa(o) != SAFE.isa(o), o == op, "{op:?} then {o:?}");
+            }
         }
     }
 
@@ -723,7 +830,7 @@ mod tests {
             let l = isa(op);
             assert!(Isa::available().contains(&l));
             if cfg!(target_arch = "x86_64") {
-                let want = Cpu::current().profile().choices[op as usize];
+                let want = Cpu::current().profile().isa(op);
                 assert_eq!(l, want.min(top), "{op:?}");
             }
         }
