@@ -41,7 +41,7 @@ pub use cpu::{Cpu, Identified, Traits};
 pub use profiles::{PROFILES, SAFE};
 
 use crate::Isa;
-use crate::lz4::block::Variant;
+use crate::lz4::block::variant::Variant;
 
 /// A decoding operation whose kernel is chosen per CPU.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]

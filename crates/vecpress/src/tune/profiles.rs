@@ -5,7 +5,7 @@
 
 use super::Profile;
 use crate::Isa;
-use crate::lz4::block::Variant;
+use crate::lz4::block::variant::Variant;
 
 use Isa::{Avx2, Avx512, Sse41};
 use Variant::{Copy8, Copy16, Copy32, Shuffle16};

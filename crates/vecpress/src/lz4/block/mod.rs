@@ -40,7 +40,7 @@ mod fast;
 mod shuffle;
 mod size_prepended;
 mod tables;
-mod variant;
+pub(crate) mod variant;
 
 #[cfg(target_arch = "aarch64")]
 mod neon;
@@ -56,6 +56,20 @@ pub use variant::{Variant, variants};
 use crate::{Error, Isa};
 use checked::Step;
 pub(in crate::lz4) use compress::{extension_len, put_extension, read_u32};
+
+impl Variant {
+    /// The variant [`decompress_into`] uses: the
+    /// fastest this CPU's profile records ([`tune::lz4_variant`]).
+    ///
+    /// [`tune::lz4_variant`]: crate::tune::lz4_variant
+    ///
+    /// ```
+    /// assert!(vecpress::lz4::block::Variant::best().is_available());
+    /// ```
+    pub fn best() -> Variant {
+        crate::tune::lz4_variant()
+    }
+}
 
 /// The shortest match (`MINMATCH`): the low nibble of a token counts the
 /// bytes beyond these 4.

@@ -1,4 +1,6 @@
-//! The decoding loops one can choose from.
+//! The decoding loops one can choose from: a leaf of the library, which
+//! `tune` names in its profiles (the loop each CPU runs first is chosen in
+//! `super`, which reads `tune`).
 #![forbid(unsafe_code)]
 
 use core::fmt;
@@ -97,18 +99,6 @@ impl Variant {
                 isa: self.isa().map_or(self.name(), Isa::name),
             })
         }
-    }
-
-    /// The variant [`decompress_into`](super::decompress_into) uses: the
-    /// fastest this CPU's profile records ([`tune::lz4_variant`]).
-    ///
-    /// [`tune::lz4_variant`]: crate::tune::lz4_variant
-    ///
-    /// ```
-    /// assert!(vecpress::lz4::block::Variant::best().is_available());
-    /// ```
-    pub fn best() -> Variant {
-        crate::tune::lz4_variant()
     }
 
     /// The variant that stands for the level `isa` (assumed supported): the
