@@ -36,6 +36,7 @@ mod chain;
 mod checked;
 mod compress;
 mod fast;
+mod pair;
 #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
 mod shuffle;
 mod size_prepended;
@@ -47,6 +48,8 @@ mod neon;
 #[cfg(target_arch = "x86_64")]
 mod x86;
 
+pub(crate) use pair::decompress_pair_with;
+pub use pair::{decompress_pair, decompress_pair_variant};
 pub use size_prepended::{
     compress_size_prepended, decompress_size_prepended, decompress_size_prepended_with_dict,
     decompress_size_prepended_with_limit,
@@ -420,139 +423,6 @@ pub fn validate(src: &[u8]) -> Result<usize, Error> {
     checked::validate(src, 0)
 }
 
-/// Decompresses two blocks, `a.0` into `a.1` and `b.0` into `b.1`, with the
-/// fastest loop of this CPU running over both at once: a sequence of one,
-/// then a sequence of the other. Returns each block's result, the same as
-/// [`decompress_into`] gives it (bytes written, or the error at the same
-/// input offset).
-///
-/// Decoding one block, the loop waits on a chain of loads: the next token's
-/// place depends on the lengths in this one. Two independent blocks give
-/// the CPU two chains to run side by side. That decodes faster than one
-/// block at a time (most on text, where sequences are shortest), even with
-/// a loop that already shortens its chain with a table of where each next
-/// token would be. Use it wherever blocks come two or more at a time: the
-/// blocks of a column, of a file, of a frame of independent blocks.
-///
-/// ```
-/// use vecpress::lz4::block;
-/// let (x, y) = (b"first block, first block, first!".repeat(20), b"second: 2nd 2nd 2nd".repeat(30));
-/// let (px, py) = (block::compress(&x), block::compress(&y));
-/// let (mut ox, mut oy) = (vec![0u8; x.len()], vec![0u8; y.len()]);
-/// let (rx, ry) = block::decompress_pair((&px, &mut ox), (&py, &mut oy));
-/// assert_eq!((rx?, ry?), (x.len(), y.len()));
-/// assert_eq!((ox, oy), (x, y));
-/// # Ok::<(), vecpress::Error>(())
-/// ```
-pub fn decompress_pair(
-    a: (&[u8], &mut [u8]),
-    b: (&[u8], &mut [u8]),
-) -> (Result<usize, Error>, Result<usize, Error>) {
-    decode_pair(Variant::best(), a, b)
-}
-
-/// [`decompress_pair`] with the loop `variant`; both results are
-/// [`Error::Unsupported`] when this CPU cannot run it.
-///
-/// ```
-/// use vecpress::lz4::block;
-/// let packed = block::compress(&[3u8; 500]);
-/// for v in block::variants() {
-///     let (mut a, mut b) = ([0u8; 500], [0u8; 400]);
-///     let (ra, rb) = block::decompress_pair_variant(v, (&packed, &mut a), (&packed, &mut b));
-///     assert_eq!(ra, Ok(500));
-///     assert!(rb.is_err()); // 500 bytes do not fit in 400
-/// }
-/// ```
-pub fn decompress_pair_variant(
-    variant: Variant,
-    a: (&[u8], &mut [u8]),
-    b: (&[u8], &mut [u8]),
-) -> (Result<usize, Error>, Result<usize, Error>) {
-    match variant.check() {
-        Ok(v) => decode_pair(v, a, b),
-        Err(e) => (Err(e.clone()), Err(e)),
-    }
-}
-
-/// [`decompress_pair`] with the loop of `isa`, the one [`decompress_with`]
-/// runs: for codecs whose frames hold several independent blocks.
-pub(crate) fn decompress_pair_with(
-    isa: Isa,
-    a: (&[u8], &mut [u8]),
-    b: (&[u8], &mut [u8]),
-) -> (Result<usize, Error>, Result<usize, Error>) {
-    match isa.check() {
-        Ok(isa) => decode_pair(Variant::for_isa(isa), a, b),
-        Err(e) => (Err(e.clone()), Err(e)),
-    }
-}
-
-/// The most a block may expand (its output over its input) for
-/// [`decode_pair`] to run the pair loop on it; where either block of a pair
-/// expands more, each is decoded alone. Such a block is mostly long matches
-/// and runs, with few sequences, so there is little chain of loads for a
-/// second block to hide, and the pair loop ran slower on it than one block
-/// at a time (byte planes of float columns, as Blosc splits them, expanding
-/// about 8 times). A bound of 3 took the pair loop away from blocks it
-/// still sped up; one of 5 or more left it the blocks it slowed.
-const PAIR_MAX_EXPANSION: usize = 4;
-
-/// The pair loop of `variant` over both blocks from their starts, then
-/// each block finished on its own as [`decode`] does; or each block alone
-/// where one expands more than [`PAIR_MAX_EXPANSION`] times.
-fn decode_pair(
-    variant: Variant,
-    a: (&[u8], &mut [u8]),
-    b: (&[u8], &mut [u8]),
-) -> (Result<usize, Error>, Result<usize, Error>) {
-    decode_pair_form(variant, crate::tune::lz4_register_patterns(), a, b)
-}
-
-/// [`decode_pair`] with the form of `copy32`'s overlapping matches given,
-/// as [`decode_from_form`].
-fn decode_pair_form(
-    variant: Variant,
-    register: bool,
-    a: (&[u8], &mut [u8]),
-    b: (&[u8], &mut [u8]),
-) -> (Result<usize, Error>, Result<usize, Error>) {
-    #[cfg(not(target_arch = "x86_64"))]
-    let _ = register;
-    let ((a_src, a_dst), (b_src, b_dst)) = (a, b);
-    if a_dst.len() / PAIR_MAX_EXPANSION > a_src.len()
-        || b_dst.len() / PAIR_MAX_EXPANSION > b_src.len()
-    {
-        return (
-            decode_from_form(variant, register, a_src, a_dst, 0, &[], (0, 0)),
-            decode_from_form(variant, register, b_src, b_dst, 0, &[], (0, 0)),
-        );
-    }
-    let pair = ((a_src, &mut *a_dst), (b_src, &mut *b_dst));
-    let (a_at, b_at) = match variant {
-        Variant::Copy8 => fast::decode_pair_copy8(pair.0, pair.1),
-        Variant::Copy16 => fast::decode_pair_copy16(pair.0, pair.1),
-        #[cfg(target_arch = "x86_64")]
-        // SAFETY: `variant` passed `check()` (or came from `best()`), so the
-        // CPU has the Sse41 level.
-        Variant::Shuffle16 => unsafe { x86::decode_pair_shuffle16(pair.0, pair.1) },
-        #[cfg(target_arch = "aarch64")]
-        // SAFETY: as above, the CPU has Neon.
-        Variant::Shuffle16 => unsafe { neon::decode_pair_shuffle16(pair.0, pair.1) },
-        #[cfg(target_arch = "x86_64")]
-        // SAFETY: as above, the CPU has the Avx2 level.
-        Variant::Copy32 if register => unsafe { x86::decode_pair_copy32::<true>(pair.0, pair.1) },
-        #[cfg(target_arch = "x86_64")]
-        // SAFETY: as above.
-        Variant::Copy32 => unsafe { x86::decode_pair_copy32::<false>(pair.0, pair.1) },
-        _ => ((0, 0), (0, 0)),
-    };
-    (
-        decode_from_form(variant, register, a_src, a_dst, 0, &[], a_at),
-        decode_from_form(variant, register, b_src, b_dst, 0, &[], b_at),
-    )
-}
-
 /// The one map from variant to loop: the loop decodes what it can, the
 /// checked path one sequence, and so on until the block ends.
 fn decode(
@@ -623,128 +493,4 @@ fn decode_from_form(
 }
 
 #[cfg(all(test, target_arch = "x86_64"))]
-mod tests {
-    use super::*;
-
-    /// A block written with the compressor's own writer: when `lead` is not
-    /// zero, `lead` literals and a match of offset 5 and 11 bytes; then
-    /// `head` literals, the match under test at `offset` of `len` bytes,
-    /// and `tail` literals (at least 12, the end-of-block rules; with 64,
-    /// the input leaves the fast loop room to copy the match itself); and
-    /// the bytes it decodes to.
-    fn one_match(
-        seed: u8,
-        lead: usize,
-        head: usize,
-        offset: usize,
-        len: usize,
-        tail: usize,
-    ) -> (Vec<u8>, Vec<u8>) {
-        let mut x = u32::from(seed).wrapping_mul(2_654_435_761).wrapping_add(1);
-        let mut byte = || {
-            x ^= x << 13;
-            x ^= x >> 17;
-            x ^= x << 5;
-            x as u8
-        };
-        let mut data: Vec<u8> = (0..lead).map(|_| byte()).collect();
-        if lead > 0 {
-            for _ in 0..11 {
-                data.push(data[data.len() - 5]);
-            }
-        }
-        let start = data.len();
-        data.extend((0..head).map(|_| byte()));
-        for _ in 0..len {
-            data.push(data[data.len() - offset]);
-        }
-        data.extend((0..tail).map(|_| byte()));
-        let mut packed = vec![0u8; max_compressed_len(data.len())];
-        let bound = packed.len();
-        let mut out = compress::Out {
-            dst: &mut packed,
-            pos: 0,
-            bound,
-        };
-        if lead > 0 {
-            out.sequence(&data, 0, lead, 5, 11 - MINMATCH).unwrap();
-        }
-        out.sequence(&data, start, start + head, offset, len - MINMATCH)
-            .unwrap();
-        out.last_literals(&data, start + head + len).unwrap();
-        let end = out.pos;
-        packed.truncate(end);
-        (packed, data)
-    }
-
-    /// Both forms of `copy32`'s overlapping matches (the profile runs one
-    /// on each CPU; the integration tests see only that one), alone and as
-    /// either block of a pair: every offset below its width and past it, at
-    /// lengths around its copies and steps, with the pattern loaded both
-    /// ways (`fast::start_overlap`): as the bytes that end at the match (2
-    /// for offsets 1 and 2, else 16; 16 bytes or more into the output, after
-    /// as many literals as the offset, fewer, or none) and from `op -
-    /// offset` (fewer than 16).
-    #[test]
-    fn both_copy32_forms_write_every_short_offset() {
-        if !Variant::Copy32.is_available() {
-            eprintln!("skipped: no AVX2");
-            return;
-        }
-        let lengths = (4..=70).chain([95, 96, 97, 127, 128, 129, 200, 1000, 4099]);
-        let partner_data = b"a partner block, decoded beside the other. ".repeat(40);
-        let partner = compress(&partner_data);
-        let partner_len = partner_data.len();
-        for len in lengths {
-            for offset in 1..=40usize {
-                let heads = [
-                    (0, offset, 12),
-                    (0, offset + 5, 64),
-                    (0, 48.max(offset), 64),
-                    (40, 0, 64),
-                    (40, offset / 2, 12),
-                    (16, offset / 2, 64),
-                ];
-                for (lead, head, tail) in heads {
-                    let seed = len as u8 ^ offset as u8;
-                    let (packed, data) = one_match(seed, lead, head, offset, len, tail);
-                    for register in [false, true] {
-                        let ctx = format!(
-                            "register {register}, offset {offset}, lead {lead}, head {head}, \
-                             match {len}"
-                        );
-                        for room in [0, 40] {
-                            let mut out = vec![0xA5u8; data.len() + room];
-                            let got = decode_from_form(
-                                Variant::Copy32,
-                                register,
-                                &packed,
-                                &mut out,
-                                0,
-                                &[],
-                                (0, 0),
-                            );
-                            assert_eq!(got, Ok(data.len()), "{ctx}, room {room}");
-                            assert!(out[..data.len()] == data[..], "{ctx}, room {room}");
-                        }
-                        let mut out = vec![0xA5u8; data.len() + 40];
-                        let mut other = vec![0u8; partner_len];
-                        let (got, got_other) = decode_pair_form(
-                            Variant::Copy32,
-                            register,
-                            (&packed, &mut out),
-                            (&partner, &mut other),
-                        );
-                        assert_eq!(
-                            (got, got_other),
-                            (Ok(data.len()), Ok(partner_len)),
-                            "{ctx}, pair"
-                        );
-                        assert!(out[..data.len()] == data[..], "{ctx}, pair");
-                        assert!(other == partner_data, "{ctx}, partner");
-                    }
-                }
-            }
-        }
-    }
-}
+mod tests;
