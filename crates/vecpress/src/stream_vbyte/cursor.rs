@@ -3,7 +3,7 @@
 //!
 //! The cursor decodes a block of values at a time (512 while it reads on,
 //! 128 while it skips) with the kernel the CPU's profile chooses for
-//! [`decode_delta`](super::decode_delta), into a buffer of its own. [`advance_to`](Cursor::advance_to)
+//! [`decode_delta`](super::decode_delta), into a buffer of its own. [`advance_to`](crate::postings::Cursor::advance_to)
 //! first looks in that buffer; past it, it skips whole groups with the
 //! search kernel of [`seek_delta`](super::seek_delta) (four groups at a
 //! time by the sum of their gaps, from the cursor's position, never from

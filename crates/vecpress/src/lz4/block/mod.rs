@@ -35,6 +35,7 @@
 mod chain;
 mod checked;
 mod compress;
+mod copier;
 mod fast;
 mod pair;
 #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]

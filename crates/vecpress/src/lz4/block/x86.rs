@@ -144,8 +144,8 @@ unsafe fn pattern32_before(op: *mut u8, n: usize) {
 }
 
 /// Writes the first 32 bytes of a match of offset `n` at `op` as 16 bytes
-/// from `n` back (their pattern when `n < 16`), then 16 from `DISTANCE_16[n]
-/// >= 16` back, after `op - n`.
+/// from `n` back (their pattern when `n < 16`), then 16 from
+/// `DISTANCE_16[n] >= 16` back, after `op - n`.
 ///
 /// # Safety
 /// As [`pattern32_in_register`].
