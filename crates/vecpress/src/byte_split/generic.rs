@@ -1,5 +1,5 @@
 //! The SIMD transposition, written once over the [`Lanes`] registers of
-//! `crate::simd` (`__m128i` and `__m256i` in `x86.rs`, `uint8x16_t` in
+//! `crate::simd` (`__m128i` in `sse41.rs` and `__m256i` in `avx2.rs`, `uint8x16_t` in
 //! `neon.rs`).
 //!
 //! A register is one or more 16-byte lanes; every operation but the loads

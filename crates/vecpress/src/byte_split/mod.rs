@@ -69,11 +69,13 @@ mod skew;
 mod tables;
 
 #[cfg(target_arch = "x86_64")]
+mod avx2;
+#[cfg(target_arch = "x86_64")]
 mod avx512;
 #[cfg(target_arch = "aarch64")]
 mod neon;
 #[cfg(target_arch = "x86_64")]
-mod x86;
+mod sse41;
 
 // Bit Split's kernels split and join values with them.
 #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
@@ -447,7 +449,7 @@ fn encode_into(isa: Isa, input: &[u8], width: usize, out: &mut impl Sink) {
         #[cfg(target_arch = "x86_64")]
         // SAFETY: `isa` came from `Isa::best()`, `Isa::check()` or `tune::isa()`, so the CPU has
         // SSE4.1; the callers checked the lengths the kernel relies on.
-        Isa::Sse41 => unsafe { x86::sse41::encode(input, width, out) },
+        Isa::Sse41 => unsafe { sse41::level::encode(input, width, out) },
         #[cfg(target_arch = "x86_64")]
         // SAFETY: as above, the CPU has every feature of the Avx512 level.
         Isa::Avx512 if AVX512_WIDTHS.encode(width) => unsafe { avx512::encode(input, width, out) },
@@ -455,12 +457,12 @@ fn encode_into(isa: Isa, input: &[u8], width: usize, out: &mut impl Sink) {
         // SAFETY: as above, the CPU has SSE4.1 (the Avx2 level implies it). See
         // `SSE_AT_AVX2`.
         Isa::Avx2 | Isa::Avx512 if SSE_AT_AVX2.encode(width) => unsafe {
-            x86::sse41::encode(input, width, out)
+            sse41::level::encode(input, width, out)
         },
         #[cfg(target_arch = "x86_64")]
         // SAFETY: as above, the CPU has every feature of the Avx2 level (Avx512
-        // implies them; 512-bit registers measured no faster, see `x86.rs`).
-        Isa::Avx2 | Isa::Avx512 => unsafe { x86::avx2::encode(input, width, out) },
+        // implies them; 512-bit registers measured no faster, see `avx2.rs`).
+        Isa::Avx2 | Isa::Avx512 => unsafe { avx2::level::encode(input, width, out) },
         #[cfg(target_arch = "aarch64")]
         // SAFETY: as above, the CPU has Neon.
         Isa::Neon => unsafe { neon::encode_neon(input, width, out) },
@@ -480,7 +482,7 @@ fn decode_from(isa: Isa, src: &impl Source, width: usize, out: &mut [u8]) {
         #[cfg(target_arch = "x86_64")]
         // SAFETY: `isa` came from `Isa::best()`, `Isa::check()` or `tune::isa()`, so the CPU has
         // SSE4.1; every stream of `src` holds `out.len() / width` bytes.
-        Isa::Sse41 => unsafe { x86::sse41::decode(src, width, out) },
+        Isa::Sse41 => unsafe { sse41::level::decode(src, width, out) },
         #[cfg(target_arch = "x86_64")]
         // SAFETY: as above, the CPU has every feature of the Avx512 level.
         Isa::Avx512 if AVX512_WIDTHS.decode(width) => unsafe { avx512::decode(src, width, out) },
@@ -488,11 +490,11 @@ fn decode_from(isa: Isa, src: &impl Source, width: usize, out: &mut [u8]) {
         // SAFETY: as above, the CPU has SSE4.1 (the Avx2 level implies it). See
         // `SSE_AT_AVX2`.
         Isa::Avx2 | Isa::Avx512 if SSE_AT_AVX2.decode(width) => unsafe {
-            x86::sse41::decode(src, width, out)
+            sse41::level::decode(src, width, out)
         },
         #[cfg(target_arch = "x86_64")]
         // SAFETY: as above, the CPU has every feature of the Avx2 level (Avx512 implies them).
-        Isa::Avx2 | Isa::Avx512 => unsafe { x86::avx2::decode(src, width, out) },
+        Isa::Avx2 | Isa::Avx512 => unsafe { avx2::level::decode(src, width, out) },
         #[cfg(target_arch = "aarch64")]
         // SAFETY: as above, the CPU has Neon.
         Isa::Neon => unsafe { neon::decode_neon(src, width, out) },

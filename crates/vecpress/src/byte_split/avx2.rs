@@ -1,0 +1,19 @@
+//! The Avx2 level's kernels: the transposition of `generic.rs` on two
+//! 16-byte lanes per register (the same in-lane instructions run two blocks
+//! of 16 values at once; loads and stores move a lane at a time where the
+//! two are apart). The Avx512 level runs these for the widths its own
+//! kernels (`avx512.rs`: permutes across whole registers, for 2, 4, 8 and
+//! 16 bytes) do not take: the same transposition on 512-bit registers (four
+//! lanes, each load and store of a lane apart) was measured no faster than
+//! AVX2 for widths 3, 4, 8 and 16, as Arrow found for its AVX-512 path.
+
+use core::arch::x86_64::*;
+
+use super::generic;
+
+generic::kernels!(
+    level,
+    __m256i,
+    "sse2,ssse3,sse4.1,avx,avx2,bmi1,bmi2,popcnt",
+    "The transposition on two 16-byte lanes per register."
+);
