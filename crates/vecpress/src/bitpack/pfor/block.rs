@@ -258,7 +258,7 @@ pub(super) fn read<const DELTA: bool>(
 /// Adds the exceptions' high parts to the unpacked low parts in `out`,
 /// checking their positions and padding.
 ///
-/// Where the CPU has AVX-512, [`super::x86::patch`] does it all. Here the
+/// Where the CPU has AVX-512, [`super::avx512::patch`] does it all. Here the
 /// positions are checked first, in a loop with no early exit (which the
 /// compiler vectorizes); the patching loop then has no branch but its own.
 /// Each high part is one unaligned eight-byte load from where it starts,
@@ -270,7 +270,7 @@ fn patch(isa: Isa, h: &Header, input: &[u8], out: &mut [u32; BLOCK_LEN]) -> Resu
     let e = usize::from(h.high_width);
     let from_highs = &input[h.highs_at..];
     #[cfg(target_arch = "x86_64")]
-    if let Some(valid) = super::x86::patch(
+    if let Some(valid) = super::avx512::patch(
         crate::tune::pfor_scalar_patch(),
         isa,
         positions,

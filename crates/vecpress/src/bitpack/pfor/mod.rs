@@ -67,10 +67,10 @@
 //! # Ok::<(), vecpress::Error>(())
 //! ```
 
+#[cfg(target_arch = "x86_64")]
+mod avx512;
 mod block;
 mod stream;
-#[cfg(target_arch = "x86_64")]
-mod x86;
 
 pub use stream::{
     DeltaCursor, decode, decode_delta, decode_delta_to_vec, decode_delta_with, decode_to_vec,
