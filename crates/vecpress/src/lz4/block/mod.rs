@@ -44,10 +44,12 @@ mod size_prepended;
 mod tables;
 pub(crate) mod variant;
 
+#[cfg(target_arch = "x86_64")]
+mod avx2;
 #[cfg(target_arch = "aarch64")]
 mod neon;
 #[cfg(target_arch = "x86_64")]
-mod x86;
+mod sse41;
 
 pub(crate) use pair::decompress_pair_with;
 pub use pair::{decompress_pair, decompress_pair_variant};
@@ -451,7 +453,7 @@ fn decode_from(
 }
 
 /// [`decode_from`] with the form of the `copy32` loop's overlapping
-/// matches given (`register`: see `x86::Copy32`), not read from the CPU's
+/// matches given (`register`: see `avx2::Copy32`), not read from the CPU's
 /// profile: the tests run both.
 fn decode_from_form(
     variant: Variant,
@@ -473,16 +475,16 @@ fn decode_from_form(
             #[cfg(target_arch = "x86_64")]
             // SAFETY: `variant` passed `check()` (or came from `best()`), so
             // the CPU has the Sse41 level.
-            Variant::Shuffle16 => unsafe { x86::decode_shuffle16(src, ip, buf, op) },
+            Variant::Shuffle16 => unsafe { sse41::decode_shuffle16(src, ip, buf, op) },
             #[cfg(target_arch = "aarch64")]
             // SAFETY: as above, the CPU has Neon.
             Variant::Shuffle16 => unsafe { neon::decode_shuffle16(src, ip, buf, op) },
             #[cfg(target_arch = "x86_64")]
             // SAFETY: as above, the CPU has the Avx2 level.
-            Variant::Copy32 if register => unsafe { x86::decode_copy32::<true>(src, ip, buf, op) },
+            Variant::Copy32 if register => unsafe { avx2::decode_copy32::<true>(src, ip, buf, op) },
             #[cfg(target_arch = "x86_64")]
             // SAFETY: as above.
-            Variant::Copy32 => unsafe { x86::decode_copy32::<false>(src, ip, buf, op) },
+            Variant::Copy32 => unsafe { avx2::decode_copy32::<false>(src, ip, buf, op) },
             #[allow(unreachable_patterns)]
             _ => (ip, op),
         };

@@ -7,7 +7,7 @@ use crate::{Error, Isa};
 #[cfg(target_arch = "aarch64")]
 use super::neon;
 #[cfg(target_arch = "x86_64")]
-use super::x86;
+use super::{avx2, sse41};
 
 /// Decompresses two blocks, `a.0` into `a.1` and `b.0` into `b.1`, with the
 /// fastest loop of this CPU running over both at once: a sequence of one,
@@ -124,16 +124,16 @@ pub(super) fn decode_pair_form(
         #[cfg(target_arch = "x86_64")]
         // SAFETY: `variant` passed `check()` (or came from `best()`), so the
         // CPU has the Sse41 level.
-        Variant::Shuffle16 => unsafe { x86::decode_pair_shuffle16(pair.0, pair.1) },
+        Variant::Shuffle16 => unsafe { sse41::decode_pair_shuffle16(pair.0, pair.1) },
         #[cfg(target_arch = "aarch64")]
         // SAFETY: as above, the CPU has Neon.
         Variant::Shuffle16 => unsafe { neon::decode_pair_shuffle16(pair.0, pair.1) },
         #[cfg(target_arch = "x86_64")]
         // SAFETY: as above, the CPU has the Avx2 level.
-        Variant::Copy32 if register => unsafe { x86::decode_pair_copy32::<true>(pair.0, pair.1) },
+        Variant::Copy32 if register => unsafe { avx2::decode_pair_copy32::<true>(pair.0, pair.1) },
         #[cfg(target_arch = "x86_64")]
         // SAFETY: as above.
-        Variant::Copy32 => unsafe { x86::decode_pair_copy32::<false>(pair.0, pair.1) },
+        Variant::Copy32 => unsafe { avx2::decode_pair_copy32::<false>(pair.0, pair.1) },
         _ => ((0, 0), (0, 0)),
     };
     (

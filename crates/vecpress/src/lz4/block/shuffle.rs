@@ -1,6 +1,6 @@
 //! The [`Shuffle16`] copier, written once over the 16-byte [`Vector`] of
 //! `crate::simd` (`pshufb` on x86-64, `tbl` on aarch64), and the 16-byte
-//! steps that one form of the AVX2 copier (`x86.rs`) builds on.
+//! steps that one form of the AVX2 copier (`avx2.rs`) builds on.
 
 use core::marker::PhantomData;
 

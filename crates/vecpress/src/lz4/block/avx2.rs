@@ -1,5 +1,4 @@
-//! x86-64 copiers: [`Shuffle16`] (SSSE3 `pshufb` for offsets below 16, at the
-//! `Sse41` level) and [`Copy32`] (AVX2 32-byte copies, at the `Avx2` level).
+//! The `Avx2` level's copier: [`Copy32`], 32-byte copies.
 
 use core::arch::x86_64::{
     __m128i, __m256i, _mm_loadu_si128, _mm_or_si128, _mm_shuffle_epi8, _mm256_broadcastsi128_si256,
@@ -12,9 +11,6 @@ use core::ptr;
 use super::fast::{Copier, fast_loop, fast_loop_pair};
 use super::shuffle::{copy16, pattern16};
 use super::tables::{DISTANCE_16, DISTANCE_32, JOIN_16, PATTERN_32, PATTERN_END_32};
-
-/// [`super::shuffle::Shuffle16`] with `pshufb` (SSSE3).
-type Shuffle16 = super::shuffle::Shuffle16<__m128i>;
 
 /// 32-byte copies; a match of offset `n < 32` starts with 32 bytes of its
 /// pattern, written in one of two forms (`REGISTER`, chosen per CPU by
@@ -163,21 +159,6 @@ unsafe fn pattern32_staged(op: *mut u8, n: usize) {
     }
 }
 
-/// The [`Shuffle16`] loop.
-///
-/// # Safety
-/// The CPU has every feature of the `Sse41` level; `ip <= src.len()`.
-#[target_feature(enable = "sse2,ssse3,sse4.1")]
-pub(super) unsafe fn decode_shuffle16(
-    src: &[u8],
-    ip: usize,
-    dst: &mut [u8],
-    op: usize,
-) -> (usize, usize) {
-    // SAFETY: the features `Shuffle16` uses are enabled here.
-    unsafe { fast_loop::<Shuffle16>(src, ip, dst, op) }
-}
-
 /// The [`Copy32`] loop.
 ///
 /// # Safety
@@ -191,19 +172,6 @@ pub(super) unsafe fn decode_copy32<const REGISTER: bool>(
 ) -> (usize, usize) {
     // SAFETY: the features `Copy32` uses are enabled here.
     unsafe { fast_loop::<Copy32<REGISTER>>(src, ip, dst, op) }
-}
-
-/// The [`Shuffle16`] loop over two blocks.
-///
-/// # Safety
-/// The CPU has every feature of the `Sse41` level.
-#[target_feature(enable = "sse2,ssse3,sse4.1")]
-pub(super) unsafe fn decode_pair_shuffle16(
-    a: (&[u8], &mut [u8]),
-    b: (&[u8], &mut [u8]),
-) -> ((usize, usize), (usize, usize)) {
-    // SAFETY: the features `Shuffle16` uses are enabled here.
-    unsafe { fast_loop_pair::<Shuffle16>(a, b) }
 }
 
 /// The [`Copy32`] loop over two blocks.
