@@ -3,7 +3,7 @@
 //! `gf2p8affineqb` per word.
 
 #[cfg(target_arch = "x86_64")]
-use super::x86;
+use super::avx512;
 use super::{Kernels, scalar};
 use crate::{Isa, byte_split};
 
@@ -122,7 +122,7 @@ fn one_pass(isa: Isa, width: usize) -> bool {
 fn gfni(isa: Isa) -> bool {
     #[cfg(target_arch = "x86_64")]
     if isa == Isa::Avx512 {
-        return x86::has_gfni();
+        return avx512::has_gfni();
     }
     let _ = isa;
     false
@@ -132,8 +132,8 @@ fn gfni(isa: Isa) -> bool {
 const GFNI_STEP: usize = 16;
 
 /// Decodes the bit rows `from` into values of `width` = 1, 2, 4 or 8
-/// bytes in `to` (`x86::rows_to_values_gfni`), or when `ENCODE` the
-/// values `from` into their rows (`x86::values_to_rows_gfni`), in one pass
+/// bytes in `to` (`avx512::rows_to_values_gfni`), or when `ENCODE` the
+/// values `from` into their rows (`avx512::values_to_rows_gfni`), in one pass
 /// with GFNI at the Avx512 level; returns the columns done (all of them,
 /// or none where the CPU or level has no such kernel), which the scalar
 /// code finishes.
@@ -222,8 +222,8 @@ fn padded<const N: usize>(
 /// CPU or level has no such kernel.
 fn gfni_steps<const ENCODE: bool>(isa: Isa, from: &[u8], width: usize, to: &mut [u8]) -> usize {
     #[cfg(target_arch = "x86_64")]
-    if isa == Isa::Avx512 && x86::has_gfni() {
-        use x86::{rows_to_values_gfni as decode, values_to_rows_gfni as encode};
+    if isa == Isa::Avx512 && avx512::has_gfni() {
+        use avx512::{rows_to_values_gfni as decode, values_to_rows_gfni as encode};
         // SAFETY: `isa` came from `Isa::best()`, `Isa::check()` or
         // `tune::isa()`, so the CPU has every feature of the Avx512 level;
         // `has_gfni` checked GFNI here; `to` is as long as `from` (the
@@ -254,7 +254,7 @@ fn transpose_words(isa: Isa, buf: &mut [u8]) {
         // SAFETY: `isa` came from `Isa::best()`, `Isa::check()` or `tune::isa()`, so the CPU
         // has every feature of the Avx512 level; `has_gfni` checked GFNI
         // here, where the soundness is argued, not only in the caller.
-        Isa::Avx512 if x86::has_gfni() => unsafe { x86::transpose_gfni(buf) },
+        Isa::Avx512 if avx512::has_gfni() => unsafe { avx512::transpose_gfni(buf) },
         _ => 0,
     };
     scalar::transpose_words(buf, done);

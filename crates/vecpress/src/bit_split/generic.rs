@@ -1,6 +1,6 @@
 //! The bit rows of one byte of the values and that byte's stream, turned
 //! into each other in one pass, written once over the [`Lanes`] registers
-//! of `crate::simd` (`__m128i` and `__m256i` in `x86.rs`, `uint8x16_t` in
+//! of `crate::simd` (`__m128i` in `sse41.rs` and `__m256i` in `avx2.rs`, `uint8x16_t` in
 //! `neon.rs`).
 //!
 //! Byte `j` of `8 r` values is 8 rows of `r` bytes (rows `8 j..8 j + 8` of

@@ -44,7 +44,7 @@
 //! take the same steps in one pass, in registers: sixteen columns of a
 //! byte's eight rows loaded four rows a register, gathered into words by
 //! `vpermt2b`, transposed by `gf2p8affineqb`, and the `K` bytes of each
-//! value joined by `vpermt2b`, `vpermt2w` and `vpermt2d` (`x86.rs`).
+//! value joined by `vpermt2b`, `vpermt2w` and `vpermt2d` (`avx512.rs`).
 //! There is no `vpshufbitqmb` (BITALG) form: it gathers one bit of each of
 //! eight bytes into a mask register, a bit row at a time, where
 //! `gf2p8affineqb` transposes all 64 bits of a word in one instruction,
@@ -72,10 +72,14 @@ mod scalar;
 #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
 mod generic;
 
+#[cfg(target_arch = "x86_64")]
+mod avx2;
+#[cfg(target_arch = "x86_64")]
+mod avx512;
 #[cfg(target_arch = "aarch64")]
 mod neon;
 #[cfg(target_arch = "x86_64")]
-mod x86;
+mod sse41;
 
 pub use lz4::{
     HEADER_LEN, compress_lz4, compress_lz4_to_vec, decompress_lz4, decompress_lz4_with,
@@ -338,9 +342,9 @@ impl Kernels {
     fn of(isa: Isa) -> Option<&'static Kernels> {
         match isa {
             #[cfg(target_arch = "x86_64")]
-            Isa::Avx2 | Isa::Avx512 => Some(&x86::avx2::KERNELS),
+            Isa::Avx2 | Isa::Avx512 => Some(&avx2::level::KERNELS),
             #[cfg(target_arch = "x86_64")]
-            Isa::Sse41 => Some(&x86::sse41::KERNELS),
+            Isa::Sse41 => Some(&sse41::level::KERNELS),
             #[cfg(target_arch = "aarch64")]
             Isa::Neon => Some(&neon::neon::KERNELS),
             _ => None,

@@ -1,28 +1,14 @@
-//! x86-64 entries: the one-pass kernels of `generic.rs` on SSE4.1 and AVX2
-//! registers, and, where the CPU has GFNI with AVX-512, the 8 x 8 bit
-//! transposition of every 8-byte word by one `gf2p8affineqb` per register
-//! (each word becomes the matrix operand, a constant of one-hot bytes the
-//! data operand, which picks the transposed bits).
+//! The Avx512 level with GFNI: the 8 x 8 bit transposition of every 8-byte
+//! word by one `gf2p8affineqb` per register (each word becomes the matrix
+//! operand, a constant of one-hot bytes the data operand, which picks the
+//! transposed bits), and the one-pass kernels that gather rows into words
+//! and join values by permutes around it. Without GFNI the level runs the
+//! AVX2 kernels (`avx2.rs`).
 //!
 //! Each entry works on whole registers from the start of its input and
 //! returns how much it did; the scalar code does the rest.
 
 use core::arch::x86_64::*;
-
-use super::generic;
-
-generic::kernels!(
-    sse41,
-    __m128i,
-    "sse2,ssse3,sse4.1",
-    "The kernels on SSE4.1 registers."
-);
-generic::kernels!(
-    avx2,
-    __m256i,
-    "sse2,ssse3,sse4.1,avx,avx2,bmi1,bmi2,popcnt",
-    "The kernels on AVX2 registers."
-);
 
 /// Whether the CPU has GFNI for 512-bit registers (with the Avx512 level).
 pub(super) fn has_gfni() -> bool {
