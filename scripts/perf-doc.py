@@ -635,6 +635,33 @@ def targets(records, perf_dir, out):
         pairs = [p for p in pairs if p[0] is not None]
         return min(pairs) if pairs else None
 
+    def queries(rec):
+        """The tables of `vecpress bench --queries` in perf/queries-<record>.md:
+        per file, its rows by name, each a list of cells."""
+        path = os.path.join(perf_dir, f"queries-{rec.key}.md")
+        if not os.path.exists(path):
+            return {}
+        files, name = {}, None
+        for line in open(path, encoding="utf-8"):
+            if ".docs:" in line and line.split(":")[0].endswith(".docs"):
+                name = line.split(":")[0][: -len(".docs")]
+                files[name] = {}
+            elif name and line.startswith("| "):
+                cells = [c.strip() for c in line.strip().strip("|").split("|")]
+                files[name].setdefault(cells[0], cells[1:])
+        return files
+
+    def query_worst(rec, row, columns):
+        """The lowest ratio (`1.23x` cells) of `row` in `columns` over the files."""
+        pairs = []
+        for name, rows in queries(rec).items():
+            cells = rows.get(row)
+            if cells:
+                for c in columns:
+                    if c < len(cells) and cells[c].endswith("x"):
+                        pairs.append((float(cells[c][:-1]), name))
+        return min(pairs) if pairs else None
+
     goals = [
         ("LZ4 decode one block at a time ÷ liblz4, all Silesia files", 1.2,
          lambda rec: (lz4_total(rec), None)),
@@ -662,6 +689,13 @@ def targets(records, perf_dir, out):
          lambda rec: worst(rec, floats("bit-split"), "bit-split", "peer:bitshuffle", True)),
         ("PFOR delta ÷ BP128 delta, worst posting file", 0.7,
          lambda rec: worst(rec, postings("pfor-delta"), "pfor-delta", "bp128-delta")),
+        ("AND of 2 and 3 lists ÷ the C library's decode then merge, worst posting file", 2.0,
+         lambda rec: query_worst(rec, "stream-vbyte-delta ÷ peer:streamvbyte-c decode+merge",
+                                 [0, 1])),
+        ("AND of 2 and 3 lists ÷ CRoaring's AND, worst posting file", 1.0,
+         lambda rec: query_worst(rec, "stream-vbyte-delta ÷ peer:croaring", [0, 1])),
+        ("Every list of a file by one call ÷ the C library list after list, worst posting file",
+         1.5, lambda rec: query_worst(rec, "one call ÷ peer:streamvbyte-c, list after list", [0])),
     ]
     out += ["## Targets", "",
             "The speed the project aims at on every CPU, the default dispatch's ratio in each "
