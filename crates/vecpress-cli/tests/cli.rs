@@ -580,20 +580,24 @@ fn bench_queries_run_every_contestant_on_a_posting_file() {
             "peer:croaring to array",
         ]);
     }
-    for name in want {
-        let row = text
-            .lines()
-            .find(|l| l.starts_with(&format!("| {name}")))
-            .unwrap_or_else(|| panic!("no row {name}: {text}"));
-        // Four query kinds and bytes per posting, all positive.
-        let cells: Vec<f64> = row
-            .split('|')
-            .skip(2)
-            .filter_map(|c| c.trim().parse().ok())
-            .collect();
-        assert_eq!(cells.len(), 5, "{row}");
-        assert!(cells.iter().all(|&c| c > 0.0), "{row}");
-    }
+    // Each named row holds `n` numbers, all positive.
+    let check_rows = |names: &[&str], n: usize| {
+        for name in names {
+            let row = text
+                .lines()
+                .find(|l| l.starts_with(&format!("| {name}")))
+                .unwrap_or_else(|| panic!("no row {name}: {text}"));
+            let cells: Vec<f64> = row
+                .split('|')
+                .skip(2)
+                .filter_map(|c| c.trim().parse().ok())
+                .collect();
+            assert_eq!(cells.len(), n, "{row}");
+            assert!(cells.iter().all(|&c| c > 0.0), "{row}");
+        }
+    };
+    // Four query kinds and bytes per posting.
+    check_rows(&want, 5);
     // The second table: every list, and each query's lists, decoded by one
     // call and list after list (the command checks they decode alike).
     let mut want = vec![
@@ -603,17 +607,5 @@ fn bench_queries_run_every_contestant_on_a_posting_file() {
     if ci() {
         want.push("peer:streamvbyte-c, list after list");
     }
-    for name in want {
-        let row = text
-            .lines()
-            .find(|l| l.starts_with(&format!("| {name}")))
-            .unwrap_or_else(|| panic!("no row {name}: {text}"));
-        let cells: Vec<f64> = row
-            .split('|')
-            .skip(2)
-            .filter_map(|c| c.trim().parse().ok())
-            .collect();
-        assert_eq!(cells.len(), 2, "{row}");
-        assert!(cells.iter().all(|&c| c > 0.0), "{row}");
-    }
+    check_rows(&want, 2);
 }
