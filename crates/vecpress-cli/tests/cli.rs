@@ -544,8 +544,9 @@ fn every_peer_is_built_in_ci() {
 }
 
 /// `bench --queries` answers AND and OR queries on a posting file with
-/// every contestant (the peers too in a CI build), which must agree (the
-/// command fails otherwise), and reports bytes per posting.
+/// every contestant (cursors, and each query by one call on the stored
+/// lists; the peers too in a CI build), which must agree (the command fails
+/// otherwise), and reports bytes per posting.
 #[test]
 fn bench_queries_run_every_contestant_on_a_posting_file() {
     let dir = common::scratch("bench-queries");
@@ -567,6 +568,7 @@ fn bench_queries_run_every_contestant_on_a_posting_file() {
     assert!(text.contains("100 queries of 2 lists, 100 of 3"), "{text}");
     let mut want = vec![
         "stream-vbyte-delta ",
+        "stream-vbyte-delta, one call ",
         "vbyte-delta ",
         "bp128-delta ",
         "fastlanes-delta ",

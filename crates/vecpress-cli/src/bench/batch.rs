@@ -19,9 +19,9 @@ use super::peers::{self, Peer};
 
 /// The lists in one buffer.
 pub struct Stored {
-    bytes: Vec<u8>,
+    pub bytes: Vec<u8>,
     /// Each list's `(start, count)` in `bytes`.
-    spans: Vec<(usize, usize)>,
+    pub spans: Vec<(usize, usize)>,
     /// Every list's values, one after another.
     values: Vec<u32>,
     /// Where each list's values start in `values`.

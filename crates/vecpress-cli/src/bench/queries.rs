@@ -239,6 +239,7 @@ pub fn run(name: &str, raw: Vec<Vec<u32>>, reps: u32) -> Result<()> {
     used.sort_unstable();
     used.dedup();
     let postings_used: usize = used.iter().map(|&i| lists[i].values.len()).sum();
+    let stored = super::batch::Stored::new(lists.iter().map(|l| &l.values[..]));
     let per = |bytes: usize| bytes as f64 / postings_used.max(1) as f64;
 
     let mut contestants = vec![
@@ -251,6 +252,11 @@ pub fn run(name: &str, raw: Vec<Vec<u32>>, reps: u32) -> Result<()> {
                     stream_vbyte::DeltaCursor::new(&l.svb[..l.svb_len], l.values.len(), 0)
                 })
             }),
+            bytes_per_posting: per(used.iter().map(|&i| lists[i].svb_len).sum()),
+        },
+        Contestant {
+            name: ONE_CALL,
+            run: Box::new(|k, qs| one_call(k, qs, &stored)),
             bytes_per_posting: per(used.iter().map(|&i| lists[i].svb_len).sum()),
         },
         Contestant {
@@ -416,22 +422,28 @@ pub fn run(name: &str, raw: Vec<Vec<u32>>, reps: u32) -> Result<()> {
         }
         println!("{row} | {:>13.3} |", con.bytes_per_posting);
     }
-    for peer in [
+    let peers = [
         "peer:streamvbyte-c decode+merge",
         "peer:croaring",
         "peer:croaring to array",
-    ] {
-        let Some(p) = contestants.iter().position(|c| c.name == peer) else {
+    ];
+    for (own, peer) in ["stream-vbyte-delta", ONE_CALL]
+        .into_iter()
+        .flat_map(|own| peers.map(|peer| (own, peer)))
+    {
+        let (Some(o), Some(p)) = (
+            contestants.iter().position(|c| c.name == own),
+            contestants.iter().position(|c| c.name == peer),
+        ) else {
             continue;
         };
-        let mut row = format!("| {:<34}", format!("stream-vbyte-delta ÷ {peer}"));
-        for (theirs, ours) in medians[p].iter().zip(&medians[0]) {
+        let mut row = format!("| {:<34}", format!("{own} ÷ {peer}"));
+        for (theirs, ours) in medians[p].iter().zip(&medians[o]) {
             let ratio = theirs.as_secs_f64() / ours.as_secs_f64();
             row += &format!(" | {ratio:>8.2}x");
         }
         println!("{row} | {:>13} |", "");
     }
-    let stored = super::batch::Stored::new(lists.iter().map(|l| &l.values[..]));
     let queries: Vec<Query> = two.into_iter().chain(three).collect();
     super::batch::run(&stored, &queries, reps, c_peer.as_deref())
 }
@@ -456,6 +468,28 @@ fn cursors<C: Cursor>(
             postings::or(&mut cs, out)?;
         }
         answers.add(out);
+    }
+    Ok(answers)
+}
+
+/// The contestant that answers each query by one call on the lists stored
+/// in one buffer, as an index holds them.
+const ONE_CALL: &str = "stream-vbyte-delta, one call";
+
+/// Answers the queries with [`stream_vbyte::and_delta_lists`] and
+/// [`stream_vbyte::or_delta_lists`] on the lists in `stored`.
+fn one_call(kind: Kind, queries: &[Query], stored: &super::batch::Stored) -> Result<Answers> {
+    let mut answers = Answers::default();
+    let (mut spans, mut out) = (Vec::with_capacity(3), Vec::new());
+    for q in queries {
+        spans.clear();
+        spans.extend(q.iter().map(|&i| stored.spans[i]));
+        if kind.and {
+            stream_vbyte::and_delta_lists(&stored.bytes, &spans, &mut out)?;
+        } else {
+            stream_vbyte::or_delta_lists(&stored.bytes, &spans, &mut out)?;
+        }
+        answers.add(&out);
     }
     Ok(answers)
 }

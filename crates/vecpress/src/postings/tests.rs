@@ -8,22 +8,22 @@ use crate::bitpack::{bp128, fastlanes, pfor};
 use crate::{Isa, stream_vbyte, vbyte};
 
 /// A deterministic xorshift generator.
-pub(super) struct Rng(pub(super) u64);
+pub(crate) struct Rng(pub(crate) u64);
 
 impl Rng {
-    pub(super) fn next(&mut self) -> u64 {
+    pub(crate) fn next(&mut self) -> u64 {
         self.0 ^= self.0 << 13;
         self.0 ^= self.0 >> 7;
         self.0 ^= self.0 << 17;
         self.0
     }
-    pub(super) fn below(&mut self, n: u64) -> u64 {
+    pub(crate) fn below(&mut self, n: u64) -> u64 {
         self.next() % n.max(1)
     }
 }
 
 /// A sorted list of `n` distinct values, gaps up to `2^bits`.
-pub(super) fn list(rng: &mut Rng, n: usize, bits: u32) -> Vec<u32> {
+pub(crate) fn list(rng: &mut Rng, n: usize, bits: u32) -> Vec<u32> {
     let mut v = Vec::with_capacity(n);
     let mut x = rng.below(1 << bits) as u32;
     for _ in 0..n {

@@ -54,6 +54,8 @@ pub struct DeltaCursor<'a> {
     next: usize,
     pos: usize,
     acc: u32,
+    /// Where the stream starts in the buffer its errors' offsets count from.
+    origin: usize,
 }
 
 impl<'a> DeltaCursor<'a> {
@@ -89,9 +91,25 @@ impl<'a> DeltaCursor<'a> {
         n: usize,
         prev: u32,
     ) -> Result<DeltaCursor<'a>, Error> {
+        DeltaCursor::at(isa, short, input, 0, n).map(|c| DeltaCursor { acc: prev, ..c })
+    }
+
+    /// A cursor over the `n` values encoded from 0 at `bytes[start..]`,
+    /// whose errors count their offsets from the start of `bytes`.
+    pub(crate) fn at(
+        isa: Isa,
+        short: Isa,
+        bytes: &'a [u8],
+        start: usize,
+        n: usize,
+    ) -> Result<DeltaCursor<'a>, Error> {
+        let input = bytes.get(start..).ok_or(Error::OutOfRange {
+            index: start,
+            len: bytes.len(),
+        })?;
         let clen = control_len(n);
         if input.len() < clen {
-            return Err(control_truncated(input.len(), n));
+            return Err(control_truncated(input.len(), n).shifted(start));
         }
         let (control, data) = input.split_at(clen);
         Ok(DeltaCursor {
@@ -103,7 +121,8 @@ impl<'a> DeltaCursor<'a> {
             block: Decoded::new(),
             next: 0,
             pos: 0,
-            acc: prev,
+            acc: 0,
+            origin: start,
         })
     }
 
@@ -142,7 +161,7 @@ impl<'a> DeltaCursor<'a> {
             self.isa
         };
         let (keys, p) = decode::bulk::<Codes1234, true>(isa, ctrl, rest, values, &mut prev);
-        let base = self.control.len() + self.pos;
+        let base = self.origin + self.control.len() + self.pos;
         let used = decode_from::<Codes1234, true>(ctrl, rest, values, keys, p, &mut prev, base)
             .map_err(|e| e.missing_more(self.n - self.next - m))?;
         self.pos += used;

@@ -82,7 +82,7 @@ pub fn decode_delta_lists_with(
 
 /// The short lists with the kernel of `short` (if it has one), the others,
 /// and any the short-list kernel declines, by the checked decoder at `long`.
-fn lists_impl(
+pub(super) fn lists_impl(
     short: Isa,
     long: Isa,
     bytes: &[u8],
