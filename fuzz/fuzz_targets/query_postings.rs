@@ -8,6 +8,11 @@
 //! must fail at every level (an AND may answer without reading the damaged
 //! block, and which blocks it reads depends on the level's skip kernel).
 //!
+//! Stream VByte's lists are also stored in one buffer and queried by one
+//! call (`stream_vbyte::and_delta_lists`, `or_delta_lists`), at every
+//! level: the same answers where the lists decode, OR failing where one
+//! does not.
+//!
 //! Input: a byte choosing the format (Stream VByte, VByte, bp128, FastLanes,
 //! PFOR), a byte for the number of lists (1 to 4), then for each list two
 //! bytes of count (as `common::Input` reads them, over the list's bytes) and
@@ -110,6 +115,9 @@ fuzz_target!(|data: &[u8]| {
             assert!(got.2.is_err(), "{isa} format {f}: OR of a damaged list");
         }
     }
+    if f == 0 {
+        stored(&lists, levels);
+    }
     let (and, count, or) = want;
     match decoded {
         Ok(decoded) => {
@@ -138,3 +146,53 @@ fuzz_target!(|data: &[u8]| {
         ),
     }
 });
+
+/// Stream VByte's lists stored one after another in one buffer, queried by
+/// one call at every level. A list's stream may run on into the next one's
+/// bytes there: the reference is each list decoded from where it starts in
+/// the buffer.
+fn stored(lists: &[(&[u8], usize)], levels: &[Isa]) {
+    let (mut bytes, mut spans) = (Vec::new(), Vec::new());
+    for &(b, n) in lists {
+        spans.push((bytes.len(), n));
+        bytes.extend_from_slice(b);
+    }
+    let decoded: Result<Vec<Vec<u32>>, Error> = spans
+        .iter()
+        .map(|&(start, n)| stream_vbyte::decode_delta_to_vec(&bytes[start..], n, 0))
+        .collect();
+    for &isa in levels {
+        let (mut and, mut or) = (Vec::new(), Vec::new());
+        let a = stream_vbyte::and_delta_lists_with(isa, &bytes, &spans, &mut and);
+        let o = stream_vbyte::or_delta_lists_with(isa, &bytes, &spans, &mut or);
+        let Ok(decoded) = &decoded else {
+            assert!(
+                o.is_err(),
+                "{isa}: a list fails to decode, OR by one call did not"
+            );
+            continue;
+        };
+        assert_eq!(o, Ok(()), "{isa}: OR by one call of lists that decode");
+        if decoded.iter().all(|l| l.windows(2).all(|w| w[0] <= w[1])) {
+            let union: BTreeSet<u32> = decoded.iter().flatten().copied().collect();
+            assert_eq!(
+                or,
+                union.into_iter().collect::<Vec<_>>(),
+                "{isa}: OR by one call"
+            );
+        }
+        if decoded.iter().all(|l| l.windows(2).all(|w| w[0] < w[1])) {
+            let sets: Vec<BTreeSet<u32>> = decoded
+                .iter()
+                .map(|l| l.iter().copied().collect())
+                .collect();
+            let inter: Vec<u32> = decoded[0]
+                .iter()
+                .copied()
+                .filter(|v| sets.iter().all(|s| s.contains(v)))
+                .collect();
+            assert_eq!(a, Ok(()), "{isa}: AND by one call of lists that decode");
+            assert_eq!(and, inter, "{isa}: AND by one call");
+        }
+    }
+}
