@@ -149,3 +149,44 @@ pub fn postings_decode_lists(
         Ok(to_array(py, values))
     })
 }
+
+/// Answers `op` ("and" or "or") over the delta-coded Stream VByte lists of
+/// `data`, list `i` holding `counts[i]` values from byte `starts[i]`, by one
+/// call of `stream_vbyte::and_delta_lists` or `or_delta_lists`; the GIL
+/// released while it runs. Those take room for the lists only once their
+/// control bytes are known to be there.
+#[pyfunction]
+pub fn postings_query_lists(
+    py: Python<'_>,
+    data: &Bound<'_, PyAny>,
+    starts: Vec<usize>,
+    counts: Vec<usize>,
+    op: &str,
+) -> PyResult<Py<PyAny>> {
+    crate::errors::guarded(|| {
+        if starts.len() != counts.len() {
+            return Err(PyValueError::new_err(format!(
+                "starts and counts differ in length ({} and {})",
+                starts.len(),
+                counts.len()
+            )));
+        }
+        let query = match op {
+            "and" => stream_vbyte::and_delta_lists,
+            "or" => stream_vbyte::or_delta_lists,
+            _ => {
+                return Err(PyValueError::new_err(format!(
+                    "unknown query {op:?} (expected \"and\" or \"or\")"
+                )))
+            }
+        };
+        let held = Bytes::get(data)?;
+        let bytes = held.as_slice();
+        let lists: Vec<(usize, usize)> = starts.into_iter().zip(counts).collect();
+        let mut out = Vec::new();
+        py.detach(|| query(bytes, &lists, &mut out))
+            .map_err(|e| to_py(py, e))?;
+        Ok(to_array(py, out))
+    })
+}
+

@@ -135,3 +135,36 @@ def test_decode_lists_bad_input_raises():
         postings.decode_lists(a, [-1], [3])
     with pytest.raises(TypeError):
         postings.decode_lists(a, [0.5], [3])
+
+
+def test_queries_on_stored_lists_agree_with_sets():
+    rng = np.random.default_rng(11)
+    universe = np.sort(rng.choice(1 << 20, size=40_000, replace=False)).astype(np.uint32)
+    # Short and like lengths (decoded whole), and 1:1000 (read by cursor).
+    for lengths in ([8, 12], [16, 16, 60], [50, 3000], [9, 9000], [300, 40, 2000, 7]):
+        arrays = [np.sort(rng.choice(universe, size=n, replace=False)) for n in lengths]
+        parts = [stream_vbyte.encode(a, delta=True) for a in arrays]
+        starts = np.cumsum([0] + [len(p) for p in parts[:-1]])
+        data = b"".join(parts)
+        want_and = sorted(set.intersection(*(set(a.tolist()) for a in arrays)))
+        want_or = sorted(set().union(*(set(a.tolist()) for a in arrays)))
+        got = postings.intersect_lists(data, starts, lengths)
+        assert got.dtype == np.uint32
+        assert got.tolist() == want_and, lengths
+        assert postings.union_lists(data, starts, lengths).tolist() == want_or, lengths
+        lists = [(p, len(a)) for p, a in zip(parts, arrays)]
+        assert postings.intersect(lists).tolist() == want_and
+    assert postings.intersect_lists(b"", [], []).tolist() == []
+
+
+def test_queries_on_stored_lists_bad_input_raises():
+    a = stream_vbyte.encode(np.arange(1, 100, dtype=np.uint32), delta=True)
+    for query in (postings.intersect_lists, postings.union_lists):
+        with pytest.raises(vecpress.TruncatedError):
+            query(a[:-1], [0, 0], [99, 99])
+        with pytest.raises(vecpress.TruncatedError):
+            query(a, [0, 0], [99, 2**40])  # a claim its bytes cannot back
+        with pytest.raises(vecpress.OutOfRangeError):
+            query(a, [0, len(a) + 1], [3, 0])
+        with pytest.raises(ValueError):
+            query(a, [0, 1], [3])

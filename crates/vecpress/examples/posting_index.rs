@@ -2,7 +2,9 @@
 //! delta-coded Stream VByte stream, and queries read them without decoding
 //! whole lists: a cursor (`stream_vbyte::DeltaCursor`) walks a list forward
 //! and jumps to the first document at or after a target, which is what the
-//! AND and OR queries of `vecpress::postings` are made of; `select_delta`
+//! AND and OR queries of `vecpress::postings` are made of (lists stored in
+//! one buffer, as in an index file, are queried by one call of
+//! `stream_vbyte::and_delta_lists` and `or_delta_lists`); `select_delta`
 //! fetches the i-th document.
 //!
 //! `cargo run --release -p vecpress --example posting_index`
@@ -129,6 +131,23 @@ fn main() -> Result<(), vecpress::Error> {
     expected.dedup();
     assert_eq!(either, expected);
     println!("rare OR vecpress: {} documents", either.len());
+
+    // An index file holds every list in one buffer, each found by where it
+    // starts and how many documents it holds: a query is then one call,
+    // which decodes lists of like lengths whole and reads a far longer one
+    // by cursor.
+    let mut file = Vec::new();
+    let mut spans = BTreeMap::new();
+    for (&term, list) in &index {
+        spans.insert(term, (file.len(), list.len));
+        file.extend_from_slice(&list.bytes);
+    }
+    let query: Vec<(usize, usize)> = ["rare", "vecpress", "common"].map(|t| spans[t]).to_vec();
+    let mut hits = Vec::new();
+    stream_vbyte::and_delta_lists(&file, &query, &mut hits)?;
+    assert_eq!(hits, merged(&["rare", "vecpress", "common"]));
+    stream_vbyte::or_delta_lists(&file, &query[..2], &mut hits)?;
+    assert_eq!(hits, expected);
 
     // New documents are appended to a list without re-encoding it.
     let list = &index["rare"];

@@ -23,6 +23,14 @@
 //! [`bitpack::pfor::DeltaCursor`](crate::bitpack::pfor::DeltaCursor), which
 //! keep no index and skip by decoding).
 //!
+//! Lists stored in one buffer, as an index file stores them (each found by
+//! where its stream starts and how many values it holds), are queried by one
+//! call: [`stream_vbyte::and_delta_lists`](crate::stream_vbyte::and_delta_lists)
+//! and [`or_delta_lists`](crate::stream_vbyte::or_delta_lists). Those decode
+//! lists of like lengths whole and merge them, with no cursor to set up
+//! (most of what a query on short lists costs), and read a list far longer
+//! than the shortest by cursor.
+//!
 //! Damaged bytes give the error the decoder gives, from the block where the
 //! cursor meets them: a query fails there, and never returns values read
 //! from them. An intersection reads only the blocks that can hold its
