@@ -218,9 +218,12 @@ def best_over(rec, g, codec, best, fn):
     return rec.med(lambda run: (lambda r: fn(run, r) if r else None)(run.row(g, codec, best)))
 
 
-def table(out, head, lines, text_columns):
+def table(out, head, lines, text_columns, text_last=False):
+    """A Markdown table: the first `text_columns` columns (and the last, with
+    `text_last`) left-aligned, the others right-aligned."""
+    text = lambda i: i < text_columns or (text_last and i == len(head) - 1)
     out.append("| " + " | ".join(head) + " |")
-    out.append("|" + "|".join("---" if i < text_columns else "---:" for i in range(len(head))) + "|")
+    out.append("|" + "|".join("---" if text(i) else "---:" for i in range(len(head))) + "|")
     for l in lines:
         out.append("| " + " | ".join(l) + " |")
     out.append("")
@@ -593,7 +596,41 @@ def headline(records):
     return out
 
 
-TARGETS_NOTE = "perf/<record>.md"
+# One line per target of what holds it back where a record misses it; the
+# lab notes (perf/<record>.md) give the figures and what was tried.
+CAUSES = {
+    "LZ4 decode one block at a time ÷ liblz4, all Silesia files":
+        "liblz4's work (1.03-1.08x its instructions by valgrind) at fewer instructions a cycle",
+    "LZ4 decode one block at a time ÷ liblz4, worst Silesia file":
+        "as above, most on short matches (ooffice)",
+    "Stream VByte delta ÷ the C library, worst long posting list":
+        "bound by the instructions issued; the prefix sum is the cost over plain decoding",
+    "Stream VByte ÷ the C library, worst long posting list":
+        "the census lists run from memory; 2-3 byte values take the C loop's work and more",
+    "BP128 unpack ÷ bitpacking's BitPacker4x, worst posting file":
+        "lists of a few values are mostly the VByte tail both sides share",
+    "BP128 delta unpack ÷ BitPacker4x's sorted, worst posting file":
+        "lists of a few values are mostly the VByte tail both sides share",
+    "BP128 8-lane unpack ÷ bitpacking's BitPacker8x, worst posting file":
+        "the crate's compiled code equals ours on 8-lane blocks",
+    "FastLanes unpack ÷ the fastlanes crate, worst posting file":
+        "the crate built for the CPU unpacks long lists as fast as our kernel",
+    "Blosc frames (shuffle, LZ4) ÷ c-blosc, worst float file":
+        "LZ4 takes most of a frame's time, where the decoder is near liblz4",
+    "Bit split ÷ memcpy of the same bytes, worst float file":
+        "a transposition moves each byte more than once where a copy moves it once",
+    "Bit split ÷ the bitshuffle library, worst float file":
+        "columns that run from memory, where both near a copy's speed",
+    "PFOR delta ÷ BP128 delta, worst posting file":
+        "each exception is a read-modify-write, and its block a second pass",
+    "AND of 2 and 3 stored lists by one call ÷ the C library's decode then merge, "
+    "worst posting file":
+        "on lists of a few values the decodes' latency and the call's own work are the query",
+    "AND of 2 and 3 stored lists by one call ÷ CRoaring's AND, worst posting file":
+        "dense lists: Roaring ANDs bitmaps a word at a time; no bitmap blocks here yet",
+    "Every list of a file by one call ÷ the C library list after list, worst posting file":
+        "long lists: a call's cost is nothing there, the single-list kernel's speed all",
+}
 
 
 def targets(records, perf_dir, out):
@@ -700,8 +737,9 @@ def targets(records, perf_dir, out):
     ]
     out += ["## Targets", "",
             "The speed the project aims at on every CPU, the default dispatch's ratio in each "
-            f"record, and whether it is met. Where one is missed, the CPU's notes "
-            f"(`{TARGETS_NOTE}`) say by how much and what is known of why.", ""]
+            "record, and whether it is met; where one is missed, the last column says in a line "
+            "what holds it back, and each CPU's lab notes (linked below the table) by how much "
+            "and what was tried.", ""]
     lines = []
     for label, goal, fn in goals:
         cells = []
@@ -713,18 +751,19 @@ def targets(records, perf_dir, out):
             value, where = got
             mark = "met" if value >= goal else "missed"
             cells.append(f"{value:.2f} {mark}" + (f" ({where})" if where else ""))
-        lines.append([label, f"≥ {goal:.1f}"] + cells)
-    table(out, ["target", "goal"] + [r.key for r in records], lines, 2)
+        missed = any(c.split(" ")[1:2] == ["missed"] for c in cells)
+        lines.append([label, f"≥ {goal:.1f}"] + cells + [CAUSES.get(label, "") if missed else ""])
+    table(out, ["target", "goal"] + [r.key for r in records] + ["why, where missed"], lines, 2,
+          text_last=True)
     if any(c == "-" for line in lines for c in line[2:]):
         out += ["A dash: the record has no row to tell, such as a peer that it measured below its "
                 "best build (the fastlanes, varint-simd, streamvbyte64 and lz4_flex crates before the bench "
                 "compiled them for the CPU); the CPU's next record fills it.", ""]
-    for rec in records:
-        path = os.path.join(perf_dir, rec.key + ".md")
-        if os.path.exists(path):
-            with open(path, encoding="utf-8") as f:
-                text = f.read().strip()
-            out += [f"### Notes: {rec.key}", "", text, ""]
+    notes = [f"[{rec.key}](../perf/{rec.key}.md)" for rec in records
+             if os.path.exists(os.path.join(perf_dir, rec.key + ".md"))]
+    if notes:
+        out += ["Lab notes, per CPU (what each figure rests on, what was tried and dropped): "
+                + ", ".join(notes) + ".", ""]
 
 
 def end_to_end(perf_dir, out):
@@ -745,11 +784,11 @@ def end_to_end(perf_dir, out):
         with open(path, encoding="utf-8") as f:
             text = f.read().strip()
         out += [f"### {key}", "", text, ""]
-        # Where the time goes where a target is missed: perf/e2e-<cpu>.notes.md.
+        # Where the time goes where a target is missed: the lab notes.
         notes = path[: -len(".md")] + ".notes.md"
         if os.path.exists(notes):
-            with open(notes, encoding="utf-8") as f:
-                out += [f.read().strip(), ""]
+            out += [f"Where the time goes, and why a target is missed: "
+                    f"[perf/{os.path.basename(notes)}](../perf/{os.path.basename(notes)}).", ""]
 
 
 def tables_per_cpu(perf_dir, out, prefix, heading, intro):
@@ -777,6 +816,29 @@ def per_block_choice(perf_dir, out):
                    "once (\"auto ÷ before\" at least 0.90) where one codec wins throughout; decoding "
                    "no slower than the smallest single codec's file. zstd -3 shows how far a "
                    "general-purpose entropy coder still is.")
+
+
+def from_python(perf_dir, out):
+    """The tables of the Python benchmarks: python/bench/peers.py
+    (perf/python-peers.md) and python/bench/blosc.py (perf/python-blosc-<cpu>.md),
+    as they are, and a link to their lab notes (perf/python-notes.md)."""
+    peers = os.path.join(perf_dir, "python-peers.md")
+    blosc = sorted(glob.glob(os.path.join(perf_dir, "python-blosc-*.md")))
+    if not os.path.exists(peers) and not blosc:
+        return
+    out += ["## From Python", "",
+            "The package's codecs against their Python peers on the same arrays, and the Blosc "
+            "frames and bitshuffle-LZ4 chunks that `register_standard()` and `vecpress.bit_split` "
+            "serve against the C libraries that write those formats (docs/BENCH.md, \"Python\", "
+            "says how each is run). Where a target is missed, and why: "
+            "[perf/python-notes.md](../perf/python-notes.md).", ""]
+    if os.path.exists(peers):
+        with open(peers, encoding="utf-8") as f:
+            out += ["### peers.py", "", f.read().strip(), ""]
+    for path in blosc:
+        key = os.path.splitext(os.path.basename(path))[0][len("python-blosc-"):]
+        with open(path, encoding="utf-8") as f:
+            out += [f"### blosc.py: {key}", "", f.read().strip(), ""]
 
 
 def posting_queries(perf_dir, out):
@@ -878,6 +940,7 @@ def main():
     table(out, ["record", "CPU", "commit", "runs", "rows"],
           [[r.key, r.cpu, r.commit, str(len(r.runs)), str(r.rows)] for r in records], 3)
     end_to_end(args.perf, out)
+    from_python(args.perf, out)
     per_block_choice(args.perf, out)
     posting_queries(args.perf, out)
     targets(records, args.perf, out)
