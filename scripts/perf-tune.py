@@ -24,12 +24,15 @@ import sys
 
 import perflib
 
-# The order of `Op::ALL` in tune.rs.
+# The ops of `Op::ALL` in tune.rs whose level a record's rows rank (a bench
+# codec of that name, at every level), in that order. The others (encoders,
+# seek, u64, short lists, merges, Blosc, bp128's 8 lanes) keep SAFE's choice
+# until a bench row measures them per level.
 OPS = [
     "vbyte", "vbyte-delta", "varint-gb", "varint-gb-delta", "varint-g8iu",
     "varint-g8iu-delta", "stream-vbyte", "stream-vbyte-delta", "stream-vbyte-0124",
     "stream-vbyte-0124-delta", "byte-split", "byte-split-lz4", "bp128", "bp128-delta",
-    "fastlanes", "fastlanes-delta", "fastlanes-for",
+    "fastlanes", "fastlanes-delta", "fastlanes-for", "bit-split",
 ]
 RUST = {"scalar": "Sc", "sse41": "Sse41", "avx2": "Avx2", "avx512": "Avx512"}
 LEVELS = ["scalar", "sse41", "avx2", "avx512"]

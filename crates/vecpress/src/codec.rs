@@ -509,7 +509,7 @@ static BYTE_CODECS: &[&dyn ByteCodec] = &[
         encode_with: Some(bit_split::encode_with),
         decode: bit_split::decode_with,
         decode_auto: bit_split::decode,
-        auto_kernel: || Isa::best().name(),
+        auto_kernel: || crate::tune::isa(crate::tune::Op::BitSplit).name(),
         kernels: bit_split::kernels,
     },
     // Bit shuffle and LZ4 per block, framed as the HDF5 filter 32008
@@ -524,7 +524,7 @@ static BYTE_CODECS: &[&dyn ByteCodec] = &[
         encode_with: None,
         decode: bit_split::decompress_lz4_with,
         decode_auto: bit_split::decompress_lz4,
-        auto_kernel: || Isa::best().name(),
+        auto_kernel: || crate::tune::isa(crate::tune::Op::BitSplit).name(),
         kernels: bit_split::kernels,
     },
     // A Blosc version-1 frame as numcodecs' default `Blosc()` writes it
@@ -544,8 +544,10 @@ static BYTE_CODECS: &[&dyn ByteCodec] = &[
         },
         encode_with: None,
         decode: blosc_exact,
-        decode_auto: |input, _, out| blosc_exact(Isa::best(), input, 0, out),
-        auto_kernel: || Isa::best().name(),
+        decode_auto: |input, _, out| {
+            blosc_exact(crate::tune::isa(crate::tune::Op::Blosc), input, 0, out)
+        },
+        auto_kernel: || crate::tune::isa(crate::tune::Op::Blosc).name(),
         kernels: bit_split::kernels,
     },
 ];

@@ -102,7 +102,7 @@ pub fn compress_lz4(
     if out.len() < HEADER_LEN {
         return Err(too_small(HEADER_LEN));
     }
-    let isa = Isa::best();
+    let isa = crate::tune::isa(crate::tune::Op::BitSplit);
     out[..8].copy_from_slice(&(input.len() as u64).to_be_bytes());
     out[8..12].copy_from_slice(&(block_bytes as u32).to_be_bytes());
     let (whole, _, last) = blocks(n, bs);
@@ -227,7 +227,12 @@ pub fn decompressed_len_lz4(input: &[u8]) -> Result<u64, Error> {
 /// # Ok::<(), vecpress::Error>(())
 /// ```
 pub fn decompress_lz4(input: &[u8], width: usize, out: &mut [u8]) -> Result<usize, Error> {
-    decompress_lz4_with(Isa::best(), input, width, out)
+    decompress_lz4_with(
+        crate::tune::isa(crate::tune::Op::BitSplit),
+        input,
+        width,
+        out,
+    )
 }
 
 /// [`decompress_lz4`] with the kernels of `isa`; `Err(Unsupported)` if the

@@ -134,7 +134,13 @@ pub const fn default_block_size(width: usize) -> usize {
 /// assert_eq!(out, [0b1000_0001, 0b1000_0000, 0, 0, 0, 0, 0, 0]);
 /// ```
 pub fn encode(input: &[u8], width: usize, out: &mut [u8]) -> Result<usize, Error> {
-    encode_blocked_with(Isa::best(), input, width, 0, out)
+    encode_blocked_with(
+        crate::tune::isa(crate::tune::Op::BitSplit),
+        input,
+        width,
+        0,
+        out,
+    )
 }
 
 /// [`encode`] with the kernels of `isa`; `Err(Unsupported)` if the CPU lacks it.
@@ -184,7 +190,13 @@ pub fn encode_blocked_with(
 /// assert_eq!(out, [1, 0, 0, 0, 0, 0, 0, 3]);
 /// ```
 pub fn decode(input: &[u8], width: usize, out: &mut [u8]) -> Result<usize, Error> {
-    decode_blocked_with(Isa::best(), input, width, 0, out)
+    decode_blocked_with(
+        crate::tune::isa(crate::tune::Op::BitSplit),
+        input,
+        width,
+        0,
+        out,
+    )
 }
 
 /// [`decode`] with the kernels of `isa`; `Err(Unsupported)` if the CPU lacks it.

@@ -137,7 +137,7 @@ pub fn decompress_with_limit(frame: &[u8], limit: usize) -> Result<Vec<u8>, Erro
         });
     }
     let mut out = vec![0u8; decompressed_len(frame)?];
-    decompress_with(Isa::best(), frame, &mut out)?;
+    decompress_with(crate::tune::isa(crate::tune::Op::Blosc), frame, &mut out)?;
     Ok(out)
 }
 
@@ -162,7 +162,7 @@ pub fn decompress_with_limit(frame: &[u8], limit: usize) -> Result<Vec<u8>, Erro
 /// # Ok::<(), vecpress::Error>(())
 /// ```
 pub fn decompress_into(frame: &[u8], out: &mut [u8]) -> Result<usize, Error> {
-    decompress_with(Isa::best(), frame, out)
+    decompress_with(crate::tune::isa(crate::tune::Op::Blosc), frame, out)
 }
 
 /// [`decompress_into`] with the kernels of `isa`; `Err(Unsupported)` if the

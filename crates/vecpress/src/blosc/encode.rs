@@ -9,7 +9,7 @@ use super::{
     VERSION_FORMAT,
 };
 use crate::lz4::{block, hc};
-use crate::{Error, Isa, bit_split, byte_split, scratch};
+use crate::{Error, bit_split, byte_split, scratch};
 
 /// c-blosc's L1 guess, the base of its automatic block sizes.
 const L1: usize = 32 * 1024;
@@ -215,7 +215,7 @@ fn block_c(
     out: &mut [u8],
     mut ntbytes: usize,
 ) -> Option<usize> {
-    let isa = Isa::best();
+    let isa = crate::tune::isa(crate::tune::Op::Blosc);
     let Block {
         src,
         shuffled,

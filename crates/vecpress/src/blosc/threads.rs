@@ -37,7 +37,12 @@ pub fn decompress_into_threads(
     out: &mut [u8],
     threads: usize,
 ) -> Result<usize, Error> {
-    decompress_threads_with(Isa::best(), frame, out, threads)
+    decompress_threads_with(
+        crate::tune::isa(crate::tune::Op::Blosc),
+        frame,
+        out,
+        threads,
+    )
 }
 
 /// [`decompress_into_threads`] with the kernels of `isa`.

@@ -111,7 +111,12 @@ pub const fn max_encoded_len(len: usize) -> usize {
 /// assert_eq!(out, [1, 3, 5, 2, 4, 6]);
 /// ```
 pub fn encode(input: &[u8], width: usize, out: &mut [u8]) -> Result<usize, Error> {
-    encode_impl(Isa::best(), input, width, out)
+    encode_impl(
+        crate::tune::isa(crate::tune::Op::ByteSplitEncode),
+        input,
+        width,
+        out,
+    )
 }
 
 /// [`encode`] with the kernel of `isa`; `Err(Unsupported)` if the CPU lacks it.
@@ -205,7 +210,12 @@ pub fn encode_streams(
         room(n, s.len())?;
     }
     let mut sink = Separate { streams, n };
-    encode_into(Isa::best(), input, width, &mut sink);
+    encode_into(
+        crate::tune::isa(crate::tune::Op::ByteSplitEncode),
+        input,
+        width,
+        &mut sink,
+    );
     Ok(n)
 }
 

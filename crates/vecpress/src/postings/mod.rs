@@ -426,7 +426,7 @@ fn drive<C: Cursor, const N: usize>(
     others: &mut [C],
     mut found: impl FnMut(&[u32]),
 ) -> Result<(), Error> {
-    let isa = Isa::best();
+    let isa = crate::tune::isa(crate::tune::Op::Intersect);
     // Each list keeps candidates from one array into the other.
     let (mut a, mut b) = ([0u32; N], [0u32; N]);
     let (mut candidates, mut kept) = (&mut a, &mut b);
@@ -569,7 +569,7 @@ pub fn or<C: Cursor>(lists: &mut [C], out: &mut Vec<u32>) -> Result<(), Error> {
         // merges below drop them as they go.
         dedup(out, 0);
     }
-    let isa = Isa::best();
+    let isa = crate::tune::isa(crate::tune::Op::Intersect);
     let (mut list, mut merged) = (Vec::new(), Vec::new());
     for cursor in others {
         // Room for the values decoded so far at most: a list's length is

@@ -10,7 +10,7 @@ use super::decode::{self, scalar::decode_from};
 use super::encode::encode_from;
 use super::tables::{Codes1234, Variant};
 use super::{control_len, max_encoded_len};
-use crate::{Error, Isa};
+use crate::Error;
 
 /// Values per chunk: a multiple of 4, small enough for the stack.
 pub(crate) const CHUNK: usize = 256;
@@ -92,7 +92,7 @@ pub(crate) fn scan_part<T, const DELTA: bool>(
         return Err(decode::scalar::control_truncated(input.len(), count));
     }
     let (control, data) = input.split_at(clen);
-    let isa = Isa::best();
+    let isa = crate::tune::isa(crate::tune::Op::StreamVByteSeek);
     let mut buf = [0u32; CHUNK];
     let mut pos = 0;
     for start in (0..count).step_by(chunk) {

@@ -65,7 +65,7 @@ impl<'a> DeltaCursor<'a> {
     pub fn new(input: &'a [u8], n: usize, prev: u32) -> Result<DeltaCursor<'a>, Error> {
         DeltaCursor::with_isa(
             crate::tune::isa(crate::tune::Op::StreamVByteDelta),
-            Isa::best(),
+            crate::tune::isa(crate::tune::Op::StreamVByteShortLists),
             input,
             n,
             prev,

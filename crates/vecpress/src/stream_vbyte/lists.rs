@@ -49,7 +49,7 @@ pub fn decode_delta_lists(
     out: &mut [u32],
 ) -> Result<usize, Error> {
     lists_impl(
-        Isa::best(),
+        crate::tune::isa(crate::tune::Op::StreamVByteShortLists),
         crate::tune::isa(crate::tune::Op::StreamVByteDelta),
         bytes,
         lists,

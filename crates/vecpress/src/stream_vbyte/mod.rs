@@ -157,7 +157,12 @@ pub fn encoded_len(values: &[u32]) -> usize {
 /// assert_eq!(&out[..n], &[0b00_01, 0x2c, 0x01, 0x05]);
 /// ```
 pub fn encode(values: &[u32], out: &mut [u8]) -> usize {
-    encode_impl::<Codes1234, false>(Isa::best(), values, 0, out)
+    encode_impl::<Codes1234, false>(
+        crate::tune::isa(crate::tune::Op::StreamVByteEncode),
+        values,
+        0,
+        out,
+    )
 }
 
 /// [`encode`] with the kernel of `isa`; `Err(Unsupported)` if the CPU lacks it.
@@ -197,7 +202,12 @@ pub fn encode_to_vec(values: &[u32]) -> Vec<u8> {
 /// assert_eq!(&out[..n], &[0b01_00_00, 10, 1, 0x21, 0x01]);
 /// ```
 pub fn encode_delta(values: &[u32], prev: u32, out: &mut [u8]) -> usize {
-    encode_impl::<Codes1234, true>(Isa::best(), values, prev, out)
+    encode_impl::<Codes1234, true>(
+        crate::tune::isa(crate::tune::Op::StreamVByteEncode),
+        values,
+        prev,
+        out,
+    )
 }
 
 /// Like [`encode_delta`], into a new vector.

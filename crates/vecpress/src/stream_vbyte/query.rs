@@ -63,8 +63,13 @@ pub fn and_delta_lists(
     lists: &[(usize, usize)],
     out: &mut Vec<u32>,
 ) -> Result<(), Error> {
-    let long = crate::tune::isa(crate::tune::Op::StreamVByteDelta);
-    and_impl(Isa::best(), long, bytes, lists, out)
+    use crate::tune::{Op, isa};
+    let kernels = Kernels {
+        short: isa(Op::StreamVByteShortLists),
+        long: isa(Op::StreamVByteDelta),
+        merge: isa(Op::Intersect),
+    };
+    and_impl(kernels, bytes, lists, out)
 }
 
 /// [`and_delta_lists`] with the kernels (decoding and merging) of `isa`;
@@ -75,8 +80,7 @@ pub fn and_delta_lists_with(
     lists: &[(usize, usize)],
     out: &mut Vec<u32>,
 ) -> Result<(), Error> {
-    let isa = isa.check()?;
-    and_impl(isa, isa, bytes, lists, out)
+    and_impl(Kernels::at(isa.check()?), bytes, lists, out)
 }
 
 /// The values in any list (their union), in order and each once, into
@@ -102,8 +106,13 @@ pub fn or_delta_lists(
     lists: &[(usize, usize)],
     out: &mut Vec<u32>,
 ) -> Result<(), Error> {
-    let long = crate::tune::isa(crate::tune::Op::StreamVByteDelta);
-    or_impl(Isa::best(), long, bytes, lists, out)
+    use crate::tune::{Op, isa};
+    let kernels = Kernels {
+        short: isa(Op::StreamVByteShortLists),
+        long: isa(Op::StreamVByteDelta),
+        merge: isa(Op::Intersect),
+    };
+    or_impl(kernels, bytes, lists, out)
 }
 
 /// [`or_delta_lists`] with the kernels of `isa`; `Err(Unsupported)` if the
@@ -114,8 +123,27 @@ pub fn or_delta_lists_with(
     lists: &[(usize, usize)],
     out: &mut Vec<u32>,
 ) -> Result<(), Error> {
-    let isa = isa.check()?;
-    or_impl(isa, isa, bytes, lists, out)
+    or_impl(Kernels::at(isa.check()?), bytes, lists, out)
+}
+
+/// The levels a query runs at: the kernel for short lists, the others'
+/// decoder, and the merges.
+#[derive(Clone, Copy)]
+struct Kernels {
+    short: Isa,
+    long: Isa,
+    merge: Isa,
+}
+
+impl Kernels {
+    /// Every kernel at one level.
+    fn at(isa: Isa) -> Kernels {
+        Kernels {
+            short: isa,
+            long: isa,
+            merge: isa,
+        }
+    }
 }
 
 /// Calls `f` with the spans sorted by count, held in an array when there
@@ -155,19 +183,17 @@ fn claimed(bytes: &[u8], spans: &[(usize, usize)]) -> Result<usize, Error> {
 }
 
 fn and_impl(
-    short: Isa,
-    long: Isa,
+    k: Kernels,
     bytes: &[u8],
     lists: &[(usize, usize)],
     out: &mut Vec<u32>,
 ) -> Result<(), Error> {
     out.clear();
-    sorted(lists, |spans| and_sorted(short, long, bytes, spans, out))
+    sorted(lists, |spans| and_sorted(k, bytes, spans, out))
 }
 
 fn and_sorted(
-    short: Isa,
-    long: Isa,
+    k: Kernels,
     bytes: &[u8],
     spans: &[(usize, usize)],
     out: &mut Vec<u32>,
@@ -180,7 +206,7 @@ fn and_sorted(
         let total = claimed(bytes, spans)?;
         // Room for the shortest list's candidates, then the lists.
         out.resize(n0 + total, 0);
-        if let Err(e) = lists_impl(short, long, bytes, spans, &mut out[n0..]) {
+        if let Err(e) = lists_impl(k.short, k.long, bytes, spans, &mut out[n0..]) {
             out.clear();
             return Err(e);
         }
@@ -189,17 +215,17 @@ fn and_sorted(
             for (c, &(_, n)) in counts.iter_mut().zip(spans) {
                 *c = n;
             }
-            postings::and_decoded(short, out, &counts[..spans.len()])
+            postings::and_decoded(k.merge, out, &counts[..spans.len()])
         } else {
             let counts: Vec<usize> = spans.iter().map(|&(_, n)| n).collect();
-            postings::and_decoded(short, out, &counts)
+            postings::and_decoded(k.merge, out, &counts)
         };
         out.truncate(kept);
         return Ok(());
     }
     let mut cursors = spans
         .iter()
-        .map(|&(start, n)| DeltaCursor::at(long, short, bytes, start, n))
+        .map(|&(start, n)| DeltaCursor::at(k.long, k.short, bytes, start, n))
         .collect::<Result<Vec<_>, Error>>()?;
     let answer = postings::and(&mut cursors, out);
     if answer.is_err() {
@@ -209,33 +235,31 @@ fn and_sorted(
 }
 
 fn or_impl(
-    short: Isa,
-    long: Isa,
+    k: Kernels,
     bytes: &[u8],
     lists: &[(usize, usize)],
     out: &mut Vec<u32>,
 ) -> Result<(), Error> {
     out.clear();
-    sorted(lists, |spans| or_sorted(short, long, bytes, spans, out))
+    sorted(lists, |spans| or_sorted(k, bytes, spans, out))
 }
 
 fn or_sorted(
-    short: Isa,
-    long: Isa,
+    k: Kernels,
     bytes: &[u8],
     spans: &[(usize, usize)],
     out: &mut Vec<u32>,
 ) -> Result<(), Error> {
     let total = claimed(bytes, spans)?;
     let mut all = vec![0; total];
-    lists_impl(short, long, bytes, spans, &mut all)?;
+    lists_impl(k.short, k.long, bytes, spans, &mut all)?;
     let mut rest = &all[..];
     let lists = spans.iter().map(|&(_, n)| {
         let (list, after) = rest.split_at(n);
         rest = after;
         list
     });
-    postings::or_decoded(short, lists, out);
+    postings::or_decoded(k.merge, lists, out);
     Ok(())
 }
 

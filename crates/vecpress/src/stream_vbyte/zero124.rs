@@ -26,7 +26,12 @@ pub fn encoded_len_0124(values: &[u32]) -> usize {
 /// assert_eq!(&out[..n], &[0b10_01_00, 0x05, 0x2c, 0x01]);
 /// ```
 pub fn encode_0124(values: &[u32], out: &mut [u8]) -> usize {
-    encode_impl::<Codes0124, false>(Isa::best(), values, 0, out)
+    encode_impl::<Codes0124, false>(
+        crate::tune::isa(crate::tune::Op::StreamVByteEncode),
+        values,
+        0,
+        out,
+    )
 }
 
 /// Like [`encode_0124`], into a new vector.
@@ -47,7 +52,12 @@ pub fn encode_0124_to_vec(values: &[u32]) -> Vec<u8> {
 /// assert_eq!(&out[..n], &[0b01_00_00, 1]);
 /// ```
 pub fn encode_delta_0124(values: &[u32], prev: u32, out: &mut [u8]) -> usize {
-    encode_impl::<Codes0124, true>(Isa::best(), values, prev, out)
+    encode_impl::<Codes0124, true>(
+        crate::tune::isa(crate::tune::Op::StreamVByteEncode),
+        values,
+        prev,
+        out,
+    )
 }
 
 /// Like [`encode_delta_0124`], into a new vector.

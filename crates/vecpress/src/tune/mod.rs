@@ -5,8 +5,9 @@
 //! is fastest. Zen 4 executes 512-bit operations as two halves, Zen 5 at
 //! full width, and Intel's cores differ again, so a kernel that wins on one
 //! CPU can lose on another. Every dispatching function (`vbyte::decode`,
-//! `stream_vbyte::decode_delta`, `lz4::block::decompress_into`, ...) asks
-//! [`isa`] for its [`Op`]'s level, and the LZ4 decoders ask
+//! `stream_vbyte::decode_delta`, the encoders, `blosc::decompress`, the
+//! queries of `postings`, ...) asks [`isa`] for its [`Op`]'s level, and the
+//! LZ4 decoders ask
 //! [`lz4_variant`] and [`lz4_arms`] for their loops. The explicit entries
 //! (`decode_with(isa, ..)`) are untouched: tests and benchmarks still run
 //! every kernel.
@@ -81,6 +82,28 @@ pub enum Op {
     FastLanesDelta,
     /// [`bitpack::fastlanes::decode_for`](crate::bitpack::fastlanes::decode_for).
     FastLanesFor,
+    /// [`stream_vbyte::encode`](crate::stream_vbyte::encode), its delta and 0124 forms.
+    StreamVByteEncode,
+    /// [`stream_vbyte::seek_delta`](crate::stream_vbyte::seek_delta) and `select`, and the zigzag and 16-bit decoders, which walk a stream a chunk at a time.
+    StreamVByteSeek,
+    /// The short lists of [`stream_vbyte::decode_delta_lists`](crate::stream_vbyte::decode_delta_lists) and of its queries, and a cursor's short blocks.
+    StreamVByteShortLists,
+    /// [`stream_vbyte::u64::decode`](crate::stream_vbyte::u64::decode) and its delta and zigzag forms.
+    StreamVByte64,
+    /// The merges of [`postings::and`](crate::postings::and) and [`postings::or`](crate::postings::or).
+    Intersect,
+    /// [`byte_split::encode`](crate::byte_split::encode).
+    ByteSplitEncode,
+    /// [`bit_split::encode`](crate::bit_split::encode), [`bit_split::decode`](crate::bit_split::decode) and their LZ4 forms.
+    BitSplit,
+    /// [`blosc::compress_into`](crate::blosc::compress_into) and [`blosc::decompress`](crate::blosc::decompress).
+    Blosc,
+    /// [`bitpack::bp128::encode`](crate::bitpack::bp128::encode) and its delta form.
+    Bp128Encode,
+    /// SIMD-BP128's 8-lane blocks ([`bitpack::bp128::unpack`](crate::bitpack::bp128::unpack) with 8 lanes).
+    Bp128Lanes8,
+    /// [`bitpack::fastlanes::encode`](crate::bitpack::fastlanes::encode) and its delta and FOR forms.
+    FastLanesEncode,
 }
 
 impl Op {
@@ -103,6 +126,17 @@ impl Op {
         Op::FastLanes,
         Op::FastLanesDelta,
         Op::FastLanesFor,
+        Op::StreamVByteEncode,
+        Op::StreamVByteSeek,
+        Op::StreamVByteShortLists,
+        Op::StreamVByte64,
+        Op::Intersect,
+        Op::ByteSplitEncode,
+        Op::BitSplit,
+        Op::Blosc,
+        Op::Bp128Encode,
+        Op::Bp128Lanes8,
+        Op::FastLanesEncode,
     ];
 }
 
@@ -163,6 +197,29 @@ pub struct Profile {
     pub fastlanes_delta: Isa,
     /// The level of [`Op::FastLanesFor`].
     pub fastlanes_for: Isa,
+    /// The level of [`Op::StreamVByteEncode`].
+    pub stream_vbyte_encode: Isa,
+    /// The level of [`Op::StreamVByteSeek`].
+    pub stream_vbyte_seek: Isa,
+    /// The level of [`Op::StreamVByteShortLists`].
+    pub stream_vbyte_short_lists: Isa,
+    /// The level of [`Op::StreamVByte64`].
+    pub stream_vbyte_64: Isa,
+    /// The level of [`Op::Intersect`].
+    pub intersect: Isa,
+    /// The level of [`Op::ByteSplitEncode`].
+    pub byte_split_encode: Isa,
+    /// The level of [`Op::BitSplit`].
+    pub bit_split: Isa,
+    /// The level of [`Op::Blosc`].
+    pub blosc: Isa,
+    /// The level of [`Op::Bp128Encode`].
+    pub bp128_encode: Isa,
+    /// The level of [`Op::Bp128Lanes8`].
+    pub bp128_lanes8: Isa,
+    /// The level of [`Op::FastLanesEncode`].
+    pub fastlanes_encode: Isa,
+
     /// The LZ4 loops, fastest first: the first is the default of
     /// [`lz4::block::decompress_into`](crate::lz4::block::decompress_into)
     /// and the adaptive decompressor's first leader; the others are its arms.
@@ -209,6 +266,17 @@ impl Profile {
             Op::FastLanes => self.fastlanes,
             Op::FastLanesDelta => self.fastlanes_delta,
             Op::FastLanesFor => self.fastlanes_for,
+            Op::StreamVByteEncode => self.stream_vbyte_encode,
+            Op::StreamVByteSeek => self.stream_vbyte_seek,
+            Op::StreamVByteShortLists => self.stream_vbyte_short_lists,
+            Op::StreamVByte64 => self.stream_vbyte_64,
+            Op::Intersect => self.intersect,
+            Op::ByteSplitEncode => self.byte_split_encode,
+            Op::BitSplit => self.bit_split,
+            Op::Blosc => self.blosc,
+            Op::Bp128Encode => self.bp128_encode,
+            Op::Bp128Lanes8 => self.bp128_lanes8,
+            Op::FastLanesEncode => self.fastlanes_encode,
         }
     }
 }
@@ -476,6 +544,17 @@ mod tests {
                 Op::FastLanes => one.fastlanes = other,
                 Op::FastLanesDelta => one.fastlanes_delta = other,
                 Op::FastLanesFor => one.fastlanes_for = other,
+                Op::StreamVByteEncode => one.stream_vbyte_encode = other,
+                Op::StreamVByteSeek => one.stream_vbyte_seek = other,
+                Op::StreamVByteShortLists => one.stream_vbyte_short_lists = other,
+                Op::StreamVByte64 => one.stream_vbyte_64 = other,
+                Op::Intersect => one.intersect = other,
+                Op::ByteSplitEncode => one.byte_split_encode = other,
+                Op::BitSplit => one.bit_split = other,
+                Op::Blosc => one.blosc = other,
+                Op::Bp128Encode => one.bp128_encode = other,
+                Op::Bp128Lanes8 => one.bp128_lanes8 = other,
+                Op::FastLanesEncode => one.fastlanes_encode = other,
             }
             for &o in Op::ALL {
                 assert_eq!(one.isa(o) != SAFE.isa(o), o == op, "{op:?} then {o:?}");

@@ -144,7 +144,14 @@ pub fn width_sorted(lanes: Lanes, initial: u32, values: &[u32]) -> Result<u8, Er
 /// [`Lanes::packed_len`]. `Err(InvalidArgument)` when a value needs more
 /// bits than `width` (see [`width`]), or the block or width is not one.
 pub fn pack(lanes: Lanes, values: &[u32], width: u8, out: &mut [u8]) -> Result<usize, Error> {
-    pack_impl::<false>(Isa::best(), lanes, 0, values, width, out)
+    pack_impl::<false>(
+        crate::tune::isa(crate::tune::Op::Bp128Encode),
+        lanes,
+        0,
+        values,
+        width,
+        out,
+    )
 }
 
 /// [`pack`] with the kernel of `isa`; `Err(Unsupported)` if the CPU lacks it.
@@ -180,7 +187,14 @@ pub fn pack_sorted(
     width: u8,
     out: &mut [u8],
 ) -> Result<usize, Error> {
-    pack_impl::<true>(Isa::best(), lanes, initial, values, width, out)
+    pack_impl::<true>(
+        crate::tune::isa(crate::tune::Op::Bp128Encode),
+        lanes,
+        initial,
+        values,
+        width,
+        out,
+    )
 }
 
 /// [`pack_sorted`] with the kernel of `isa`; `Err(Unsupported)` if the CPU
@@ -255,7 +269,7 @@ pub fn unpack_sorted(
 fn default_level(lanes: Lanes, op: Op) -> Isa {
     match lanes {
         Lanes::X4 => crate::tune::isa(op),
-        Lanes::X8 => Isa::best(),
+        Lanes::X8 => crate::tune::isa(crate::tune::Op::Bp128Lanes8),
     }
 }
 

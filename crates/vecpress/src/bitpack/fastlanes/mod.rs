@@ -147,7 +147,14 @@ pub fn delta_width<T: Word>(values: &[T], bases: &[T]) -> Result<u8, Error> {
 /// assert!(fastlanes::pack(&values, 1, &mut out).is_err());
 /// ```
 pub fn pack<T: Word>(values: &[T], width: u8, out: &mut [u8]) -> Result<usize, Error> {
-    pack_impl::<T, PLAIN>(Isa::best(), values, T::ZERO, &[], width, out)
+    pack_impl::<T, PLAIN>(
+        crate::tune::isa(crate::tune::Op::FastLanesEncode),
+        values,
+        T::ZERO,
+        &[],
+        width,
+        out,
+    )
 }
 
 /// [`pack`] with the kernel of `isa`; `Err(Unsupported)` if the CPU lacks it.
@@ -165,7 +172,14 @@ pub fn pack_with<T: Word>(
 /// Every bit pattern is a valid block: only a short `input` (`Truncated`),
 /// a short `out` or a width above the type's bits is an error.
 pub fn unpack<T: Word>(input: &[u8], width: u8, out: &mut [T]) -> Result<usize, Error> {
-    unpack_impl::<T, PLAIN>(Isa::best(), input, T::ZERO, &[], width, out)
+    unpack_impl::<T, PLAIN>(
+        crate::tune::isa(crate::tune::Op::FastLanes),
+        input,
+        T::ZERO,
+        &[],
+        width,
+        out,
+    )
 }
 
 /// [`unpack`] with the kernel of `isa`; `Err(Unsupported)` if the CPU lacks it.
@@ -211,7 +225,14 @@ pub fn for_pack<T: Word>(
     width: u8,
     out: &mut [u8],
 ) -> Result<usize, Error> {
-    pack_impl::<T, FOR>(Isa::best(), values, reference, &[], width, out)
+    pack_impl::<T, FOR>(
+        crate::tune::isa(crate::tune::Op::FastLanesEncode),
+        values,
+        reference,
+        &[],
+        width,
+        out,
+    )
 }
 
 /// [`for_pack`] with the kernel of `isa`; `Err(Unsupported)` if the CPU
@@ -234,7 +255,14 @@ pub fn for_unpack<T: Word>(
     width: u8,
     out: &mut [T],
 ) -> Result<usize, Error> {
-    unpack_impl::<T, FOR>(Isa::best(), input, reference, &[], width, out)
+    unpack_impl::<T, FOR>(
+        crate::tune::isa(crate::tune::Op::FastLanesFor),
+        input,
+        reference,
+        &[],
+        width,
+        out,
+    )
 }
 
 /// [`for_unpack`] with the kernel of `isa`; `Err(Unsupported)` if the CPU
@@ -277,7 +305,14 @@ pub fn delta_pack<T: Word>(
     width: u8,
     out: &mut [u8],
 ) -> Result<usize, Error> {
-    pack_impl::<T, DELTA>(Isa::best(), values, T::ZERO, bases, width, out)
+    pack_impl::<T, DELTA>(
+        crate::tune::isa(crate::tune::Op::FastLanesEncode),
+        values,
+        T::ZERO,
+        bases,
+        width,
+        out,
+    )
 }
 
 /// [`delta_pack`] with the kernel of `isa`; `Err(Unsupported)` if the CPU
@@ -301,7 +336,14 @@ pub fn delta_unpack<T: Word>(
     width: u8,
     out: &mut [T],
 ) -> Result<usize, Error> {
-    unpack_impl::<T, DELTA>(Isa::best(), input, T::ZERO, bases, width, out)
+    unpack_impl::<T, DELTA>(
+        crate::tune::isa(crate::tune::Op::FastLanesDelta),
+        input,
+        T::ZERO,
+        bases,
+        width,
+        out,
+    )
 }
 
 /// [`delta_unpack`] with the kernel of `isa`; `Err(Unsupported)` if the

@@ -66,7 +66,7 @@ pub(crate) fn keep_common(
         out.len()
     );
     match isa {
-        // SAFETY: `Isa::best` or a checked level: the CPU has AVX-512
+        // SAFETY: `tune::isa`, `Isa::best` or a checked level: the CPU has AVX-512
         // (F, BW, VL among them); the bounds were asserted.
         #[cfg(target_arch = "x86_64")]
         Isa::Avx512 => unsafe { avx512::keep_common(a, i, out, kept, b) },
@@ -83,7 +83,7 @@ pub(crate) fn keep_common(
 pub(crate) fn union(isa: Isa, a: &[u32], b: &[u32], out: &mut Vec<u32>) {
     out.clear();
     match isa {
-        // SAFETY: `Isa::best` or a checked level: the CPU has AVX-512.
+        // SAFETY: `tune::isa`, `Isa::best` or a checked level: the CPU has AVX-512.
         #[cfg(target_arch = "x86_64")]
         Isa::Avx512 if a.len() >= 16 && b.len() >= 16 => unsafe { avx512::union(a, b, out) },
         _ => scalar::union(a, b, out),

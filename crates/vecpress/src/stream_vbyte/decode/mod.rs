@@ -78,7 +78,7 @@ pub(super) fn short_lists_delta<V: Variant>(
 ) -> (usize, usize) {
     match isa {
         #[cfg(target_arch = "x86_64")]
-        // SAFETY: `isa` came from `Isa::best()` or `Isa::check()`, so the CPU
+        // SAFETY: `isa` came from `Isa::best()`, `Isa::check()` or `tune::isa()`, so the CPU
         // has its features; the caller sizes `out` for every list.
         Isa::Avx512 => unsafe { avx512::short_lists_delta::<V>(bytes, lists, out) },
         _ => (0, 0),
@@ -102,7 +102,7 @@ pub(super) fn short_delta<V: Variant>(
     assert!(control.len() >= out.len().div_ceil(4));
     match isa {
         #[cfg(target_arch = "x86_64")]
-        // SAFETY: `isa` came from `Isa::best()` or `Isa::check()`, so the CPU
+        // SAFETY: `isa` came from `Isa::best()`, `Isa::check()` or `tune::isa()`, so the CPU
         // has its features; `control` is long enough (asserted).
         Isa::Avx512 => unsafe { avx512::short_block_delta::<V>(control, data, out, prev) },
         _ => None,

@@ -65,7 +65,13 @@ pub fn select(input: &[u8], n: usize, i: usize) -> Result<u32, Error> {
 /// assert!(stream_vbyte::select_delta(&bytes, 4, 4, 3).is_err());
 /// ```
 pub fn select_delta(input: &[u8], n: usize, i: usize, prev: u32) -> Result<u32, Error> {
-    select_delta_impl(Isa::best(), input, n, i, prev)
+    select_delta_impl(
+        crate::tune::isa(crate::tune::Op::StreamVByteSeek),
+        input,
+        n,
+        i,
+        prev,
+    )
 }
 
 /// [`select_delta`] with the kernel of `isa`; `Err(Unsupported)` if the CPU lacks it.
@@ -126,7 +132,13 @@ pub fn seek_delta(
     target: u32,
     prev: u32,
 ) -> Result<Option<(usize, u32)>, Error> {
-    seek_delta_impl(Isa::best(), input, n, target, prev)
+    seek_delta_impl(
+        crate::tune::isa(crate::tune::Op::StreamVByteSeek),
+        input,
+        n,
+        target,
+        prev,
+    )
 }
 
 /// [`seek_delta`] with the kernel of `isa`; `Err(Unsupported)` if the CPU lacks it.

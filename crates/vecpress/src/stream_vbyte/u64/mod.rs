@@ -158,7 +158,12 @@ pub fn encode_delta_to_vec(values: &[u64], prev: u64) -> Vec<u8> {
 /// assert_eq!(out, [5, 1 << 16]);
 /// ```
 pub fn decode(input: &[u8], out: &mut [u64]) -> Result<usize, Error> {
-    decode_impl(Isa::best(), input, out, None)
+    decode_impl(
+        crate::tune::isa(crate::tune::Op::StreamVByte64),
+        input,
+        out,
+        None,
+    )
 }
 
 /// [`decode`] with the kernel of `isa`; `Err(Unsupported)` if the CPU lacks it.
@@ -200,7 +205,12 @@ pub fn decode_to_vec(input: &[u8], n: usize) -> Result<Vec<u64>, Error> {
 /// assert_eq!(out, [105, 106]);
 /// ```
 pub fn decode_delta(input: &[u8], out: &mut [u64], prev: u64) -> Result<usize, Error> {
-    decode_impl(Isa::best(), input, out, Some(prev))
+    decode_impl(
+        crate::tune::isa(crate::tune::Op::StreamVByte64),
+        input,
+        out,
+        Some(prev),
+    )
 }
 
 /// [`decode_delta`] with the kernel of `isa`; `Err(Unsupported)` if the CPU lacks it.

@@ -4,8 +4,8 @@
 
 use super::scalar::{self, check_size, control_len};
 use super::{check_room, decode_part, max_encoded_len};
+use crate::Error;
 use crate::vbyte::{unzigzag64, zigzag64};
-use crate::{Error, Isa};
 
 /// Values per decoded chunk.
 const CHUNK: usize = 256;
@@ -152,7 +152,7 @@ fn decode_by<T>(
     let n = out.len();
     let clen = check_size(input, n)?;
     let (control, data) = input.split_at(clen);
-    let isa = Isa::best();
+    let isa = crate::tune::isa(crate::tune::Op::StreamVByte64);
     let mut buf = [0u64; CHUNK];
     let mut pos = 0;
     for (c, chunk) in out.chunks_mut(CHUNK).enumerate() {
