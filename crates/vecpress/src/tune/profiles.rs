@@ -13,7 +13,9 @@ use Variant::{Copy8, Copy16, Copy32, Shuffle16};
 /// The profiles, one per recorded microarchitecture, each naming what it
 /// chooses otherwise than [`SAFE`]. Adding a CPU is one block here, its
 /// record in `perf/`, and its model in
-/// [`Cpu::identify`](super::Cpu::identify).
+/// [`Cpu::identify`](super::Cpu::identify). A CPU without a record in
+/// `perf/` has no profile: it runs [`SAFE`] (Zen 5, identified, among them).
+///
 /// SIMD-BP128 (and PFOR, which unpacks with it) has a kernel of its own
 /// at AVX-512 (`vpermt2d` and `vpshrdvd` on four packed words a register,
 /// the gaps summed as they are unpacked); below it, the 4-lane kernel is the
@@ -24,13 +26,12 @@ use Variant::{Copy8, Copy16, Copy32, Shuffle16};
 /// vbyte and vbyte-delta columns' levels, not at the blocks'. Intel's and
 /// Zen 4's records rank the AVX-512 delta kernel first, and so does [`SAFE`]
 /// (its worst over the records is Zen 3's AVX2, where that level falls
-/// back); Zen 5 keeps bp128-delta at AVX2 (the baseline kernel, 128-bit
-/// sums) until a record shows the 512-bit one faster there. Plain bp128
+/// back). Plain bp128
 /// (and PFOR) at AVX2 runs a 256-bit 4-lane kernel measured on Zen 3
 /// alone; Zen 4 runs plain blocks at AVX-512 in a form of their own, two
 /// lane vectors a 256-bit register ([`bp128_halves`](super::bp128_halves)), where its record
-/// ranked the 512-bit form below SSE4.1's baseline kernel; Zen 5 and CPUs
-/// with none choose SSE4.1.
+/// ranked the 512-bit form below SSE4.1's baseline kernel; CPUs with no
+/// profile choose SSE4.1.
 /// FastLanes runs at the highest level on every CPU but Zen 4: its
 /// kernels widen with the registers, and Intel's and Zen 3's records rank
 /// the widest the fastest on every posting list; Zen 4's does too, but
@@ -81,13 +82,6 @@ pub const PROFILES: &[Profile] = &[
         fastlanes: Avx2,
         fastlanes_delta: Avx2,
         fastlanes_for: Avx2,
-        ..SAFE
-    },
-    // AMD Zen 5: the levels the kernels were tuned with there (the highest).
-    Profile {
-        uarch: "zen5",
-        record: "amd-26",
-        bp128_delta: Avx2,
         ..SAFE
     },
     // Intel Sapphire and Emerald Rapids (perf/intel-6-207.jsonl).
