@@ -146,74 +146,129 @@ const INT_BLOCK: usize = 4096;
 /// Bytes per block for byte codecs, unless --block says.
 const BYTE_BLOCK: usize = 65536;
 
-/// Runs `vecpress bench`.
+/// What a run of `vecpress bench` times: the codecs, levels, inputs and
+/// peers the options select, and the notes and absent rows of the peers.
+struct Plan {
+    summary: bool,
+    int_codecs: Vec<&'static dyn IntCodec>,
+    byte_codecs: Vec<&'static dyn ByteCodec>,
+    /// The levels to time (`None`: each codec's own), and whether the
+    /// default dispatch gets a row.
+    isas: Option<Vec<Isa>>,
+    auto: bool,
+    int_block: usize,
+    byte_block: usize,
+    present: Vec<Box<dyn peers::Peer>>,
+    byte_present: Vec<Box<dyn peers::BytePeer>>,
+    absent_lines: Vec<AbsentLine>,
+    /// The notes of the peers that run beside a chosen codec.
+    notes: Vec<String>,
+}
+
+/// Runs `vecpress bench`: selects what to time, races it input by input,
+/// then prints the summary, table or plot.
 pub fn run(opt: &BenchOpt) -> Result<()> {
     if opt.queries {
         return run_queries(opt);
     }
-    let summary = opt.summary();
-    let (int_codecs, byte_codecs) = select_codecs(opt.codecs.as_deref())?;
-    // The summary times the default dispatch alone (the `auto` rows).
-    let (isas, auto) = if summary {
-        (Some(Vec::new()), true)
-    } else {
-        select_isas(opt.isa.as_deref())?
-    };
-    let int_block = opt.block.map_or(INT_BLOCK, |b| b as usize);
-    let byte_block = opt.block.map_or(BYTE_BLOCK, |b| b as usize);
+    let mut plan = Plan::new(opt)?;
     let summary_inputs: Vec<String> = SUMMARY_INPUTS.iter().map(|s| s.to_string()).collect();
-    let filters = if summary {
+    let filters = if plan.summary {
         Some(&summary_inputs[..])
     } else {
         opt.inputs.as_deref()
     };
-    let sources = Source::select(&opt.paths, opt.kind, filters, int_block)?;
-    let peers_on = opt.peers || summary;
-
-    let (present, absent) = split_slots(peers_on.then(peers::all));
-    let (byte_present, byte_absent) = split_slots(peers_on.then(|| peers::all_bytes(opt.level)));
-    let mut absent_lines: Vec<AbsentLine> = Vec::new();
-    for c in &int_codecs {
-        for a in absent
-            .iter()
-            .filter(|a| a.family == peers::family_of(c.name()))
-        {
-            absent_lines.push(AbsentLine {
-                codec: peer_row_name(a.name, c.is_delta()),
-                absent: a.reason.clone(),
-            });
-        }
-    }
-    for c in &byte_codecs {
-        for a in byte_absent.iter().filter(|a| a.family == c.name()) {
-            absent_lines.push(AbsentLine {
-                codec: a.name.into(),
-                absent: a.reason.clone(),
-            });
-        }
-    }
-    // Notes of the peers that run beside a chosen codec.
-    let families: Vec<&str> = int_codecs
-        .iter()
-        .map(|c| peers::family_of(c.name()))
-        .chain(byte_codecs.iter().map(|c| c.name()))
-        .collect();
-    let mut notes: Vec<String> = present
-        .iter()
-        .filter(|p| families.contains(&p.family()))
-        .filter_map(|p| p.note().map(|n| format!("{}: {n}", p.name())))
-        .chain(
-            byte_present
-                .iter()
-                .filter(|p| families.contains(&p.family()))
-                .filter_map(|p| p.note().map(|n| format!("{}: {n}", p.name()))),
-        )
-        .collect();
-
+    let sources = Source::select(&opt.paths, opt.kind, filters, plan.int_block)?;
     let mut stdout = std::io::stdout().lock();
+    let (lines, failures) = race_all(opt, &plan, sources, &mut stdout)?;
+    report(opt, &mut plan, &lines, &mut stdout)?;
+    if failures > 0 {
+        bail!(
+            "{failures} decoder(s) did not round-trip; see the lines marked FAILED (\"error\" in JSON)"
+        );
+    }
+    Ok(())
+}
+
+impl Plan {
+    fn new(opt: &BenchOpt) -> Result<Plan> {
+        let summary = opt.summary();
+        let (int_codecs, byte_codecs) = select_codecs(opt.codecs.as_deref())?;
+        // The summary times the default dispatch alone (the `auto` rows).
+        let (isas, auto) = if summary {
+            (Some(Vec::new()), true)
+        } else {
+            select_isas(opt.isa.as_deref())?
+        };
+        let peers_on = opt.peers || summary;
+        let (present, absent) = split_slots(peers_on.then(peers::all));
+        let (byte_present, byte_absent) =
+            split_slots(peers_on.then(|| peers::all_bytes(opt.level)));
+        let mut absent_lines: Vec<AbsentLine> = Vec::new();
+        for c in &int_codecs {
+            for a in absent
+                .iter()
+                .filter(|a| a.family == peers::family_of(c.name()))
+            {
+                absent_lines.push(AbsentLine {
+                    codec: peer_row_name(a.name, c.is_delta()),
+                    absent: a.reason.clone(),
+                });
+            }
+        }
+        for c in &byte_codecs {
+            for a in byte_absent.iter().filter(|a| a.family == c.name()) {
+                absent_lines.push(AbsentLine {
+                    codec: a.name.into(),
+                    absent: a.reason.clone(),
+                });
+            }
+        }
+        let families: Vec<&str> = int_codecs
+            .iter()
+            .map(|c| peers::family_of(c.name()))
+            .chain(byte_codecs.iter().map(|c| c.name()))
+            .collect();
+        let notes: Vec<String> = present
+            .iter()
+            .filter(|p| families.contains(&p.family()))
+            .filter_map(|p| p.note().map(|n| format!("{}: {n}", p.name())))
+            .chain(
+                byte_present
+                    .iter()
+                    .filter(|p| families.contains(&p.family()))
+                    .filter_map(|p| p.note().map(|n| format!("{}: {n}", p.name()))),
+            )
+            .collect();
+        Ok(Plan {
+            summary,
+            int_codecs,
+            byte_codecs,
+            isas,
+            auto,
+            int_block: opt.block.map_or(INT_BLOCK, |b| b as usize),
+            byte_block: opt.block.map_or(BYTE_BLOCK, |b| b as usize),
+            present,
+            byte_present,
+            absent_lines,
+            notes,
+        })
+    }
+}
+
+/// Times every codec of the plan on every source, one input in memory at a
+/// time (each line printed as it comes with `--json`); returns the lines
+/// and how many failed to round-trip.
+fn race_all(
+    opt: &BenchOpt,
+    plan: &Plan,
+    sources: Vec<Source>,
+    stdout: &mut std::io::StdoutLock,
+) -> Result<(Vec<Line>, usize)> {
+    let (int_codecs, byte_codecs) = (&plan.int_codecs, &plan.byte_codecs);
     if opt.json {
-        for a in &absent_lines {
-            report::print_json_absent(&mut stdout, a)?;
+        for a in &plan.absent_lines {
+            report::print_json_absent(stdout, a)?;
         }
     }
     let steps = sources.len() * (int_codecs.len() + byte_codecs.len());
@@ -235,19 +290,23 @@ pub fn run(opt: &BenchOpt) -> Result<()> {
         let input = match source {
             Source::Generated(g) => {
                 progress.set_message(format!("generating {}", g.name()));
-                Either::Ints(Input::generated(g, opt.values as usize, int_block))
+                Either::Ints(Input::generated(g, opt.values as usize, plan.int_block))
             }
             Source::Docs(input) => Either::Ints(input),
             Source::GeneratedBytes(g) => {
                 progress.set_message(format!("generating {}", g.name()));
-                Either::Bytes(ByteInput::generated(g, opt.values as usize, byte_block))
+                Either::Bytes(ByteInput::generated(
+                    g,
+                    opt.values as usize,
+                    plan.byte_block,
+                ))
             }
             Source::File(path, name, Kind::Values(elem)) => {
                 progress.set_message(format!("reading {}", path.display()));
-                Either::Bytes(ByteInput::load(&path, name, elem, byte_block)?)
+                Either::Bytes(ByteInput::load(&path, name, elem, plan.byte_block)?)
             }
             Source::File(path, name, Kind::Postings) => {
-                Either::Ints(Input::load_docs(&path, name, int_block)?)
+                Either::Ints(Input::load_docs(&path, name, plan.int_block)?)
             }
         };
         match input {
@@ -258,11 +317,12 @@ pub fn run(opt: &BenchOpt) -> Result<()> {
                     progress.inc(int_codecs.len() as u64);
                     continue;
                 }
-                for &codec in &int_codecs {
+                for &codec in int_codecs {
                     progress.set_message(format!("{} on {}", codec.name(), input.name));
-                    let own_isas = isas.clone().unwrap_or_else(|| codec.kernels());
+                    let own_isas = plan.isas.clone().unwrap_or_else(|| codec.kernels());
                     let family = peers::family_of(codec.name());
-                    let own_peers: Vec<&dyn peers::Peer> = present
+                    let own_peers: Vec<&dyn peers::Peer> = plan
+                        .present
                         .iter()
                         .map(|p| &**p)
                         .filter(|p| p.family() == family)
@@ -271,12 +331,12 @@ pub fn run(opt: &BenchOpt) -> Result<()> {
                         input: &input,
                         codec,
                         isas: &own_isas,
-                        auto,
+                        auto: plan.auto,
                         peers: &own_peers,
-                        block: int_block,
+                        block: plan.int_block,
                         reps: opt.reps,
                     };
-                    emit(job.run(), &mut stdout)?;
+                    emit(job.run(), stdout)?;
                     progress.inc(1);
                 }
             }
@@ -287,15 +347,16 @@ pub fn run(opt: &BenchOpt) -> Result<()> {
                     progress.inc(byte_codecs.len() as u64);
                     continue;
                 }
-                for &codec in &byte_codecs {
+                for &codec in byte_codecs {
                     progress.inc(1);
                     // A transform of fixed-width values has nothing to do on bytes.
                     if codec.needs_width() && input.elem.width == 1 {
                         continue;
                     }
                     progress.set_message(format!("{} on {}", codec.name(), input.name));
-                    let own_isas = isas.clone().unwrap_or_else(|| codec.kernels());
-                    let own_peers: Vec<&dyn peers::BytePeer> = byte_present
+                    let own_isas = plan.isas.clone().unwrap_or_else(|| codec.kernels());
+                    let own_peers: Vec<&dyn peers::BytePeer> = plan
+                        .byte_present
                         .iter()
                         .map(|p| &**p)
                         .filter(|p| p.family() == codec.name())
@@ -304,18 +365,29 @@ pub fn run(opt: &BenchOpt) -> Result<()> {
                         input: &input,
                         codec,
                         isas: &own_isas,
-                        auto,
+                        auto: plan.auto,
                         peers: &own_peers,
                         reps: opt.reps,
                         level: (codec.name() == "lz4-hc").then_some(opt.level),
                     };
-                    emit(job.run(), &mut stdout)?;
+                    emit(job.run(), stdout)?;
                 }
             }
         }
     }
     progress.finish_and_clear();
-    if summary {
+    Ok((all_lines, failures))
+}
+
+/// Prints what the race found: the summary, or the table (unless JSON went
+/// out line by line), and the plot.
+fn report(
+    opt: &BenchOpt,
+    plan: &mut Plan,
+    all_lines: &[Line],
+    stdout: &mut std::io::StdoutLock,
+) -> Result<()> {
+    if plan.summary {
         let cpu = vecpress::tune::Cpu::current();
         writeln!(
             stdout,
@@ -325,35 +397,39 @@ pub fn run(opt: &BenchOpt) -> Result<()> {
             cpu.profile().uarch,
             opt.reps
         )?;
-        report::print_absent_first(&mut stdout, &absent_lines)?;
-        report::print_summary(&mut stdout, &all_lines)?;
+        report::print_absent_first(stdout, &plan.absent_lines)?;
+        report::print_summary(stdout, all_lines)?;
     } else if !opt.json {
         let levels: Vec<&str> = Isa::available().iter().map(|i| i.name()).collect();
         writeln!(
             stdout,
-            "vecpress bench: integer blocks of {int_block} values, byte blocks of {byte_block} \
+            "vecpress bench: integer blocks of {} values, byte blocks of {} \
              bytes, each decoded into one buffer; median of {} passes; CPU levels: {}",
+            plan.int_block,
+            plan.byte_block,
             opt.reps,
             levels.join(" ")
         )?;
-        report::print_absent_first(&mut stdout, &absent_lines)?;
+        report::print_absent_first(stdout, &plan.absent_lines)?;
         // And what vecpress's own rows have to say (e.g. the loops LZ4's
         // adaptive decompressor chose).
         // Rows written as peers (`bp128-8x`) gave their note above already.
+        let present = &plan.present;
         let peer_row = |codec: &str| {
             present
                 .iter()
                 .any(|p| codec == p.name() || codec == peer_row_name(p.name(), true))
         };
-        for line in &all_lines {
+        for line in all_lines {
             if let Line::Row(r) = line
                 && let (false, Some(note)) =
                     (r.codec.starts_with("peer:") || peer_row(&r.codec), &r.note)
             {
-                notes.push(format!("{} on {}: {note}", r.codec, r.input));
+                plan.notes
+                    .push(format!("{} on {}: {note}", r.codec, r.input));
             }
         }
-        report::print_table(&mut stdout, &all_lines, &absent_lines, &notes)?;
+        report::print_table(stdout, all_lines, &plan.absent_lines, &plan.notes)?;
     }
     if let Some(path) = &opt.plot {
         let data = if opt.paths.is_empty() {
@@ -362,15 +438,10 @@ pub fn run(opt: &BenchOpt) -> Result<()> {
             let names: Vec<String> = opt.paths.iter().map(|p| p.display().to_string()).collect();
             names.join(", ")
         };
-        plot::draw(path, &all_lines, &data)?;
+        plot::draw(path, all_lines, &data)?;
         if !opt.json {
             writeln!(stdout, "plot: {}", path.display())?;
         }
-    }
-    if failures > 0 {
-        bail!(
-            "{failures} decoder(s) did not round-trip; see the lines marked FAILED (\"error\" in JSON)"
-        );
     }
     Ok(())
 }
