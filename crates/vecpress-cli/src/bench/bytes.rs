@@ -98,24 +98,75 @@ pub struct ByteJob<'a> {
     pub level: Option<u32>,
 }
 
+/// The adaptive LZ4 decompressors of a job's rows (`lz4`, `lz4+pairs`),
+/// kept to say afterwards which loops they ran.
+#[derive(Default)]
+struct Adaptive {
+    single: RefCell<AdaptiveDecompressor>,
+    pairs: RefCell<AdaptiveDecompressor>,
+}
+
+/// The contestants of a job that round-tripped, and the lines of those
+/// that did not.
+type Entrants<'p> = (Vec<Contestant<'p, u8>>, Vec<Line>);
+
 impl ByteJob<'_> {
-    /// Measures everything; one line per ISA, then per peer.
+    /// Measures everything; one line per ISA, then per peer: the blocks
+    /// encoded and checked against the scalar decoder, every decoder that
+    /// round-trips raced against a memcpy, then a row each.
     pub fn run(&self) -> Vec<Line> {
-        let input = self.input;
-        let width = input.elem.width;
-        let blocks = &input.blocks[..];
-        let name = self.codec.name();
-        let failure =
-            |codec: &str, isa: &str, e| super::measure::failure(&input.name, codec, isa, e);
-        let max_block = input.max_block();
+        let max_block = self.input.max_block();
         let mut scratch = vec![0u8; self.codec.max_encoded_len(max_block)];
-        let compress = |block: &[u8], out: &mut [u8]| match self.level {
-            Some(level) => lz4::hc::compress_into(block, out, level),
-            None => self.codec.encode(block, width, out),
+        let (encoded, encode_time) = match self.encode_all(&mut scratch) {
+            Ok(done) => done,
+            Err(e) => return vec![self.failure(self.codec.name(), "-", e)],
         };
+        // Two blocks: the LZ4 row `lz4+pairs` decodes blocks two at a time.
+        let mut buf = vec![0u8; 2 * max_block];
+        let bench = Bench {
+            values: &self.input.bytes[..],
+            blocks: &self.input.blocks[..],
+            encoded: &encoded,
+        };
+        let produced = |i: usize| self.input.blocks[i].len();
+        let width = self.input.elem.width;
+        if let Err(e) = bench.check(&mut buf, produced, |i, out| {
+            self.codec
+                .decode(Isa::Scalar, bench.block_bytes(i), width, out)
+        }) {
+            let e = e.context("the scalar reference does not decode what was encoded");
+            return vec![self.failure(self.codec.name(), Isa::Scalar.name(), e)];
+        }
+        let peers_encoded = self.peers_encode();
+        let adaptive = Adaptive::default();
+        let (mut contestants, mut failures) =
+            self.own_contestants(bench, &adaptive, encode_time, &mut scratch, &mut buf);
+        let (theirs, their_failures) = self.peer_contestants(bench, &peers_encoded, &mut buf);
+        contestants.extend(theirs);
+        failures.extend(their_failures);
+        let timed = race::race(contestants, &mut buf, self.reps);
+        self.report(timed, failures, &adaptive)
+    }
+
+    fn failure(&self, codec: &str, isa: &str, e: anyhow::Error) -> Line {
+        super::measure::failure(&self.input.name, codec, isa, e)
+    }
+
+    /// Compresses a block with the job's codec (at its level, if it has one).
+    fn compress(&self, block: &[u8], out: &mut [u8]) -> Result<usize, vecpress::Error> {
+        match self.level {
+            Some(level) => lz4::hc::compress_into(block, out, level),
+            None => self.codec.encode(block, self.input.elem.width, out),
+        }
+    }
+
+    /// Every block encoded, and the median time of encoding them all.
+    fn encode_all(&self, scratch: &mut [u8]) -> Result<(Encoded, Duration)> {
+        let input = self.input;
+        let blocks = &input.blocks[..];
         let mut encode_error = None;
         let encoded = Encoded::blocks(&input.bytes, blocks, 0, |block| {
-            match compress(block, &mut scratch) {
+            match self.compress(block, scratch) {
                 Ok(n) => Some(scratch[..n].to_vec()),
                 Err(e) => {
                     encode_error = Some(e);
@@ -124,47 +175,47 @@ impl ByteJob<'_> {
             }
         });
         let Some(encoded) = encoded else {
-            let e = anyhow::anyhow!("encoding failed: {}", encode_error.expect("set on None"));
-            return vec![failure(name, "-", e)];
+            bail!("encoding failed: {}", encode_error.expect("set on None"));
         };
         let encode_time = race::median(self.reps, || {
             for b in blocks {
                 let block = black_box(&input.bytes[b.clone()]);
-                black_box(compress(block, &mut scratch).ok());
+                black_box(self.compress(block, scratch).ok());
             }
         });
-        // Two blocks: the LZ4 row `lz4+pairs` decodes blocks two at a time.
-        let mut buf = vec![0u8; 2 * max_block];
-        let bench = Bench {
-            values: &input.bytes[..],
-            blocks,
-            encoded: &encoded,
-        };
-        let produced = |i: usize| blocks[i].len();
-        if let Err(e) = bench.check(&mut buf, produced, |i, out| {
-            self.codec
-                .decode(Isa::Scalar, bench.block_bytes(i), width, out)
-        }) {
-            let e = e.context("the scalar reference does not decode what was encoded");
-            return vec![failure(name, Isa::Scalar.name(), e)];
-        }
+        Ok((encoded, encode_time))
+    }
 
-        let own: Vec<Option<Encoded>> = self
-            .peers
+    /// Each peer's own encoding of the blocks, where it has a compressor.
+    fn peers_encode(&self) -> Vec<Option<Encoded>> {
+        let (input, width) = (self.input, self.input.elem.width);
+        self.peers
             .iter()
             .map(|p| {
-                Encoded::blocks(&input.bytes, blocks, 0, |block| {
+                Encoded::blocks(&input.bytes, &input.blocks, 0, |block| {
                     let mut out = Vec::new();
                     let n = p.encode(block, width, &mut out)?;
                     out.truncate(n);
                     Some(out)
                 })
             })
-            .collect();
-        let adaptive = RefCell::new(AdaptiveDecompressor::new());
-        let adaptive = &adaptive;
-        let adaptive_pairs = RefCell::new(AdaptiveDecompressor::new());
-        let adaptive_pairs = &adaptive_pairs;
+            .collect()
+    }
+
+    /// The memcpy baseline and the codec's own decoders (a kernel per level,
+    /// LZ4's loops and adaptive decompressors, the default dispatch), each
+    /// checked; a codec with encoders per level has each timed here.
+    fn own_contestants<'p>(
+        &'p self,
+        bench: Bench<'p, u8>,
+        adaptive: &'p Adaptive,
+        encode_time: Duration,
+        scratch: &mut [u8],
+        buf: &mut [u8],
+    ) -> Entrants<'p> {
+        let (input, width, name) = (self.input, self.input.elem.width, self.codec.name());
+        let blocks = &input.blocks[..];
+        let produced = |i: usize| blocks[i].len();
         let mut contestants: Vec<Contestant<u8>> = vec![race::memcpy(&input.bytes, blocks)];
         let mut failures = Vec::new();
         for kernel in kernels(self.codec, self.isas, self.auto) {
@@ -176,7 +227,7 @@ impl ByteJob<'_> {
                     Kernel::Variant(v) => lz4::block::decompress_into_variant(v, input, out),
                     Kernel::Default => self.codec.decode_auto(input, width, out),
                     Kernel::Adaptive | Kernel::AdaptivePairs => {
-                        adaptive.borrow_mut().decompress_into(input, out)
+                        adaptive.single.borrow_mut().decompress_into(input, out)
                     }
                 }
             };
@@ -189,7 +240,7 @@ impl ByteJob<'_> {
                     race::median(self.reps, || {
                         for b in blocks {
                             let block = black_box(&input.bytes[b.clone()]);
-                            black_box(self.codec.encode_with(level, block, width, &mut scratch));
+                            black_box(self.codec.encode_with(level, block, width, scratch));
                         }
                     })
                 }
@@ -198,22 +249,23 @@ impl ByteJob<'_> {
             // The round trip checked, and one pass to time.
             let (checked, pass): (Result<()>, race::Pass<'_, u8>) =
                 if let Kernel::AdaptivePairs = kernel {
+                    let pairs = &adaptive.pairs;
                     let pair = move |i: usize, x: &mut [u8], y: &mut [u8]| {
                         let (a, b) = (bench.block_bytes(i), bench.block_bytes(i + 1));
-                        adaptive_pairs.borrow_mut().decompress_pair((a, x), (b, y))
+                        pairs.borrow_mut().decompress_pair((a, x), (b, y))
                     };
                     let single = move |i: usize, out: &mut [u8]| {
-                        adaptive_pairs
+                        pairs
                             .borrow_mut()
                             .decompress_into(bench.block_bytes(i), out)
                     };
                     (
-                        bench.check_pairs(&mut buf, pair, single),
+                        bench.check_pairs(buf, pair, single),
                         Box::new(move |buf: &mut [u8]| bench.pass_pairs(buf, pair, single)),
                     )
                 } else {
                     (
-                        bench.check(&mut buf, produced, decode),
+                        bench.check(buf, produced, decode),
                         Box::new(move |buf: &mut [u8]| bench.pass(buf, decode)),
                     )
                 };
@@ -223,13 +275,28 @@ impl ByteJob<'_> {
                     isa,
                     encode: Some(encode),
                     note: None,
-                    compressed: encoded.len,
+                    compressed: bench.encoded.len,
                     pass,
                 }),
-                Err(e) => failures.push(failure(&row_name, isa, e)),
+                Err(e) => failures.push(self.failure(&row_name, isa, e)),
             }
         }
-        for (&peer, own) in self.peers.iter().zip(&own) {
+        (contestants, failures)
+    }
+
+    /// The peers' decoders, each checked: on their own encoding where the
+    /// format is theirs alone, else on ours; with their compressors' times.
+    fn peer_contestants<'p>(
+        &'p self,
+        bench: Bench<'p, u8>,
+        peers_encoded: &'p [Option<Encoded>],
+        buf: &mut [u8],
+    ) -> Entrants<'p> {
+        let (input, width) = (self.input, self.input.elem.width);
+        let blocks = &input.blocks[..];
+        let produced = |i: usize| blocks[i].len();
+        let (mut contestants, mut failures) = (Vec::new(), Vec::new());
+        for (&peer, own) in self.peers.iter().zip(peers_encoded) {
             // Its compression is timed (and its size reported) where it has one.
             let encode = own.as_ref().map(|_| {
                 let mut out = Vec::new();
@@ -240,7 +307,7 @@ impl ByteJob<'_> {
                     }
                 })
             });
-            let compressed = own.as_ref().map_or(encoded.len, |e| e.len);
+            let compressed = own.as_ref().map_or(bench.encoded.len, |e| e.len);
             let bench = match own {
                 Some(encoded) if !peer.decodes_ours() => Bench { encoded, ..bench },
                 _ => bench,
@@ -249,7 +316,7 @@ impl ByteJob<'_> {
                 peer.decode(bench.block_bytes(i), width, out)
                     .ok_or("malformed input")
             };
-            match bench.check(&mut buf, produced, decode) {
+            match bench.check(buf, produced, decode) {
                 Ok(()) => contestants.push(Contestant {
                     codec: peer.name().to_string(),
                     isa: "-",
@@ -258,14 +325,21 @@ impl ByteJob<'_> {
                     compressed,
                     pass: Box::new(move |buf: &mut [u8]| bench.pass(buf, decode)),
                 }),
-                Err(e) => failures.push(failure(peer.name(), "-", e)),
+                Err(e) => failures.push(self.failure(peer.name(), "-", e)),
             }
         }
+        (contestants, failures)
+    }
 
-        let mut timed = race::race(contestants, &mut buf, self.reps);
+    /// A row for each decoder timed (against the memcpy's time), the
+    /// adaptive rows noting which loops they ran, then the failures.
+    fn report(&self, mut timed: Vec<Timed>, failures: Vec<Line>, adaptive: &Adaptive) -> Vec<Line> {
+        let input = self.input;
+        let name = self.codec.name();
         let memcpy_time = race::take_memcpy(&mut timed);
         let bytes = input.bytes.len() as f64;
-        let values = bytes / width as f64;
+        let values = bytes / input.elem.width as f64;
+        let max_block = input.max_block();
         let level_of = |codec: &str| {
             if codec == name {
                 return self.level;
@@ -296,7 +370,7 @@ impl ByteJob<'_> {
                 memcpy_gbs: bytes / secs(memcpy_time) / 1e9,
                 memcpy_ratio: secs(memcpy_time) / secs(decode),
                 scalar_ratio: None,
-                blocks: blocks.len() as u64,
+                blocks: input.blocks.len() as u64,
                 block: max_block as u64,
                 reps: self.reps,
                 note: t.note,
@@ -305,9 +379,9 @@ impl ByteJob<'_> {
         // Which loops the adaptive decompressors ended up running, and how often.
         for t in timed.iter_mut().filter(|t| t.isa == ADAPTIVE) {
             let stats = if t.codec.ends_with("+pairs") {
-                adaptive_pairs.borrow().pair_stats()
+                adaptive.pairs.borrow().pair_stats()
             } else {
-                adaptive.borrow().stats()
+                adaptive.single.borrow().stats()
             };
             let total: u64 = stats.iter().map(|s| s.calls).sum();
             let shares: Vec<String> = stats
