@@ -122,20 +122,10 @@ fuzz_target!(|data: &[u8]| {
     match decoded {
         Ok(decoded) => {
             let or = or.expect("every list decodes");
-            if decoded.iter().all(|l| l.windows(2).all(|w| w[0] <= w[1])) {
-                let union: BTreeSet<u32> = decoded.iter().flatten().copied().collect();
-                assert_eq!(or, union.into_iter().collect::<Vec<_>>());
+            if let Some(union) = union_of(&decoded) {
+                assert_eq!(or, union);
             }
-            if decoded.iter().all(|l| l.windows(2).all(|w| w[0] < w[1])) {
-                let sets: Vec<BTreeSet<u32>> = decoded
-                    .iter()
-                    .map(|l| l.iter().copied().collect())
-                    .collect();
-                let inter: Vec<u32> = decoded[0]
-                    .iter()
-                    .copied()
-                    .filter(|v| sets.iter().all(|s| s.contains(v)))
-                    .collect();
+            if let Some(inter) = intersection_of(&decoded) {
                 assert_eq!(and.expect("every list decodes"), inter);
                 assert_eq!(count.expect("every list decodes"), inter.len());
             }
@@ -173,26 +163,39 @@ fn stored(lists: &[(&[u8], usize)], levels: &[Isa]) {
             continue;
         };
         assert_eq!(o, Ok(()), "{isa}: OR by one call of lists that decode");
-        if decoded.iter().all(|l| l.windows(2).all(|w| w[0] <= w[1])) {
-            let union: BTreeSet<u32> = decoded.iter().flatten().copied().collect();
-            assert_eq!(
-                or,
-                union.into_iter().collect::<Vec<_>>(),
-                "{isa}: OR by one call"
-            );
+        if let Some(union) = union_of(decoded) {
+            assert_eq!(or, union, "{isa}: OR by one call");
         }
-        if decoded.iter().all(|l| l.windows(2).all(|w| w[0] < w[1])) {
-            let sets: Vec<BTreeSet<u32>> = decoded
-                .iter()
-                .map(|l| l.iter().copied().collect())
-                .collect();
-            let inter: Vec<u32> = decoded[0]
-                .iter()
-                .copied()
-                .filter(|v| sets.iter().all(|s| s.contains(v)))
-                .collect();
+        if let Some(inter) = intersection_of(decoded) {
             assert_eq!(a, Ok(()), "{isa}: AND by one call of lists that decode");
             assert_eq!(and, inter, "{isa}: AND by one call");
         }
     }
+}
+
+/// The union of lists each sorted, each value once; `None` if one is not.
+fn union_of(decoded: &[Vec<u32>]) -> Option<Vec<u32>> {
+    if !decoded.iter().all(|l| l.windows(2).all(|w| w[0] <= w[1])) {
+        return None;
+    }
+    let union: BTreeSet<u32> = decoded.iter().flatten().copied().collect();
+    Some(union.into_iter().collect())
+}
+
+/// The intersection of lists each strictly increasing; `None` if one is not.
+fn intersection_of(decoded: &[Vec<u32>]) -> Option<Vec<u32>> {
+    if !decoded.iter().all(|l| l.windows(2).all(|w| w[0] < w[1])) {
+        return None;
+    }
+    let sets: Vec<BTreeSet<u32>> = decoded
+        .iter()
+        .map(|l| l.iter().copied().collect())
+        .collect();
+    Some(
+        decoded[0]
+            .iter()
+            .copied()
+            .filter(|v| sets.iter().all(|s| s.contains(v)))
+            .collect(),
+    )
 }

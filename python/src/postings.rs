@@ -112,16 +112,9 @@ pub fn postings_decode_lists(
     counts: Vec<usize>,
 ) -> PyResult<Py<PyAny>> {
     crate::errors::guarded(|| {
-        if starts.len() != counts.len() {
-            return Err(PyValueError::new_err(format!(
-                "starts and counts differ in length ({} and {})",
-                starts.len(),
-                counts.len()
-            )));
-        }
         let held = Bytes::get(data)?;
         let bytes = held.as_slice();
-        let lists: Vec<(usize, usize)> = starts.into_iter().zip(counts).collect();
+        let lists = spans(starts, counts)?;
         let values = py
             .detach(|| {
                 let mut total = 0usize;
@@ -164,13 +157,6 @@ pub fn postings_query_lists(
     op: &str,
 ) -> PyResult<Py<PyAny>> {
     crate::errors::guarded(|| {
-        if starts.len() != counts.len() {
-            return Err(PyValueError::new_err(format!(
-                "starts and counts differ in length ({} and {})",
-                starts.len(),
-                counts.len()
-            )));
-        }
         let query = match op {
             "and" => stream_vbyte::and_delta_lists,
             "or" => stream_vbyte::or_delta_lists,
@@ -182,7 +168,7 @@ pub fn postings_query_lists(
         };
         let held = Bytes::get(data)?;
         let bytes = held.as_slice();
-        let lists: Vec<(usize, usize)> = starts.into_iter().zip(counts).collect();
+        let lists = spans(starts, counts)?;
         let mut out = Vec::new();
         py.detach(|| query(bytes, &lists, &mut out))
             .map_err(|e| to_py(py, e))?;
@@ -190,3 +176,14 @@ pub fn postings_query_lists(
     })
 }
 
+/// The `(start, count)` of each list, from two sequences of one length.
+fn spans(starts: Vec<usize>, counts: Vec<usize>) -> PyResult<Vec<(usize, usize)>> {
+    if starts.len() != counts.len() {
+        return Err(PyValueError::new_err(format!(
+            "starts and counts differ in length ({} and {})",
+            starts.len(),
+            counts.len()
+        )));
+    }
+    Ok(starts.into_iter().zip(counts).collect())
+}

@@ -63,13 +63,9 @@ impl<'a> DeltaCursor<'a> {
     /// `prev`. Fails only when the control bytes are cut short; damaged
     /// data is found as the cursor reaches it.
     pub fn new(input: &'a [u8], n: usize, prev: u32) -> Result<DeltaCursor<'a>, Error> {
-        DeltaCursor::with_isa(
-            crate::tune::isa(crate::tune::Op::StreamVByteDelta),
-            crate::tune::isa(crate::tune::Op::StreamVByteShortLists),
-            input,
-            n,
-            prev,
-        )
+        use crate::tune::{Op, isa};
+        let (long, short) = (isa(Op::StreamVByteDelta), isa(Op::StreamVByteShortLists));
+        DeltaCursor::at(long, short, input, 0, n).map(|c| DeltaCursor { acc: prev, ..c })
     }
 
     /// [`DeltaCursor::new`] decoding and skipping with the kernels of
@@ -81,17 +77,7 @@ impl<'a> DeltaCursor<'a> {
         prev: u32,
     ) -> Result<DeltaCursor<'a>, Error> {
         let isa = isa.check()?;
-        DeltaCursor::with_isa(isa, isa, input, n, prev)
-    }
-
-    fn with_isa(
-        isa: Isa,
-        short: Isa,
-        input: &'a [u8],
-        n: usize,
-        prev: u32,
-    ) -> Result<DeltaCursor<'a>, Error> {
-        DeltaCursor::at(isa, short, input, 0, n).map(|c| DeltaCursor { acc: prev, ..c })
+        DeltaCursor::at(isa, isa, input, 0, n).map(|c| DeltaCursor { acc: prev, ..c })
     }
 
     /// A cursor over the `n` values encoded from 0 at `bytes[start..]`,

@@ -63,13 +63,7 @@ pub fn and_delta_lists(
     lists: &[(usize, usize)],
     out: &mut Vec<u32>,
 ) -> Result<(), Error> {
-    use crate::tune::{Op, isa};
-    let kernels = Kernels {
-        short: isa(Op::StreamVByteShortLists),
-        long: isa(Op::StreamVByteDelta),
-        merge: isa(Op::Intersect),
-    };
-    and_impl(kernels, bytes, lists, out)
+    and_impl(Kernels::chosen(), bytes, lists, out)
 }
 
 /// [`and_delta_lists`] with the kernels (decoding and merging) of `isa`;
@@ -106,13 +100,7 @@ pub fn or_delta_lists(
     lists: &[(usize, usize)],
     out: &mut Vec<u32>,
 ) -> Result<(), Error> {
-    use crate::tune::{Op, isa};
-    let kernels = Kernels {
-        short: isa(Op::StreamVByteShortLists),
-        long: isa(Op::StreamVByteDelta),
-        merge: isa(Op::Intersect),
-    };
-    or_impl(kernels, bytes, lists, out)
+    or_impl(Kernels::chosen(), bytes, lists, out)
 }
 
 /// [`or_delta_lists`] with the kernels of `isa`; `Err(Unsupported)` if the
@@ -136,6 +124,16 @@ struct Kernels {
 }
 
 impl Kernels {
+    /// The levels this CPU's profile chooses.
+    fn chosen() -> Kernels {
+        use crate::tune::{Op, isa};
+        Kernels {
+            short: isa(Op::StreamVByteShortLists),
+            long: isa(Op::StreamVByteDelta),
+            merge: isa(Op::Intersect),
+        }
+    }
+
     /// Every kernel at one level.
     fn at(isa: Isa) -> Kernels {
         Kernels {
