@@ -17,10 +17,14 @@
 //! first value that reaches the target, reading no data after the skipped
 //! groups and that value's group.
 
+#[cfg(target_arch = "x86_64")]
+mod avx2;
+#[cfg(target_arch = "x86_64")]
+mod avx512;
 #[cfg(target_arch = "aarch64")]
 mod neon;
 #[cfg(target_arch = "x86_64")]
-mod x86;
+mod sse41;
 
 #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
 use super::decode::generic::{row, running};
@@ -260,10 +264,10 @@ pub(super) fn find_groups(isa: Isa, control: &[u8], data: &[u8], acc: u32, targe
         #[cfg(target_arch = "x86_64")]
         // SAFETY: `isa` came from `Isa::best()`, `Isa::check()` or `tune::isa()`, so the
         // CPU has SSE4.1.
-        Isa::Sse41 => unsafe { x86::find_groups(control, data, acc, target) },
+        Isa::Sse41 => unsafe { sse41::find_groups(control, data, acc, target) },
         #[cfg(target_arch = "x86_64")]
         // SAFETY: as above, the CPU has AVX2 (the AVX-512 level implies it).
-        Isa::Avx2 | Isa::Avx512 => unsafe { x86::find_groups_avx2(control, data, acc, target) },
+        Isa::Avx2 | Isa::Avx512 => unsafe { avx2::find_groups(control, data, acc, target) },
         #[cfg(target_arch = "aarch64")]
         // SAFETY: as above, the CPU has Neon.
         Isa::Neon => unsafe { neon::find_groups(control, data, acc, target) },
@@ -419,13 +423,13 @@ fn sum_values(isa: Isa, control: &[u8], n: usize, data: &[u8]) -> (usize, usize,
         #[cfg(target_arch = "x86_64")]
         // SAFETY: `isa` came from `Isa::best()`, `Isa::check()` or `tune::isa()`, so the
         // CPU has SSE4.1.
-        Isa::Sse41 => unsafe { x86::sum_values(control, n, data) },
+        Isa::Sse41 => unsafe { sse41::sum_values(control, n, data) },
         #[cfg(target_arch = "x86_64")]
         // SAFETY: as above, the CPU has AVX2.
-        Isa::Avx2 => unsafe { x86::sum_values_avx2(control, n, data) },
+        Isa::Avx2 => unsafe { avx2::sum_values(control, n, data) },
         #[cfg(target_arch = "x86_64")]
         // SAFETY: as above, the CPU has every feature of the AVX-512 level.
-        Isa::Avx512 => unsafe { x86::sum_values_avx512(control, n, data) },
+        Isa::Avx512 => unsafe { avx512::sum_values(control, n, data) },
         #[cfg(target_arch = "aarch64")]
         // SAFETY: as above, the CPU has Neon.
         Isa::Neon => unsafe { neon::sum_values(control, n, data) },

@@ -1,39 +1,12 @@
-//! The x86 entry points of the search and summing kernels of
-//! [`seek`](super), written once over `Vector`: SSE4.1, and VEX-encoded at
-//! the AVX2 level; and the AVX-512 summing, sixteen values a step by one
-//! `vpexpandb` as plain decoding takes them.
-//!
-//! The entry points here and in `neon.rs` are one-line trampolines that
-//! differ only in their `#[target_feature]` list, which is what compiles
-//! the generic code for each level, as memchr writes them; a macro making
-//! them would hide that list and save no logic. The AVX-512 summing stays
-//! outside the trait because its step is a 64-byte `vpexpandb` under a mask
-//! of four control bytes, which no other level has.
+//! The AVX-512 summing of [`seek`](super): sixteen values a step by one
+//! `vpexpandb`, as plain decoding takes them. It stays outside the `Vector`
+//! trait because its step is a 64-byte `vpexpandb` under a mask of four
+//! control bytes, which no other level has.
 
 use core::arch::x86_64::*;
 
 use crate::simd::x86::expand_bytes;
 use crate::stream_vbyte::tables::{EXPAND, expand_mask};
-
-/// The summing of [`sum_values_with`](super::sum_values_with) on SSE4.1.
-///
-/// # Safety
-/// The CPU must have SSE2, SSSE3 and SSE4.1; `control.len() >= n.div_ceil(4)`.
-#[target_feature(enable = "sse2,ssse3,sse4.1")]
-pub(super) unsafe fn sum_values(control: &[u8], n: usize, data: &[u8]) -> (usize, usize, u32) {
-    // SAFETY: the caller's promises.
-    unsafe { super::sum_values_with::<__m128i>(control, n, data, (0, 0)) }
-}
-
-/// The summing of [`sum_values_with`](super::sum_values_with), VEX-encoded.
-///
-/// # Safety
-/// The CPU must have AVX2 (and SSE4.1); `control.len() >= n.div_ceil(4)`.
-#[target_feature(enable = "sse2,ssse3,sse4.1,avx,avx2")]
-pub(super) unsafe fn sum_values_avx2(control: &[u8], n: usize, data: &[u8]) -> (usize, usize, u32) {
-    // SAFETY: the caller's promises.
-    unsafe { super::sum_values_with::<__m128i>(control, n, data, (0, 0)) }
-}
 
 /// The summing of [`sum_values`](super::sum_values) at the AVX-512 level:
 /// four groups of one-byte values by their byte sums (`psadbw`), as
@@ -50,11 +23,7 @@ pub(super) unsafe fn sum_values_avx2(control: &[u8], n: usize, data: &[u8]) -> (
 #[target_feature(
     enable = "sse2,ssse3,sse4.1,avx,avx2,bmi1,bmi2,popcnt,avx512f,avx512bw,avx512vl,avx512vbmi,avx512vbmi2"
 )]
-pub(super) unsafe fn sum_values_avx512(
-    control: &[u8],
-    n: usize,
-    data: &[u8],
-) -> (usize, usize, u32) {
+pub(super) unsafe fn sum_values(control: &[u8], n: usize, data: &[u8]) -> (usize, usize, u32) {
     let whole = n / 4;
     let (mut g, mut pos) = (0, 0);
     let mut acc = _mm512_setzero_si512();
@@ -97,34 +66,4 @@ pub(super) unsafe fn sum_values_avx512(
     let (done, pos, rest) =
         unsafe { super::sum_values_with::<__m128i>(control, n, data, (g, pos)) };
     (done, pos, head.wrapping_add(rest))
-}
-
-/// The search of [`find_groups_with`](super::find_groups_with) on SSE4.1.
-///
-/// # Safety
-/// The CPU must have SSE2, SSSE3 and SSE4.1.
-#[target_feature(enable = "sse2,ssse3,sse4.1")]
-pub(super) unsafe fn find_groups(
-    control: &[u8],
-    data: &[u8],
-    acc: u32,
-    target: u32,
-) -> super::Found {
-    // SAFETY: the CPU has SSE4.1 (the caller's promise).
-    unsafe { super::find_groups_with::<__m128i>(control, data, acc, target) }
-}
-
-/// The search of [`find_groups_with`](super::find_groups_with), VEX-encoded.
-///
-/// # Safety
-/// The CPU must have AVX2 (and SSE4.1).
-#[target_feature(enable = "sse2,ssse3,sse4.1,avx,avx2")]
-pub(super) unsafe fn find_groups_avx2(
-    control: &[u8],
-    data: &[u8],
-    acc: u32,
-    target: u32,
-) -> super::Found {
-    // SAFETY: the CPU has AVX2 (the caller's promise).
-    unsafe { super::find_groups_with::<__m128i>(control, data, acc, target) }
 }
