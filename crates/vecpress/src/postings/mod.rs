@@ -460,7 +460,7 @@ fn drive<C: Cursor, const N: usize>(
 /// Writes to the front of `kept` the `candidates` (sorted) that `list`
 /// holds, moving its cursor past them; returns how many, and whether the
 /// list ended (then no later candidate can be held).
-fn keep_held<C: Cursor>(
+pub(crate) fn keep_held<C: Cursor>(
     isa: Isa,
     candidates: &[u32],
     kept: &mut [u32],
@@ -511,6 +511,13 @@ pub(crate) fn and_decoded(isa: Isa, buf: &mut [u32], counts: &[usize]) -> usize 
         front[..c].copy_from_slice(&first[..c]);
     }
     c
+}
+
+/// Writes to the front of `kept` the `candidates` (sorted) that the
+/// decoded `list` (sorted) holds; returns how many. `kept` is as long as
+/// the candidates at least.
+pub(crate) fn keep_decoded(isa: Isa, candidates: &[u32], kept: &mut [u32], list: &[u32]) -> usize {
+    merge::keep_common(isa, candidates, 0, kept, 0, list).kept
 }
 
 /// The union of `lists` (each sorted), each value once, into `out`

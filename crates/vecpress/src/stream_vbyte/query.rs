@@ -7,9 +7,9 @@
 //! time on what it costs to start: a cursor per list, a skip per candidate.
 //! Lists of like lengths are decoded whole instead, by one call (with the
 //! kernel for short lists, see [`decode_delta_lists`](super::decode_delta_lists)),
-//! and intersected by SIMD merges, with no cursor at all; a list far longer
-//! than the shortest is read by a [`DeltaCursor`], which skips the groups
-//! that cannot hold a candidate ([`postings::and`]).
+//! and intersected by SIMD merges, with no cursor at all. A list far longer
+//! than the candidates left (the values the shorter lists share) is read by
+//! a [`DeltaCursor`], which skips the groups that cannot hold one of them.
 #![forbid(unsafe_code)]
 
 use super::DeltaCursor;
@@ -18,12 +18,13 @@ use super::lists::lists_impl;
 use crate::postings;
 use crate::{Error, Isa};
 
-/// Lists of at most this many values, or of [`WHOLE_RATIO`] times the
-/// shortest, are decoded whole for an intersection: decoding a value costs
-/// a small part of what skipping to a candidate does. Lists of more than
-/// [`WHOLE_MAX`] are read by cursors: between candidates as dense as their
-/// values, a cursor's blocks cost no more than whole lists, and it skips
-/// the runs that hold none.
+/// A list of at most this many values, or of [`WHOLE_RATIO`] times the
+/// candidates left (the shortest list's, then those the lists before kept),
+/// is decoded whole for an intersection: decoding a value costs a small part
+/// of what skipping to a candidate does. A list of more than [`WHOLE_MAX`]
+/// is read by cursor: between candidates as dense as its values, a
+/// cursor's blocks cost no more than a whole list, and it skips the runs
+/// that hold none.
 const WHOLE_MIN: usize = 256;
 /// See [`WHOLE_MIN`].
 const WHOLE_RATIO: usize = 64;
@@ -196,40 +197,77 @@ fn and_sorted(
     spans: &[(usize, usize)],
     out: &mut Vec<u32>,
 ) -> Result<(), Error> {
-    let Some(&(_, n0)) = spans.first() else {
-        return Ok(());
+    let answer = match spans {
+        [] => Ok(()),
+        [(_, n0), (_, n1), ..] if *n1 <= within(*n0) => and_whole(k, bytes, spans, out),
+        _ => and_cursors(k, bytes, spans, out),
     };
-    let whole = n0.saturating_mul(WHOLE_RATIO).clamp(WHOLE_MIN, WHOLE_MAX);
-    if spans.iter().all(|&(_, n)| n <= whole) {
-        let total = claimed(bytes, spans)?;
-        // Room for the shortest list's candidates, then the lists.
-        out.resize(n0 + total, 0);
-        if let Err(e) = lists_impl(k.short, k.long, bytes, spans, &mut out[n0..]) {
-            out.clear();
-            return Err(e);
-        }
-        let mut counts = [0; INLINE];
-        let kept = if spans.len() <= INLINE {
-            for (c, &(_, n)) in counts.iter_mut().zip(spans) {
-                *c = n;
-            }
-            postings::and_decoded(k.merge, out, &counts[..spans.len()])
-        } else {
-            let counts: Vec<usize> = spans.iter().map(|&(_, n)| n).collect();
-            postings::and_decoded(k.merge, out, &counts)
-        };
-        out.truncate(kept);
-        return Ok(());
-    }
-    let mut cursors = spans
-        .iter()
-        .map(|&(start, n)| DeltaCursor::at(k.long, k.short, bytes, start, n))
-        .collect::<Result<Vec<_>, Error>>()?;
-    let answer = postings::and(&mut cursors, out);
     if answer.is_err() {
         out.clear();
     }
     answer
+}
+
+/// The longest list decoded whole against `c` candidates.
+fn within(c: usize) -> usize {
+    c.saturating_mul(WHOLE_RATIO).clamp(WHOLE_MIN, WHOLE_MAX)
+}
+
+/// The intersection of the two shortest lists decoded whole by one call,
+/// then of each longer one in turn: decoded whole while it is within the
+/// ratio of the candidates left, else read by cursor, which skips what
+/// holds none of them. Leaves the answer in `out`.
+fn and_whole(
+    k: Kernels,
+    bytes: &[u8],
+    spans: &[(usize, usize)],
+    out: &mut Vec<u32>,
+) -> Result<(), Error> {
+    let (two, rest) = spans.split_at(2);
+    let n0 = two[0].1;
+    let total = claimed(bytes, two)?;
+    // Room for the shortest list's candidates, then the two lists.
+    out.resize(n0 + total, 0);
+    lists_impl(k.short, k.long, bytes, two, &mut out[n0..])?;
+    let mut c = postings::and_decoded(k.merge, out, &[two[0].1, two[1].1]);
+    for &(start, n) in rest {
+        if c == 0 {
+            break;
+        }
+        // The candidates, room for those kept (there are as many values
+        // after them: the room and the lists above hold twice the
+        // shortest's), then a list decoded whole.
+        let m = if n <= within(c) {
+            claimed(bytes, &[(start, n)])?;
+            out.resize(2 * c + n, 0);
+            let (candidates, after) = out.split_at_mut(c);
+            let (kept, list) = after.split_at_mut(c);
+            lists_impl(k.short, k.long, bytes, &[(start, n)], list)?;
+            postings::keep_decoded(k.merge, candidates, kept, list)
+        } else {
+            let mut cursor = DeltaCursor::at(k.long, k.short, bytes, start, n)?;
+            let (candidates, kept) = out.split_at_mut(c);
+            postings::keep_held(k.merge, candidates, kept, &mut cursor)?.0
+        };
+        out.copy_within(c..c + m, 0);
+        c = m;
+    }
+    out.truncate(c);
+    Ok(())
+}
+
+/// The intersection by cursors ([`postings::and`]).
+fn and_cursors(
+    k: Kernels,
+    bytes: &[u8],
+    spans: &[(usize, usize)],
+    out: &mut Vec<u32>,
+) -> Result<(), Error> {
+    let mut cursors = spans
+        .iter()
+        .map(|&(start, n)| DeltaCursor::at(k.long, k.short, bytes, start, n))
+        .collect::<Result<Vec<_>, Error>>()?;
+    postings::and(&mut cursors, out)
 }
 
 fn or_impl(
