@@ -504,7 +504,7 @@ pub(crate) fn and_decoded(isa: Isa, buf: &mut [u32], counts: &[usize]) -> usize 
         } else {
             (&first[..c], &mut front[..])
         };
-        c = merge::keep_common(isa, candidates, 0, kept, 0, list).kept;
+        c = keep_decoded(isa, candidates, kept, list);
         in_front = !in_front;
     }
     if !in_front {

@@ -64,7 +64,7 @@ pub fn and_delta_lists(
     lists: &[(usize, usize)],
     out: &mut Vec<u32>,
 ) -> Result<(), Error> {
-    and_impl(Kernels::chosen(), bytes, lists, out)
+    query(Kernels::chosen(), bytes, lists, out, and_sorted)
 }
 
 /// [`and_delta_lists`] with the kernels (decoding and merging) of `isa`;
@@ -75,7 +75,7 @@ pub fn and_delta_lists_with(
     lists: &[(usize, usize)],
     out: &mut Vec<u32>,
 ) -> Result<(), Error> {
-    and_impl(Kernels::at(isa.check()?), bytes, lists, out)
+    query(Kernels::at(isa.check()?), bytes, lists, out, and_sorted)
 }
 
 /// The values in any list (their union), in order and each once, into
@@ -101,7 +101,7 @@ pub fn or_delta_lists(
     lists: &[(usize, usize)],
     out: &mut Vec<u32>,
 ) -> Result<(), Error> {
-    or_impl(Kernels::chosen(), bytes, lists, out)
+    query(Kernels::chosen(), bytes, lists, out, or_sorted)
 }
 
 /// [`or_delta_lists`] with the kernels of `isa`; `Err(Unsupported)` if the
@@ -112,7 +112,7 @@ pub fn or_delta_lists_with(
     lists: &[(usize, usize)],
     out: &mut Vec<u32>,
 ) -> Result<(), Error> {
-    or_impl(Kernels::at(isa.check()?), bytes, lists, out)
+    query(Kernels::at(isa.check()?), bytes, lists, out, or_sorted)
 }
 
 /// The levels a query runs at: the kernel for short lists, the others'
@@ -161,6 +161,21 @@ fn sorted<R>(lists: &[(usize, usize)], f: impl FnOnce(&[(usize, usize)]) -> R) -
     f(spans)
 }
 
+/// An intersection or union of spans sorted by count, into `out`.
+type Answer = fn(Kernels, &[u8], &[(usize, usize)], &mut Vec<u32>) -> Result<(), Error>;
+
+/// A query's spans sorted by count, given to `answer` with `out` cleared.
+fn query(
+    k: Kernels,
+    bytes: &[u8],
+    lists: &[(usize, usize)],
+    out: &mut Vec<u32>,
+    answer: Answer,
+) -> Result<(), Error> {
+    out.clear();
+    sorted(lists, |spans| answer(k, bytes, spans, out))
+}
+
 /// The values of every list, summed, once each list's control bytes are
 /// known to be in `bytes` (so that room for them is bounded by the
 /// input); else the error decoding that list gives.
@@ -179,16 +194,6 @@ fn claimed(bytes: &[u8], spans: &[(usize, usize)]) -> Result<usize, Error> {
             limit: usize::MAX - sum,
         })
     })
-}
-
-fn and_impl(
-    k: Kernels,
-    bytes: &[u8],
-    lists: &[(usize, usize)],
-    out: &mut Vec<u32>,
-) -> Result<(), Error> {
-    out.clear();
-    sorted(lists, |spans| and_sorted(k, bytes, spans, out))
 }
 
 fn and_sorted(
@@ -268,16 +273,6 @@ fn and_cursors(
         .map(|&(start, n)| DeltaCursor::at(k.long, k.short, bytes, start, n))
         .collect::<Result<Vec<_>, Error>>()?;
     postings::and(&mut cursors, out)
-}
-
-fn or_impl(
-    k: Kernels,
-    bytes: &[u8],
-    lists: &[(usize, usize)],
-    out: &mut Vec<u32>,
-) -> Result<(), Error> {
-    out.clear();
-    sorted(lists, |spans| or_sorted(k, bytes, spans, out))
 }
 
 fn or_sorted(
