@@ -470,3 +470,33 @@ fn posting_queries_allocate_no_more_than_the_input_holds() {
         }
     }
 }
+
+/// Queries by one call on lists stored in one buffer take room for a list
+/// only as far as its bytes could hold it (a value a byte, at most), whatever
+/// count it claims: two lists over the same bytes allocate within what two
+/// such inputs can hold, the largest with 1 MiB of zeros (control bytes
+/// that each announce four one-byte values).
+#[test]
+fn stored_list_queries_allocate_no_more_than_the_input_holds() {
+    use vecpress::stream_vbyte as svb;
+    let inputs = [
+        vec![0u8; 64],
+        vec![0xff; 64],
+        noise(300, 5),
+        vec![0u8; 3],
+        vec![0u8; 1 << 20],
+    ];
+    for input in &inputs {
+        let len = input.len();
+        for n in [0, 1, 1000, 4 * len / 5, len, 4 * len, 1 << 30, usize::MAX] {
+            let bound = 2 * 4 * len;
+            let spans = [(0, n), (0, n / 2)];
+            let _ = within(&format!("and n={n} of {len}"), bound, || {
+                svb::and_delta_lists(input, &spans, &mut Vec::new())
+            });
+            let _ = within(&format!("or n={n} of {len}"), bound, || {
+                svb::or_delta_lists(input, &spans, &mut Vec::new())
+            });
+        }
+    }
+}

@@ -12,7 +12,10 @@
 //! a [`DeltaCursor`], which skips the groups that cannot hold one of them.
 #![forbid(unsafe_code)]
 
+use core::ops::ControlFlow;
+
 use super::DeltaCursor;
+use super::chunked::scan;
 use super::decode::scalar::{control_len, control_truncated};
 use super::lists::lists_impl;
 use crate::postings;
@@ -176,17 +179,25 @@ fn query(
     sorted(lists, |spans| answer(k, bytes, spans, out))
 }
 
-/// The values of every list, summed, once each list's control bytes are
-/// known to be in `bytes` (so that room for them is bounded by the
-/// input); else the error decoding that list gives.
+/// The values of every list, summed, once each list's bytes are known to
+/// be enough for them (a control byte per four values and a data byte per
+/// value at least), so that room for them is bounded by the input as the
+/// format bounds it; else the error decoding that list gives, found a
+/// chunk at a time without room for its values.
 fn claimed(bytes: &[u8], spans: &[(usize, usize)]) -> Result<usize, Error> {
     spans.iter().try_fold(0usize, |sum, &(start, n)| {
         let have = bytes.len().checked_sub(start).ok_or(Error::OutOfRange {
             index: start,
             len: bytes.len(),
         })?;
-        if have < control_len(n) {
+        let clen = control_len(n);
+        if have < clen {
             return Err(control_truncated(have, n).shifted(start));
+        }
+        if have - clen < n {
+            // Cut short: every value takes a data byte at least.
+            scan::<(), true>(&bytes[start..], n, 0, |_, _| ControlFlow::Continue(()))
+                .map_err(|e| e.shifted(start))?;
         }
         sum.checked_add(n).ok_or(Error::LimitExceeded {
             what: "values in all lists",
