@@ -14,6 +14,10 @@
 //! - `stream-vbyte-delta`, `vbyte-delta`, `bp128-delta`,
 //!   `fastlanes-delta` and `pfor-delta`: [`postings::and`] and
 //!   [`postings::or`] over cursors on the lists' bytes;
+//! - `hybrid`: [`postings::hybrid`] lists (bitmap windows where a list is
+//!   dense, Stream VByte gaps where sparse), its `and` and `or`; `hybrid,
+//!   AND counted` counts an AND's ids with `and_count` (its OR columns are
+//!   `or`'s, as in `hybrid`);
 //! - `stream-vbyte-delta decode+merge`: each list decoded whole by
 //!   vecpress, then intersected or merged as below (where the time goes);
 //! - `peer:streamvbyte-c decode+merge`: each list decoded whole by the C
@@ -35,7 +39,7 @@ use std::time::{Duration, Instant};
 
 use anyhow::{Result, bail};
 use vecpress::bitpack::{bp128, fastlanes, pfor};
-use vecpress::postings::{self, Cursor};
+use vecpress::postings::{self, Cursor, hybrid};
 use vecpress::{stream_vbyte, vbyte};
 
 use super::peers::{self, Peer};
@@ -58,6 +62,7 @@ struct List {
     bp128: Vec<u8>,
     fastlanes: Vec<u8>,
     pfor: Vec<u8>,
+    hybrid: Vec<u8>,
     #[cfg(feature = "peers")]
     bitmap: croaring::Bitmap,
 }
@@ -80,6 +85,7 @@ impl List {
             bp128: bp128::encode_delta_to_vec(&values, 0),
             fastlanes: fastlanes::encode_delta_to_vec(&values, 0),
             pfor: pfor::encode_delta_to_vec(&values, 0),
+            hybrid: hybrid::encode(&values).expect("posting lists are sorted"),
             svb,
             svb_len,
             values,
@@ -307,6 +313,16 @@ pub fn run(name: &str, raw: Vec<Vec<u32>>, reps: u32) -> Result<()> {
             bytes_per_posting: per(used.iter().map(|&i| lists[i].pfor.len()).sum()),
         },
         Contestant {
+            name: HYBRID,
+            run: Box::new(|k, qs| hybrid_queries(lists, k, qs, false)),
+            bytes_per_posting: per(used.iter().map(|&i| lists[i].hybrid.len()).sum()),
+        },
+        Contestant {
+            name: HYBRID_COUNT,
+            run: Box::new(|k, qs| hybrid_queries(lists, k, qs, true)),
+            bytes_per_posting: per(used.iter().map(|&i| lists[i].hybrid.len()).sum()),
+        },
+        Contestant {
             name: "stream-vbyte-delta decode+merge",
             run: Box::new({
                 let mut s = Scratch::default();
@@ -427,7 +443,7 @@ pub fn run(name: &str, raw: Vec<Vec<u32>>, reps: u32) -> Result<()> {
         "peer:croaring",
         "peer:croaring to array",
     ];
-    for (own, peer) in ["stream-vbyte-delta", ONE_CALL]
+    for (own, peer) in ["stream-vbyte-delta", ONE_CALL, HYBRID, HYBRID_COUNT]
         .into_iter()
         .flat_map(|own| peers.map(|peer| (own, peer)))
     {
@@ -475,6 +491,34 @@ fn cursors<C: Cursor>(
 /// The contestant that answers each query by one call on the lists stored
 /// in one buffer, as an index holds them.
 const ONE_CALL: &str = "stream-vbyte-delta, one call";
+/// The contestant answering from `postings::hybrid` lists.
+const HYBRID: &str = "hybrid";
+/// The same, an AND counted (`hybrid::and_count`), as the Roaring peer
+/// counts its bitmap.
+const HYBRID_COUNT: &str = "hybrid, AND counted";
+
+/// Answers the queries from the lists' `postings::hybrid` bytes; with
+/// `count`, an AND's ids are counted, not written.
+fn hybrid_queries(lists: &[List], kind: Kind, queries: &[Query], count: bool) -> Result<Answers> {
+    let mut answers = Answers::default();
+    let mut out = Vec::new();
+    let mut q_lists: Vec<&[u8]> = Vec::with_capacity(3);
+    for q in queries {
+        q_lists.clear();
+        q_lists.extend(q.iter().map(|&i| &lists[i].hybrid[..]));
+        if kind.and && count {
+            answers.count += hybrid::and_count(&q_lists)?;
+            continue;
+        }
+        if kind.and {
+            hybrid::and(&q_lists, &mut out)?;
+        } else {
+            hybrid::or(&q_lists, &mut out)?;
+        }
+        answers.add(&out);
+    }
+    Ok(answers)
+}
 
 /// Answers the queries with [`stream_vbyte::and_delta_lists`] and
 /// [`stream_vbyte::or_delta_lists`] on the lists in `stored`.

@@ -56,6 +56,7 @@
 //! # Ok::<(), vecpress::Error>(())
 //! ```
 
+pub mod hybrid;
 mod merge;
 
 use crate::{Error, Isa};
