@@ -81,7 +81,7 @@ mod scalar;
 
 use crate::tune::{self, Op};
 use crate::{Error, Isa, stream_vbyte};
-use read::{List, View};
+use read::{BITMAP, GAPS, List, RUNS, View};
 
 /// Ids a window spans: a bitmap block holds 4096 bits (512 bytes) a window.
 pub const WINDOW: u32 = 1 << SHIFT;
@@ -128,48 +128,130 @@ pub fn encode_into(values: &[u32], out: &mut Vec<u8>) -> Result<usize, Error> {
             value: i + 1,
         });
     }
-    let blocks = plan(values);
-    let start = out.len();
-    put_varint(out, blocks.len() as u32);
+    let mut body = Vec::new();
+    let mut count = 0u32;
     let (mut prev, mut next) = (0u32, 0u32);
-    for b in &blocks {
+    for b in plan(values) {
         let ids = &values[b.from..b.to];
-        if b.bitmap {
-            let (first, last) = (ids[0] >> SHIFT, ids[ids.len() - 1] >> SHIFT);
-            let n = last - first + 1;
-            put_varint(out, 1 | n << 1);
-            put_varint(out, first - next);
-            let at = out.len();
-            out.resize(at + n as usize * WINDOW_BYTES, 0);
-            let base = first << SHIFT;
-            for &v in ids {
-                let bit = (v - base) as usize;
-                out[at + bit / 8] |= 1 << (bit % 8);
+        match b.kind {
+            BITMAP => {
+                let (first, last) = (ids[0] >> SHIFT, ids[ids.len() - 1] >> SHIFT);
+                let n = last - first + 1;
+                put_varint(&mut body, BITMAP | n << 2);
+                put_varint(&mut body, first - next);
+                let at = body.len();
+                body.resize(at + n as usize * WINDOW_BYTES, 0);
+                let base = first << SHIFT;
+                for &v in ids {
+                    let bit = (v - base) as usize;
+                    body[at + bit / 8] |= 1 << (bit % 8);
+                }
+                count += 1;
+                next = first + n;
+                prev = ((u64::from(next) << SHIFT) - 1) as u32;
             }
-            next = first + n;
-            prev = ((u64::from(next) << SHIFT) - 1) as u32;
-        } else {
-            let gaps = stream_vbyte::encode_delta_to_vec(ids, prev);
-            put_varint(out, (ids.len() as u32) << 1);
-            put_varint(out, gaps.len() as u32);
-            out.extend_from_slice(&gaps);
-            prev = ids[ids.len() - 1];
-            next = (prev >> SHIFT) + 1;
+            RUNS => {
+                let runs = runs_of(ids);
+                for runs in whole_windows(&runs, |r| r[0] >> SHIFT, RUNS_PER_BLOCK) {
+                    let flat = runs.as_flattened();
+                    let data = stream_vbyte::encode_delta_to_vec(flat, prev);
+                    let last = flat[flat.len() - 1];
+                    put_block(&mut body, RUNS, runs.len(), last - prev, &data);
+                    count += 1;
+                    prev = last;
+                }
+                next = (prev >> SHIFT) + 1;
+            }
+            _ => {
+                for part in whole_windows(ids, |&v| v >> SHIFT, GAPS_PER_BLOCK) {
+                    let gaps = stream_vbyte::encode_delta_to_vec(part, prev);
+                    let last = part[part.len() - 1];
+                    put_block(&mut body, GAPS, part.len(), last - prev, &gaps);
+                    count += 1;
+                    prev = last;
+                }
+                next = (prev >> SHIFT) + 1;
+            }
         }
     }
+    let start = out.len();
+    put_varint(out, count);
+    out.extend_from_slice(&body);
     Ok(out.len() - start)
 }
 
-/// A block the encoder writes: ids `from..to`, as a bitmap or as gaps.
+/// A window is runs where they take fewer bytes than its gaps and less
+/// than this fraction of its bitmap, so that a query decodes them faster
+/// than it reads the bitmap; and a bitmap where it takes fewer bytes than
+/// this many times its gaps, so that a query reads it in place where its
+/// gaps would be decoded (dense lists of census data: twice as fast, for
+/// a tenth more bytes).
+const RUNS_UNDER: usize = 8;
+const BITMAP_UNDER: usize = 2;
+
+/// Ids a block of gaps holds, and runs a block of runs, before it ends
+/// with the window it is in: a query decodes little more than this of a
+/// list to reach an id, skipping the blocks before by their headers. A
+/// block holds whole windows, so that in a window a list is in one block.
+const GAPS_PER_BLOCK: usize = 256;
+const RUNS_PER_BLOCK: usize = 128;
+
+/// `items` (sorted by `window`) cut into pieces of at least `min` items
+/// (but the last), each ending where a window does.
+fn whole_windows<T>(
+    items: &[T],
+    window: impl Fn(&T) -> u32,
+    min: usize,
+) -> impl Iterator<Item = &[T]> {
+    let mut rest = items;
+    core::iter::from_fn(move || {
+        if rest.is_empty() {
+            return None;
+        }
+        let mut end = min.min(rest.len());
+        let w = window(&rest[end - 1]);
+        end += rest[end..].partition_point(|x| window(x) == w);
+        let (piece, after) = rest.split_at(end);
+        rest = after;
+        Some(piece)
+    })
+}
+
+/// Writes the header of a block of gaps or runs (its kind and count, its
+/// last id's distance from the id before it, its byte length), then its
+/// bytes.
+fn put_block(out: &mut Vec<u8>, kind: u32, n: usize, span: u32, data: &[u8]) {
+    put_varint(out, kind | (n as u32) << 2);
+    put_varint(out, span);
+    put_varint(out, data.len() as u32);
+    out.extend_from_slice(data);
+}
+
+/// A block the encoder writes: ids `from..to`, of a kind.
 struct Block {
     from: usize,
     to: usize,
-    bitmap: bool,
+    kind: u32,
 }
 
-/// Each window a bitmap where 512 bytes are fewer than its gaps take
-/// (a quarter byte of control and one to four data bytes each), adjacent
-/// bitmap windows one block, the windows of gaps between them one block.
+/// Runs of consecutive ids, first and last, each in one window.
+fn runs_of(ids: &[u32]) -> Vec<[u32; 2]> {
+    let mut runs: Vec<[u32; 2]> = Vec::new();
+    for &v in ids {
+        match runs.last_mut() {
+            Some(r) if r[1].wrapping_add(1) == v && v >> SHIFT == r[0] >> SHIFT => r[1] = v,
+            _ => runs.push([v, v]),
+        }
+    }
+    runs
+}
+
+/// Each window in the form that takes the fewest bytes, as
+/// [`RUNS_UNDER`] and [`BITMAP_UNDER`] weigh them: 512 as a bitmap; as
+/// gaps, a quarter byte of control and one to four data bytes each; as
+/// runs, two such gaps each (to its first id, and from there to its last).
+/// Adjacent bitmap windows make one block; windows of gaps, or of runs,
+/// one block until a window of another form.
 fn plan(values: &[u32]) -> Vec<Block> {
     let mut blocks: Vec<Block> = Vec::new();
     let mut i = 0;
@@ -177,23 +259,48 @@ fn plan(values: &[u32]) -> Vec<Block> {
     while i < values.len() {
         let w = values[i] >> SHIFT;
         let end = i + values[i..].partition_point(|&v| v >> SHIFT == w);
-        let mut cost = (end - i).div_ceil(4);
-        for &v in &values[i..end] {
-            cost += gap_bytes(v.wrapping_sub(prev));
+        // Costs in quarters of a byte.
+        let mut gaps = end - i;
+        let (mut runs, mut start) = (0, 0u32);
+        for (k, &v) in values[i..end].iter().enumerate() {
+            gaps += 4 * gap_bytes(v.wrapping_sub(prev));
+            if k == 0 || v != prev.wrapping_add(1) {
+                // Two gaps: to its first id, and to its last.
+                runs += 2 + 4 * (gap_bytes(v.wrapping_sub(prev)) + 1);
+                start = v;
+            } else if v - start == 256 {
+                // The gap to its last id takes a second byte.
+                runs += 4;
+            }
             prev = v;
         }
-        let bitmap = cost > WINDOW_BYTES;
+        let bitmap = 4 * WINDOW_BYTES;
+        let rf: usize = std::env::var("HY_R")
+            .ok()
+            .and_then(|x| x.parse().ok())
+            .unwrap_or(1);
+        let gf: usize = std::env::var("HY_G")
+            .ok()
+            .and_then(|x| x.parse().ok())
+            .unwrap_or(1);
+        let kind = if runs < gaps && runs * rf < bitmap {
+            RUNS
+        } else if bitmap < gaps * gf {
+            BITMAP
+        } else {
+            GAPS
+        };
         match blocks.last_mut() {
             Some(b)
-                if b.bitmap == bitmap
-                    && (!bitmap || values[b.to - 1] >> SHIFT == w.wrapping_sub(1)) =>
+                if b.kind == kind
+                    && (kind != BITMAP || values[b.to - 1] >> SHIFT == w.wrapping_sub(1)) =>
             {
                 b.to = end
             }
             _ => blocks.push(Block {
                 from: i,
                 to: end,
-                bitmap,
+                kind,
             }),
         }
         i = end;
@@ -245,7 +352,7 @@ pub fn decode_into_with(isa: Isa, bytes: &[u8], out: &mut Vec<u32>) -> Result<us
         let mut words = Vec::new();
         let mut w = 0;
         while let Some(at) = list.seek(w)? {
-            let e = list.end().max(at + 1);
+            let e = span_end(core::slice::from_ref(&list), at, [list.end()].into_iter());
             match list.span(at, e) {
                 View::Ids(ids) => out.extend_from_slice(ids),
                 View::Bits(bits) => {
@@ -253,6 +360,11 @@ pub fn decode_into_with(isa: Isa, bytes: &[u8], out: &mut Vec<u32>) -> Result<us
                     words.resize(bits.len() / 8, 0);
                     load(&mut words, bits);
                     extract(isa, &words, at << SHIFT, out);
+                }
+                View::Runs(runs) => {
+                    for (a, b) in clipped(runs, u64::from(at) << SHIFT, u64::from(e) << SHIFT) {
+                        out.extend(a..=b);
+                    }
                 }
             }
             if e >= WINDOWS {
@@ -342,8 +454,11 @@ enum Found<'o> {
 #[derive(Default)]
 struct Scratch {
     words: Vec<u64>,
+    mask: Vec<u64>,
     a: Vec<u32>,
     b: Vec<u32>,
+    runs: Vec<(u32, u32)>,
+    other: Vec<(u32, u32)>,
 }
 
 fn lists_of<'a>(isa: Isa, lists: &[&'a [u8]]) -> Result<Vec<List<'a>>, Error> {
@@ -371,92 +486,171 @@ fn intersect(isa: Isa, lists: &[&[u8]], found: &mut Found) -> Result<(), Error> 
             }
             i = (i + 1) % k;
         }
-        let e = lists
-            .iter()
-            .map(List::end)
-            .min()
-            .unwrap_or(w + 1)
-            .max(w + 1);
-        span_and(isa, &lists, w, e, &mut s, found);
+        let e = span_end(&lists, w, lists.iter().map(List::end));
+        let views: Vec<View> = lists.iter().map(|l| l.span(w, e)).collect();
+        span_and(isa, &views, w, e, &mut s, found);
         w = e;
     }
     Ok(())
 }
 
+/// Windows a span takes at most where a list is a bitmap, so that the
+/// bitmaps ANDed for it stay in the first level of cache, and runs drawn
+/// over it draw no more than this.
+const CHUNK: u32 = 32;
+
+/// Where a span from `w` ends: at the first of `ends`, and within
+/// [`CHUNK`] windows where a list there is a bitmap.
+fn span_end(lists: &[List], w: u32, ends: impl Iterator<Item = u32>) -> u32 {
+    let e = ends.min().unwrap_or(w + 1).max(w + 1);
+    if lists.iter().any(List::has_bits) {
+        e.min(w.saturating_add(CHUNK))
+    } else {
+        e
+    }
+}
+
 /// The intersection of every list's ids in windows `w..e`, in each of which
 /// every list is in one block.
-fn span_and(isa: Isa, lists: &[List], w: u32, e: u32, s: &mut Scratch, found: &mut Found) {
-    let base = w << SHIFT;
+fn span_and(isa: Isa, views: &[View], w: u32, e: u32, s: &mut Scratch, found: &mut Found) {
+    let (lo, hi) = (u64::from(w) << SHIFT, u64::from(e) << SHIFT);
     // The shortest array of ids, if any list holds ids as gaps here, is
-    // where the candidates start; else the bitmaps are ANDed.
-    let shortest = lists
+    // where the candidates start; else the bitmaps are ANDed; else the runs
+    // are intersected.
+    let shortest = views
         .iter()
         .enumerate()
-        .filter_map(|(i, l)| match l.span(w, e) {
+        .filter_map(|(i, v)| match v {
             View::Ids(ids) => Some((ids.len(), i)),
-            View::Bits(_) => None,
+            _ => None,
         })
         .min();
-    let Some((_, first)) = shortest else {
-        let bits = |l| bits_of(l, w, e);
-        if let (Found::Count(n), [a, b]) = (&mut *found, lists) {
-            **n += and_count2(isa, bits(a), bits(b));
+    if let Some((_, first)) = shortest {
+        let View::Ids(ids) = views[first] else {
+            unreachable!("the shortest is an array of ids")
+        };
+        s.a.clear();
+        s.a.extend_from_slice(ids);
+        let mut c = s.a.len();
+        for (i, v) in views.iter().enumerate() {
+            if i == first || c == 0 {
+                continue;
+            }
+            match *v {
+                View::Bits(bits) => c = scalar::keep_set(bits, lo as u32, &mut s.a[..c]),
+                View::Runs(runs) => c = scalar::keep_in_runs(runs, &mut s.a[..c]),
+                View::Ids(other) => {
+                    s.b.resize(c.max(s.b.len()), 0);
+                    c = super::keep_decoded(isa, &s.a[..c], &mut s.b[..c], other);
+                    core::mem::swap(&mut s.a, &mut s.b);
+                }
+            }
+        }
+        match found {
+            Found::Ids(out) => out.extend_from_slice(&s.a[..c]),
+            Found::Count(n) => **n += c,
+        }
+        return;
+    }
+    if views.iter().any(|v| matches!(v, View::Bits(_))) {
+        if let (Found::Count(n), [View::Bits(a), View::Bits(b)]) = (&mut *found, views) {
+            **n += and_count2(isa, a, b);
             return;
         }
         let words = (e - w) as usize * WORDS;
         s.words.clear();
-        s.words.resize(words, 0);
-        load(&mut s.words, bits(&lists[0]));
-        for l in &lists[1..] {
-            and_words(&mut s.words, bits(l));
+        s.words.resize(words, !0);
+        for v in views {
+            match *v {
+                View::Bits(bits) => and_words(&mut s.words, bits),
+                View::Runs(runs) => {
+                    s.mask.clear();
+                    s.mask.resize(words, 0);
+                    draw_runs(&mut s.mask, runs, lo, hi);
+                    for (a, m) in s.words.iter_mut().zip(&s.mask) {
+                        *a &= m;
+                    }
+                }
+                View::Ids(_) => {}
+            }
         }
         match found {
-            Found::Ids(out) => extract(isa, &s.words, base, out),
+            Found::Ids(out) => extract(isa, &s.words, lo as u32, out),
             Found::Count(n) => **n += count(&s.words),
         }
         return;
-    };
-    let View::Ids(ids) = lists[first].span(w, e) else {
-        unreachable!("the shortest is an array of ids")
-    };
-    s.a.clear();
-    s.a.extend_from_slice(ids);
-    let mut c = s.a.len();
-    for (i, l) in lists.iter().enumerate() {
-        if i == first || c == 0 {
-            continue;
-        }
-        match l.span(w, e) {
-            View::Bits(bits) => c = scalar::keep_set(bits, base, &mut s.a[..c]),
-            View::Ids(other) => {
-                s.b.resize(c.max(s.b.len()), 0);
-                c = super::keep_decoded(isa, &s.a[..c], &mut s.b[..c], other);
-                core::mem::swap(&mut s.a, &mut s.b);
-            }
-        }
+    }
+    // Every list holds runs here: their intersection, run by run.
+    s.runs.clear();
+    s.runs.extend(clipped(runs_of_view(&views[0]), lo, hi));
+    for v in &views[1..] {
+        s.other.clear();
+        scalar::and_runs(&s.runs, clipped(runs_of_view(v), lo, hi), &mut s.other);
+        core::mem::swap(&mut s.runs, &mut s.other);
     }
     match found {
-        Found::Ids(out) => out.extend_from_slice(&s.a[..c]),
-        Found::Count(n) => **n += c,
+        Found::Ids(out) => {
+            for &(a, b) in &s.runs {
+                out.extend(a..=b);
+            }
+        }
+        Found::Count(n) => {
+            **n += s
+                .runs
+                .iter()
+                .map(|&(a, b)| (b - a) as usize + 1)
+                .sum::<usize>()
+        }
     }
 }
 
-/// A list's bitmap over windows `w..e` (none if it holds ids as gaps).
-fn bits_of<'l>(l: &'l List, w: u32, e: u32) -> &'l [u8] {
-    match l.span(w, e) {
-        View::Bits(b) => b,
-        View::Ids(_) => &[],
+fn runs_of_view<'v>(v: &View<'v>) -> &'v [[u32; 2]] {
+    match *v {
+        View::Runs(r) => r,
+        _ => &[],
+    }
+}
+
+/// Runs cut to ids `lo..hi`.
+fn clipped(runs: &[[u32; 2]], lo: u64, hi: u64) -> impl Iterator<Item = (u32, u32)> + '_ {
+    runs.iter().filter_map(move |&[a, b]| {
+        let (a, b) = (u64::from(a).max(lo), u64::from(b).min(hi - 1));
+        (a <= b).then_some((a as u32, b as u32))
+    })
+}
+
+/// Sets the bits of ids in `runs` (cut to `lo..hi`) in a bitmap of ids
+/// from `lo`.
+fn draw_runs(words: &mut [u64], runs: &[[u32; 2]], lo: u64, hi: u64) {
+    for (a, b) in clipped(runs, lo, hi) {
+        let (a, b) = (
+            (u64::from(a) - lo) as usize,
+            (u64::from(b) - lo) as usize + 1,
+        );
+        if b > words.len() * 64 {
+            continue;
+        }
+        let (aw, bw) = (a / 64, (b - 1) / 64);
+        let first = !0u64 << (a % 64);
+        let last = !0u64 >> (63 - (b - 1) % 64);
+        if aw == bw {
+            words[aw] |= first & last;
+        } else {
+            words[aw] |= first;
+            words[aw + 1..bw].fill(!0);
+            words[bw] |= last;
+        }
     }
 }
 
 /// The union, a span of windows at a time: from the first window any list
 /// holds ids in to the first end of those lists' blocks or start of
-/// another's, so that in the span each list there is one bitmap or one
-/// array of ids.
+/// another's, so that in the span each list there is in one block.
 fn unite(isa: Isa, lists: &[&[u8]], out: &mut Vec<u32>) -> Result<(), Error> {
     let mut lists = lists_of(isa, lists)?;
     let mut s = Scratch::default();
     let mut at: Vec<Option<u32>> = vec![None; lists.len()];
+    let mut expanded: Vec<Vec<u32>> = vec![Vec::new(); lists.len()];
     let mut w = 0u32;
     while w < WINDOWS {
         for (l, a) in lists.iter_mut().zip(at.iter_mut()) {
@@ -467,39 +661,30 @@ fn unite(isa: Isa, lists: &[&[u8]], out: &mut Vec<u32>) -> Result<(), Error> {
         };
         // The span ends where a list here ends its block, or where another
         // starts.
-        let e = lists
+        let ends = lists.iter().zip(&at).filter_map(|(l, a)| match a {
+            Some(a) if *a == start => Some(l.end()),
+            Some(a) => Some(*a),
+            None => None,
+        });
+        let e = span_end(&lists, start, ends);
+        let views: Vec<View> = lists
             .iter()
             .zip(&at)
-            .filter_map(|(l, a)| match a {
-                Some(a) if *a == start => Some(l.end()),
-                Some(a) => Some(*a),
-                None => None,
-            })
-            .min()
-            .unwrap_or(start + 1)
-            .max(start + 1);
-        let here = || lists.iter().zip(&at).filter(|(_, a)| **a == Some(start));
-        let base = start << SHIFT;
-        if here().all(|(l, _)| matches!(l.span(start, e), View::Ids(_))) {
-            let ids = here().map(|(l, _)| match l.span(start, e) {
-                View::Ids(ids) => ids,
-                View::Bits(_) => &[],
-            });
-            let from = out.len();
-            s.a.clear();
-            super::or_decoded(isa, ids, &mut s.a);
-            out.extend_from_slice(&s.a);
-            debug_assert!(out.len() >= from);
-        } else {
+            .filter(|(_, a)| **a == Some(start))
+            .map(|(l, _)| l.span(start, e))
+            .collect();
+        let (lo, hi) = (u64::from(start) << SHIFT, u64::from(e) << SHIFT);
+        if views.iter().any(|v| matches!(v, View::Bits(_))) {
             s.words.clear();
             s.words.resize((e - start) as usize * WORDS, 0);
-            for (l, _) in here() {
-                match l.span(start, e) {
+            for v in &views {
+                match *v {
                     View::Bits(bits) => or_words(&mut s.words, bits),
+                    View::Runs(runs) => draw_runs(&mut s.words, runs, lo, hi),
                     View::Ids(ids) => {
                         let span = s.words.len() * 64;
                         for &v in ids {
-                            let bit = v.wrapping_sub(base) as usize;
+                            let bit = u64::from(v).wrapping_sub(lo) as usize;
                             if bit < span {
                                 s.words[bit / 64] |= 1 << (bit % 64);
                             }
@@ -507,7 +692,24 @@ fn unite(isa: Isa, lists: &[&[u8]], out: &mut Vec<u32>) -> Result<(), Error> {
                     }
                 }
             }
-            extract(isa, &s.words, base, out);
+            extract(isa, &s.words, lo as u32, out);
+        } else {
+            // Arrays of ids and runs: the runs' ids are the output's, so
+            // listing them costs what writing them does.
+            for (v, x) in views.iter().zip(expanded.iter_mut()) {
+                if let View::Runs(runs) = *v {
+                    x.clear();
+                    for (a, b) in clipped(runs, lo, hi) {
+                        x.extend(a..=b);
+                    }
+                }
+            }
+            let ids = views.iter().zip(&expanded).map(|(v, x)| match *v {
+                View::Ids(ids) => ids,
+                _ => &x[..],
+            });
+            super::or_decoded(isa, ids, &mut s.a);
+            out.extend_from_slice(&s.a);
         }
         w = e;
     }

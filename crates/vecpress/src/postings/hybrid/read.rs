@@ -1,25 +1,47 @@
-//! Reading a list a window at a time: its blocks' headers as it reaches
-//! them, a block of gaps decoded whole on the way in, a bitmap block read
-//! in place.
+//! Reading a list a span of windows at a time: its blocks' headers as it
+//! reaches them, a block of gaps decoded whole on the way in, a bitmap
+//! block read in place, a block of runs read into intervals.
 #![forbid(unsafe_code)]
 
-use super::{SHIFT, WINDOW_BYTES, WINDOWS};
+use super::{SHIFT, WINDOW, WINDOW_BYTES, WINDOWS};
 use crate::{Error, Isa, Unit, stream_vbyte};
 
-/// What a list holds in a window.
+/// Block kinds, the low two bits of a block's header.
+pub(super) const GAPS: u32 = 0;
+pub(super) const BITMAP: u32 = 1;
+pub(super) const RUNS: u32 = 2;
+
+/// What a list holds in a span of windows.
 pub(super) enum View<'a> {
     /// Its ids there, decoded from gaps.
     Ids(&'a [u32]),
-    /// The windows' bitmap, 512 bytes a window.
+    /// The span's bitmap, 512 bytes a window.
     Bits(&'a [u8]),
+    /// Runs of ids, first and last, from the first not passed to the last
+    /// that starts in the span (the first may start before it, the last
+    /// end after it).
+    Runs(&'a [[u32; 2]]),
 }
 
 /// The block a list stands in.
 enum Block<'a> {
+    /// A block of gaps or runs whose header has been read, to be decoded
+    /// when a seek reaches its ids: its kind and count, its bytes after
+    /// the header (from `start` in the list), the id before it, its last.
+    Unread {
+        kind: u32,
+        n: usize,
+        start: usize,
+        body: &'a [u8],
+        before: u32,
+        last: u32,
+    },
     /// Ids decoded from a block of gaps, in `List::ids`.
     Ids,
     /// Windows `first..first + bits.len() / 512`.
     Bits { first: u32, bits: &'a [u8] },
+    /// Runs of ids, first and last, in `List::runs`.
+    Runs,
     /// Past the last block.
     End,
 }
@@ -32,13 +54,16 @@ pub(super) struct List<'a> {
     pos: usize,
     /// Blocks not yet reached.
     left: u32,
-    /// The value the next block of gaps starts from.
+    /// The id before the next block of gaps or runs.
     prev: u32,
-    /// The first window the next bitmap block can start at.
+    /// The first window the next bitmap block can start at, and the end of
+    /// the block the list stands in.
     next: u32,
     block: Block<'a>,
     ids: Vec<u32>,
-    /// The first id of `ids` not yet passed.
+    /// Runs' first and last ids, one after the other.
+    runs: Vec<u32>,
+    /// The first id of `ids`, or run of `runs`, not yet passed.
     at: usize,
 }
 
@@ -56,21 +81,35 @@ impl<'a> List<'a> {
             next: 0,
             block: Block::End,
             ids: Vec::new(),
+            runs: Vec::new(),
             at: 0,
         })
     }
 
-    /// The first window at or after `w` in which the list holds ids (as
-    /// gaps, or as a bitmap block's window, which may hold none if the
-    /// bytes say so), reading blocks as it goes; `None` past the last.
+    /// The first window at or after `w` in which the list holds ids (a
+    /// bitmap block's window may hold none, if its bytes say so), reading
+    /// blocks as it goes (and decoding those of gaps or runs whose last id
+    /// it reaches); `None` past the last.
     pub(super) fn seek(&mut self, w: u32) -> Result<Option<u32>, Error> {
+        let from = w << SHIFT;
         loop {
             match self.block {
+                Block::Unread { last, .. } if last >= from => {
+                    self.decode()?;
+                    continue;
+                }
+                Block::Unread { .. } => {}
                 Block::Ids => {
-                    let from = w << SHIFT;
-                    self.at += self.ids[self.at..].partition_point(|&v| v < from);
+                    self.at += gallop(&self.ids[self.at..], |&v| v < from);
                     if let Some(&v) = self.ids.get(self.at) {
                         return Ok(Some(v >> SHIFT));
+                    }
+                }
+                Block::Runs => {
+                    let runs = self.runs.as_chunks::<2>().0;
+                    self.at += gallop(&runs[self.at..], |r| r[1] < from);
+                    if let Some(&[first, _]) = runs.get(self.at) {
+                        return Ok(Some(w.max(first >> SHIFT)));
                     }
                 }
                 Block::Bits { first, bits } => {
@@ -95,6 +134,12 @@ impl<'a> List<'a> {
         self.next
     }
 
+    /// Whether the list stands in a bitmap block: a span of it is as long
+    /// as its bitmap.
+    pub(super) fn has_bits(&self) -> bool {
+        matches!(self.block, Block::Bits { .. })
+    }
+
     /// What the list holds in windows `w..e`, where [`seek`](List::seek)
     /// found it at `w` and its block goes on to `e` at least: its ids there
     /// (from the first not passed), or its bitmap's bytes.
@@ -104,6 +149,11 @@ impl<'a> List<'a> {
                 let from = w.wrapping_sub(first) as usize * WINDOW_BYTES;
                 let to = e.wrapping_sub(first) as usize * WINDOW_BYTES;
                 View::Bits(bits.get(from..to).unwrap_or(&[]))
+            }
+            Block::Runs => {
+                let rest = self.runs.as_chunks::<2>().0.get(self.at..).unwrap_or(&[]);
+                let end = u64::from(e) << SHIFT;
+                View::Runs(&rest[..rest.partition_point(|r| u64::from(r[0]) < end)])
             }
             _ => {
                 let rest = self.ids.get(self.at..).unwrap_or(&[]);
@@ -122,64 +172,173 @@ impl<'a> List<'a> {
         Ok(self.pos)
     }
 
-    /// Reads the next block's header (and decodes it, if it holds gaps).
+    /// Reads the next block's header (a bitmap block's bytes are its
+    /// body, read in place).
     fn read_block(&mut self) -> Result<(), Error> {
         self.left -= 1;
         let at = self.pos;
         let head = varint(self.bytes, &mut self.pos)?;
-        let n = head >> 1;
+        let n = head >> 2;
         if n == 0 {
             return Err(corrupt(at, "a block of no ids"));
         }
-        if head & 1 == 0 {
-            let len_at = self.pos;
-            let len = varint(self.bytes, &mut self.pos)? as usize;
-            let start = self.pos;
-            if len > self.bytes.len() - start {
-                return Err(truncated(len_at, len - (self.bytes.len() - start)));
-            }
-            let gaps = &self.bytes[start..start + len];
-            // A gap takes a data byte at least, and four share a control
-            // byte: a count its bytes cannot hold takes no room.
-            let n = n as usize;
-            if len < n + n.div_ceil(4) {
-                return Err(corrupt(at, "more gaps than the block's bytes can hold"));
-            }
-            self.ids.clear();
-            self.ids.resize(n, 0);
-            let used = stream_vbyte::decode_delta_with(self.isa, gaps, &mut self.ids, self.prev)
-                .map_err(|e| e.shifted(start))?;
-            if used != len {
-                return Err(corrupt(start + used, "bytes after a block's gaps"));
-            }
-            self.pos = start + len;
-            self.at = 0;
-            self.prev = self.ids[n - 1];
-            self.next = (self.prev >> SHIFT).saturating_add(1);
-            self.block = Block::Ids;
+        self.at = 0;
+        let kind = head & 3;
+        match kind {
+            BITMAP => return self.read_bitmap(at, n),
+            GAPS | RUNS => {}
+            _ => return Err(corrupt(at, "a block of an unknown kind")),
+        }
+        let last_at = self.pos;
+        let last = u64::from(self.prev) + u64::from(varint(self.bytes, &mut self.pos)?);
+        let Ok(last) = u32::try_from(last) else {
+            return Err(corrupt(last_at, "a block past the largest id"));
+        };
+        let len_at = self.pos;
+        let len = varint(self.bytes, &mut self.pos)? as usize;
+        let start = self.pos;
+        if len > self.bytes.len() - start {
+            return Err(truncated(len_at, len - (self.bytes.len() - start)));
+        }
+        self.block = Block::Unread {
+            kind,
+            n: n as usize,
+            start,
+            body: &self.bytes[start..start + len],
+            before: self.prev,
+            last,
+        };
+        self.pos = start + len;
+        self.prev = last;
+        self.next = (last >> SHIFT) + 1;
+        Ok(())
+    }
+
+    /// Decodes the block of gaps or runs whose header was read last.
+    fn decode(&mut self) -> Result<(), Error> {
+        let Block::Unread {
+            kind,
+            n,
+            start,
+            body,
+            before,
+            last,
+        } = self.block
+        else {
+            return Ok(());
+        };
+        let got = if kind == GAPS {
+            self.read_gaps(n, start, body, before)?
         } else {
-            let first_at = self.pos;
-            let first = u64::from(self.next) + u64::from(varint(self.bytes, &mut self.pos)?);
-            let end = first + u64::from(n);
-            if end > u64::from(WINDOWS) {
-                return Err(corrupt(first_at, "a bitmap block past the largest id"));
-            }
-            let start = self.pos;
-            let len = n as usize * WINDOW_BYTES;
-            if len > self.bytes.len() - start {
-                return Err(truncated(at, len - (self.bytes.len() - start)));
-            }
-            let bits = &self.bytes[start..start + len];
-            self.pos = start + len;
-            self.next = end as u32;
-            self.prev = ((end << SHIFT) - 1) as u32;
-            self.block = Block::Bits {
-                first: first as u32,
-                bits,
-            };
+            self.read_runs(n, start, body, before)?
+        };
+        if got != last {
+            return Err(corrupt(start, "a block's last id is not its header's"));
         }
         Ok(())
     }
+
+    /// Decodes `n` gaps from the id before the block; its last id.
+    fn read_gaps(
+        &mut self,
+        n: usize,
+        start: usize,
+        gaps: &[u8],
+        before: u32,
+    ) -> Result<u32, Error> {
+        // A gap takes a data byte at least, and four share a control
+        // byte: a count its bytes cannot hold takes no room.
+        if gaps.len() < n + n.div_ceil(4) {
+            return Err(corrupt(start, "more gaps than the block's bytes can hold"));
+        }
+        self.ids.clear();
+        self.ids.resize(n, 0);
+        let used = stream_vbyte::decode_delta_with(self.isa, gaps, &mut self.ids, before)
+            .map_err(|e| e.shifted(start))?;
+        if used != gaps.len() {
+            return Err(corrupt(start + used, "bytes after a block's gaps"));
+        }
+        self.block = Block::Ids;
+        Ok(self.ids[n - 1])
+    }
+
+    fn read_bitmap(&mut self, at: usize, n: u32) -> Result<(), Error> {
+        let first_at = self.pos;
+        let first = u64::from(self.next) + u64::from(varint(self.bytes, &mut self.pos)?);
+        let end = first + u64::from(n);
+        if end > u64::from(WINDOWS) {
+            return Err(corrupt(first_at, "a bitmap block past the largest id"));
+        }
+        let start = self.pos;
+        let len = n as usize * WINDOW_BYTES;
+        if len > self.bytes.len() - start {
+            return Err(truncated(at, len - (self.bytes.len() - start)));
+        }
+        let bits = &self.bytes[start..start + len];
+        self.pos = start + len;
+        self.next = end as u32;
+        self.prev = ((end << SHIFT) - 1) as u32;
+        self.block = Block::Bits {
+            first: first as u32,
+            bits,
+        };
+        Ok(())
+    }
+
+    /// Decodes `n` runs from the id before the block; the last id. Their
+    /// first and last ids, one after the other, are a Stream VByte stream
+    /// of gaps, so that one SIMD decode gives them.
+    fn read_runs(
+        &mut self,
+        n: usize,
+        start: usize,
+        body: &[u8],
+        before: u32,
+    ) -> Result<u32, Error> {
+        // A run is two gaps, of a data byte at least each, and four gaps
+        // share a control byte: a count its bytes cannot hold takes no room.
+        let values = 2 * n;
+        if body.len() < values + values.div_ceil(4) {
+            return Err(corrupt(start, "more runs than the block's bytes can hold"));
+        }
+        self.runs.clear();
+        self.runs.resize(values, 0);
+        let used = stream_vbyte::decode_delta_with(self.isa, body, &mut self.runs, before)
+            .map_err(|e| e.shifted(start))?;
+        if used != body.len() {
+            return Err(corrupt(start + used, "bytes after a block's runs"));
+        }
+        // Runs rise (a gap's sum that wrapped past the largest id falls)
+        // and none is longer than a window.
+        let mut prev = before;
+        for (k, r) in self.runs.as_chunks::<2>().0.iter().enumerate() {
+            if r[0] < prev || r[1] < r[0] || (k > 0 && r[0] == prev) {
+                return Err(corrupt(start, "runs that do not rise"));
+            }
+            if r[1] - r[0] >= WINDOW {
+                return Err(corrupt(start, "a run longer than a window"));
+            }
+            prev = r[1];
+        }
+        self.block = Block::Runs;
+        Ok(prev)
+    }
+}
+
+/// The first index of `s` (sorted by `below`) at which `below` is false:
+/// steps of 1, 2, 4, ... from the start, then a binary search in the last,
+/// so that a target a few places on costs a few compares.
+fn gallop<T>(s: &[T], below: impl Fn(&T) -> bool) -> usize {
+    if s.first().is_none_or(|x| !below(x)) {
+        return 0;
+    }
+    let (mut lo, mut step) = (0, 1);
+    while lo + step < s.len() && below(&s[lo + step]) {
+        lo += step;
+        step *= 2;
+    }
+    let hi = (lo + step).min(s.len());
+    lo + 1 + s[lo + 1..hi].partition_point(below)
 }
 
 /// A LEB128 varint of at most five bytes, whose value fits in 32 bits.

@@ -41,3 +41,42 @@ pub(super) fn and_count2(a: &[u8], b: &[u8]) -> usize {
         })
         .sum()
 }
+
+/// Keeps, in order at the front of `ids`, those inside one of `runs`
+/// (first and last, sorted); returns how many. Unsorted ids or runs (a
+/// damaged list's) give unspecified ids, never a read out of bounds.
+pub(super) fn keep_in_runs(runs: &[[u32; 2]], ids: &mut [u32]) -> usize {
+    let (mut kept, mut j) = (0, 0);
+    for i in 0..ids.len() {
+        let v = ids[i];
+        while j < runs.len() && runs[j][1] < v {
+            j += 1;
+        }
+        ids[kept] = v;
+        kept += usize::from(j < runs.len() && runs[j][0] <= v);
+    }
+    kept
+}
+
+/// The intersection of two sorted lists of runs (first and last), appended
+/// to `out`.
+pub(super) fn and_runs(
+    a: &[(u32, u32)],
+    b: impl Iterator<Item = (u32, u32)>,
+    out: &mut Vec<(u32, u32)>,
+) {
+    let mut i = 0;
+    for (c, d) in b {
+        while i < a.len() && a[i].1 < c {
+            i += 1;
+        }
+        let mut k = i;
+        while k < a.len() && a[k].0 <= d {
+            let (x, y) = (a[k].0.max(c), a[k].1.min(d));
+            if x <= y {
+                out.push((x, y));
+            }
+            k += 1;
+        }
+    }
+}

@@ -1,5 +1,6 @@
 use std::collections::BTreeSet;
 
+use super::read::{BITMAP, GAPS, RUNS};
 use super::*;
 
 /// A seeded generator (xorshift), so that failures repeat.
@@ -31,9 +32,18 @@ fn list(rng: &mut Rng, high: bool) -> Vec<u32> {
     };
     for _ in 0..stretches {
         let span = 1 + rng.below(40_000);
-        let every = [1, 2, 3, 7, 50, 1000, 100_000][rng.below(7) as usize];
+        // Every id, one in 2, 3, ..., or (0) runs of 1 to 300 ids at random.
+        let every = [1, 2, 3, 7, 50, 1000, 100_000, 0][rng.below(8) as usize];
         let mut v = at;
         while v < at + span && v <= u64::from(u32::MAX) {
+            if every == 0 {
+                let run = 1 + rng.below(300);
+                for u in v..(v + run).min(u64::from(u32::MAX) + 1) {
+                    set.insert(u as u32);
+                }
+                v += run + 1 + rng.below(500);
+                continue;
+            }
             if rng.below(every) == 0 {
                 set.insert(v as u32);
             }
@@ -84,10 +94,10 @@ fn dense_windows_become_bitmaps_and_cost_less_than_gaps() {
     let sparse: Vec<u32> = (0..100).map(|v| v * 5000).collect();
     let bytes = encode(&sparse).unwrap();
     // One block of gaps: its stream, after the block count (1 byte), the
-    // kind and count (2) and the byte length (2).
+    // kind and count (2), the last id (3) and the byte length (2).
     assert_eq!(
         bytes.len(),
-        stream_vbyte::encode_delta_to_vec(&sparse, 0).len() + 5
+        stream_vbyte::encode_delta_to_vec(&sparse, 0).len() + 8
     );
 }
 
@@ -193,35 +203,118 @@ fn every_cut_and_every_flipped_byte_gives_an_error_or_a_list_never_a_panic() {
 
 #[test]
 fn hostile_headers_are_named() {
-    // A block claiming 2^30 gaps in 3 bytes.
-    let mut b = vec![1];
-    put_varint(&mut b, 1 << 31);
-    put_varint(&mut b, 3);
+    let head = |kind: u32, n: u32| {
+        let mut b = vec![1];
+        put_varint(&mut b, kind | n << 2);
+        b
+    };
+    // A block claiming 2^29 gaps in 3 bytes (its last id 0).
+    let mut b = head(GAPS, 1 << 29);
+    b.extend([0, 3]);
+    let at = b.len();
     b.extend([0, 0, 0]);
+    assert!(matches!(decode_to_vec(&b), Err(Error::Corrupt { offset, .. }) if offset == at));
+    // A block whose gaps end elsewhere than its header says.
+    let mut b = head(GAPS, 1);
+    b.extend([9, 2, 0, 8]);
     assert!(matches!(
         decode_to_vec(&b),
-        Err(Error::Corrupt { offset: 1, .. })
+        Err(Error::Corrupt { offset: 4, .. })
     ));
+    // A block past the largest id.
+    let mut b = head(GAPS, 1);
+    put_varint(&mut b, u32::MAX);
+    let mut c = b.clone();
+    put_varint(&mut c, 2);
+    c.extend([0, 1]);
+    let mut list = encode(&[7]).unwrap();
+    list[0] = 2;
+    list.extend_from_slice(&c[1..]);
+    assert!(matches!(decode_to_vec(&list), Err(Error::Corrupt { .. })));
     // A bitmap block past the last window.
-    let mut b = vec![1];
-    put_varint(&mut b, 1 | 2 << 1);
+    let mut b = head(BITMAP, 2);
     put_varint(&mut b, WINDOWS - 1);
-    assert!(matches!(decode_to_vec(&b), Err(Error::Corrupt { .. })));
+    assert!(matches!(
+        decode_to_vec(&b),
+        Err(Error::Corrupt { offset: 2, .. })
+    ));
     // A bitmap block longer than the bytes.
-    let b = [1, 3, 0, 0xff];
+    let mut b = head(BITMAP, 1);
+    b.extend([0, 0xff]);
     assert!(matches!(
         decode_to_vec(&b),
         Err(Error::Truncated { offset: 1, .. })
     ));
-    // A block of no ids; a varint that never ends.
+    // Runs (their bytes from offset 4): more than the bytes can hold, one
+    // longer than a window, one past the largest id.
+    let mut b = head(RUNS, 3);
+    b.extend([0, 4, 0, 0, 0, 0]);
+    assert!(matches!(
+        decode_to_vec(&b),
+        Err(Error::Corrupt { offset: 4, .. })
+    ));
+    // A run's first and last ids are gaps (from the id before the block,
+    // 0, then from the first), as a Stream VByte stream.
+    let runs = |first: u32, len: u32| {
+        let body = stream_vbyte::encode_to_vec(&[first, len]);
+        let mut b = head(RUNS, 1);
+        put_varint(&mut b, first.wrapping_add(len));
+        put_varint(&mut b, body.len() as u32);
+        let at = b.len();
+        b.extend(body);
+        (b, at)
+    };
+    let (b, at) = runs(0, WINDOW);
+    assert_eq!(
+        decode_to_vec(&b),
+        Err(Error::Corrupt {
+            offset: at,
+            what: "a run longer than a window"
+        })
+    );
+    let (b, at) = runs(u32::MAX - 5, 9);
+    assert_eq!(
+        decode_to_vec(&b),
+        Err(Error::Corrupt {
+            offset: at,
+            what: "runs that do not rise"
+        })
+    );
+    // A block of no ids, of an unknown kind; a varint that never ends.
     assert!(matches!(
         decode_to_vec(&[1, 0]),
+        Err(Error::Corrupt { offset: 1, .. })
+    ));
+    assert!(matches!(
+        decode_to_vec(&[1, 7]),
         Err(Error::Corrupt { offset: 1, .. })
     ));
     assert!(matches!(
         decode_to_vec(&[0x80; 9]),
         Err(Error::Corrupt { offset: 0, .. })
     ));
+}
+
+#[test]
+fn runs_become_runs_blocks_at_a_few_bytes_a_run() {
+    // 40 runs of 1000 ids each, 3000 apart: 40 runs (and the 9 a window's
+    // edge cuts in two) of two gaps of 2 bytes and their control bits, and
+    // a block header.
+    let values: Vec<u32> = (0..40u32).flat_map(|r| r * 4000..r * 4000 + 1000).collect();
+    let bytes = encode(&values).unwrap();
+    assert!(bytes.len() <= 8 + 49 * 9 / 2, "{}", bytes.len());
+    assert_eq!(decode_to_vec(&bytes).unwrap(), values);
+    // A run of a million ids: a run a window (245), of a gap of 1 byte and
+    // one of 2, a control byte for two runs in each block (64 and 59), and
+    // the blocks' headers of 7 bytes.
+    let values: Vec<u32> = (5..1_000_005).collect();
+    let bytes = encode(&values).unwrap();
+    assert!(
+        bytes.len() <= 1 + 245 * 3 + 64 + 59 + 2 * 7,
+        "{}",
+        bytes.len()
+    );
+    assert_eq!(decode_to_vec(&bytes).unwrap(), values);
 }
 
 #[test]
