@@ -275,17 +275,11 @@ fn plan(values: &[u32]) -> Vec<Block> {
             prev = v;
         }
         let bitmap = 4 * WINDOW_BYTES;
-        let rf: usize = std::env::var("HY_R")
-            .ok()
-            .and_then(|x| x.parse().ok())
-            .unwrap_or(1);
-        let gf: usize = std::env::var("HY_G")
-            .ok()
-            .and_then(|x| x.parse().ok())
-            .unwrap_or(1);
-        let kind = if runs < gaps && runs * rf < bitmap {
+        // A bitmap is read in place, runs and gaps are decoded: bytes
+        // are traded for that where a query feels it.
+        let kind = if runs < gaps && runs * RUNS_UNDER < bitmap {
             RUNS
-        } else if bitmap < gaps * gf {
+        } else if bitmap < gaps * BITMAP_UNDER {
             BITMAP
         } else {
             GAPS
