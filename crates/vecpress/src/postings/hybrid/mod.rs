@@ -79,6 +79,8 @@ mod avx512;
 mod read;
 mod scalar;
 
+use std::cell::Cell;
+
 use crate::tune::{self, Op};
 use crate::{Error, Isa, stream_vbyte};
 use read::{BITMAP, GAPS, List, RUNS, View};
@@ -193,7 +195,7 @@ const BITMAP_UNDER: usize = 2;
 /// with the window it is in: a query decodes little more than this of a
 /// list to reach an id, skipping the blocks before by their headers. A
 /// block holds whole windows, so that in a window a list is in one block.
-const GAPS_PER_BLOCK: usize = 256;
+const GAPS_PER_BLOCK: usize = 1024;
 const RUNS_PER_BLOCK: usize = 128;
 
 /// `items` (sorted by `window`) cut into pieces of at least `min` items
@@ -342,18 +344,19 @@ pub fn decode_into(bytes: &[u8], out: &mut Vec<u32>) -> Result<usize, Error> {
 pub fn decode_into_with(isa: Isa, bytes: &[u8], out: &mut Vec<u32>) -> Result<usize, Error> {
     let isa = isa.check()?;
     let start = out.len();
-    let got = List::new(isa, bytes).and_then(|mut list| {
-        let mut words = Vec::new();
+    let got = with_lists(isa, &[bytes], |lists, s| {
+        let list = &mut lists[0];
+        let words = &mut s.words;
         let mut w = 0;
         while let Some(at) = list.seek(w)? {
-            let e = span_end(core::slice::from_ref(&list), at, [list.end()].into_iter());
+            let e = span_end(core::slice::from_ref(list), at, [list.end()].into_iter());
             match list.span(at, e) {
                 View::Ids(ids) => out.extend_from_slice(ids),
                 View::Bits(bits) => {
                     words.clear();
                     words.resize(bits.len() / 8, 0);
-                    load(&mut words, bits);
-                    extract(isa, &words, at << SHIFT, out);
+                    load(words, bits);
+                    extract(isa, words, at << SHIFT, out);
                 }
                 View::Runs(runs) => {
                     for (a, b) in clipped(runs, u64::from(at) << SHIFT, u64::from(e) << SHIFT) {
@@ -447,6 +450,7 @@ enum Found<'o> {
 /// Scratch a query reuses from span to span.
 #[derive(Default)]
 struct Scratch {
+    /// Bitmaps of a span, ANDed or ORed, and runs drawn.
     words: Vec<u64>,
     mask: Vec<u64>,
     a: Vec<u32>,
@@ -455,8 +459,89 @@ struct Scratch {
     other: Vec<(u32, u32)>,
 }
 
-fn lists_of<'a>(isa: Isa, lists: &[&'a [u8]]) -> Result<Vec<List<'a>>, Error> {
-    lists.iter().map(|bytes| List::new(isa, bytes)).collect()
+impl Scratch {
+    /// Frees buffers too long to keep for the next query.
+    fn trim(&mut self) {
+        fn trim<T>(v: &mut Vec<T>) {
+            if v.capacity() > KEEP {
+                *v = Vec::new();
+            }
+        }
+        trim(&mut self.words);
+        trim(&mut self.mask);
+        trim(&mut self.a);
+        trim(&mut self.b);
+        trim(&mut self.runs);
+        trim(&mut self.other);
+    }
+}
+
+/// Buffers a thread's queries keep from one to the next: a query on short
+/// lists would otherwise spend much of its time allocating them.
+#[derive(Default)]
+struct Pool {
+    buffers: Vec<(Vec<u32>, Vec<u32>)>,
+    scratch: Scratch,
+}
+
+thread_local! {
+    static POOL: Cell<Pool> = Cell::new(Pool::default());
+}
+
+/// Buffers longer than this (in values) are freed after their query.
+const KEEP: usize = 1 << 20;
+
+/// Runs `f` with the lists of a query read from `lists` and this thread's
+/// scratch, then keeps their buffers for the next query.
+fn with_lists<R>(
+    isa: Isa,
+    lists: &[&[u8]],
+    f: impl FnOnce(&mut [List], &mut Scratch) -> Result<R, Error>,
+) -> Result<R, Error> {
+    let mut pool = POOL.take();
+    let mut read = Vec::with_capacity(lists.len());
+    let mut got = Ok(());
+    for bytes in lists {
+        match List::new(isa, bytes, pool.buffers.pop().unwrap_or_default()) {
+            Ok(l) => read.push(l),
+            Err(e) => {
+                got = Err(e);
+                break;
+            }
+        }
+    }
+    let got = got.and_then(|()| f(&mut read, &mut pool.scratch));
+    for l in read {
+        let (ids, runs) = l.into_buffers();
+        if ids.capacity() <= KEEP && runs.capacity() <= KEEP {
+            pool.buffers.push((ids, runs));
+        }
+    }
+    pool.scratch.trim();
+    POOL.set(pool);
+    got
+}
+
+/// Lists a query takes its views of without allocating.
+const VIEWS: usize = 8;
+
+/// Runs `f` on the views of `lists` over windows `w..e`.
+fn with_views<'l, R>(
+    lists: impl ExactSizeIterator<Item = &'l List<'l>>,
+    w: u32,
+    e: u32,
+    f: impl FnOnce(&[View<'l>]) -> R,
+) -> R {
+    let k = lists.len();
+    if k <= VIEWS {
+        let mut views = [View::Ids(&[]); VIEWS];
+        for (v, l) in views.iter_mut().zip(lists) {
+            *v = l.span(w, e);
+        }
+        f(&views[..k])
+    } else {
+        f(&lists.map(|l| l.span(w, e)).collect::<Vec<_>>())
+    }
 }
 
 /// The intersection, a span of windows at a time: from a window that every
@@ -466,8 +551,10 @@ fn intersect(isa: Isa, lists: &[&[u8]], found: &mut Found) -> Result<(), Error> 
     if lists.is_empty() {
         return Ok(());
     }
-    let mut lists = lists_of(isa, lists)?;
-    let mut s = Scratch::default();
+    with_lists(isa, lists, |lists, s| intersect_lists(isa, lists, s, found))
+}
+
+fn intersect_lists(isa: Isa, lists: &mut [List], s: &mut Scratch, found: &mut Found) -> Result<(), Error> {
     let k = lists.len();
     let mut w = 0u32;
     'spans: while w < WINDOWS {
@@ -480,9 +567,8 @@ fn intersect(isa: Isa, lists: &[&[u8]], found: &mut Found) -> Result<(), Error> 
             }
             i = (i + 1) % k;
         }
-        let e = span_end(&lists, w, lists.iter().map(List::end));
-        let views: Vec<View> = lists.iter().map(|l| l.span(w, e)).collect();
-        span_and(isa, &views, w, e, &mut s, found);
+        let e = span_end(lists, w, lists.iter().map(List::end));
+        with_views(lists.iter(), w, e, |views| span_and(isa, views, w, e, s, found));
         w = e;
     }
     Ok(())
@@ -641,8 +727,10 @@ fn draw_runs(words: &mut [u64], runs: &[[u32; 2]], lo: u64, hi: u64) {
 /// holds ids in to the first end of those lists' blocks or start of
 /// another's, so that in the span each list there is in one block.
 fn unite(isa: Isa, lists: &[&[u8]], out: &mut Vec<u32>) -> Result<(), Error> {
-    let mut lists = lists_of(isa, lists)?;
-    let mut s = Scratch::default();
+    with_lists(isa, lists, |lists, s| unite_lists(isa, lists, s, out))
+}
+
+fn unite_lists(isa: Isa, lists: &mut [List], s: &mut Scratch, out: &mut Vec<u32>) -> Result<(), Error> {
     let mut at: Vec<Option<u32>> = vec![None; lists.len()];
     let mut expanded: Vec<Vec<u32>> = vec![Vec::new(); lists.len()];
     let mut w = 0u32;
@@ -660,7 +748,7 @@ fn unite(isa: Isa, lists: &[&[u8]], out: &mut Vec<u32>) -> Result<(), Error> {
             Some(a) => Some(*a),
             None => None,
         });
-        let e = span_end(&lists, start, ends);
+        let e = span_end(lists, start, ends);
         let views: Vec<View> = lists
             .iter()
             .zip(&at)

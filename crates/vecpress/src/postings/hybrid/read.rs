@@ -12,6 +12,7 @@ pub(super) const BITMAP: u32 = 1;
 pub(super) const RUNS: u32 = 2;
 
 /// What a list holds in a span of windows.
+#[derive(Clone, Copy)]
 pub(super) enum View<'a> {
     /// Its ids there, decoded from gaps.
     Ids(&'a [u32]),
@@ -68,8 +69,13 @@ pub(super) struct List<'a> {
 }
 
 impl<'a> List<'a> {
-    /// A list from the start of `bytes`, its block count read.
-    pub(super) fn new(isa: Isa, bytes: &'a [u8]) -> Result<List<'a>, Error> {
+    /// A list from the start of `bytes`, its block count read, decoding
+    /// into buffers `ids` and `runs` (cleared as they are used).
+    pub(super) fn new(
+        isa: Isa,
+        bytes: &'a [u8],
+        (ids, runs): (Vec<u32>, Vec<u32>),
+    ) -> Result<List<'a>, Error> {
         let mut pos = 0;
         let left = varint(bytes, &mut pos)?;
         Ok(List {
@@ -80,10 +86,15 @@ impl<'a> List<'a> {
             prev: 0,
             next: 0,
             block: Block::End,
-            ids: Vec::new(),
-            runs: Vec::new(),
+            ids,
+            runs,
             at: 0,
         })
+    }
+
+    /// The list's buffers, for another list.
+    pub(super) fn into_buffers(self) -> (Vec<u32>, Vec<u32>) {
+        (self.ids, self.runs)
     }
 
     /// The first window at or after `w` in which the list holds ids (a
