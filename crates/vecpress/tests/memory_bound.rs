@@ -500,3 +500,45 @@ fn stored_list_queries_allocate_no_more_than_the_input_holds() {
         }
     }
 }
+
+/// Hybrid posting lists (bitmaps, runs and gaps): decoding and queries
+/// take room for ids only as far as their bytes can hold them
+/// (`hybrid::max_decoded_len`), whatever a block's header claims: valid
+/// lists of each form, their damaged forms, and blocks claiming the most
+/// ids, runs or windows their fields can state.
+#[test]
+fn hybrid_postings_allocate_within_their_bound() {
+    use vecpress::postings::hybrid;
+    let varint = |out: &mut Vec<u8>, mut v: u32| {
+        while v >= 0x80 {
+            out.push(v as u8 | 0x80);
+            v >>= 7;
+        }
+        out.push(v as u8);
+    };
+    let dense: Vec<u32> = (0..300_000).filter(|v| v % 3 != 0).collect();
+    let runs: Vec<u32> = (0..100u32).flat_map(|r| r * 5000..r * 5000 + 900).collect();
+    let sparse: Vec<u32> = (0..5000).map(|v| v * 977).collect();
+    let mut inputs: Vec<Vec<u8>> = Vec::new();
+    for list in [&dense, &runs, &sparse] {
+        inputs.extend(damaged(&hybrid::encode(list).unwrap()));
+    }
+    // One block of each kind claiming the most its header can state, then
+    // bytes that cannot back it.
+    for kind in 0..3u32 {
+        let mut b = vec![1];
+        varint(&mut b, kind | (u32::MAX >> 2) << 2);
+        varint(&mut b, 0);
+        varint(&mut b, 40);
+        b.extend(noise(40, u64::from(kind)));
+        inputs.push(b);
+    }
+    for input in &inputs {
+        let bound = 4 * hybrid::max_decoded_len(2 * input.len());
+        let pair: [&[u8]; 2] = [input, input];
+        let _ = within("hybrid decode", bound, || hybrid::decode_to_vec(input));
+        let _ = within("hybrid and", bound, || hybrid::and(&pair, &mut Vec::new()));
+        let _ = within("hybrid count", bound, || hybrid::and_count(&pair));
+        let _ = within("hybrid or", bound, || hybrid::or(&pair, &mut Vec::new()));
+    }
+}

@@ -1,60 +1,72 @@
 //! A posting format with bitmap blocks for dense ranges: each window of
-//! [`WINDOW`] document ids is stored as a bitmap where its list is dense
-//! and as Stream VByte gaps where it is sparse, and queries ([`and`],
-//! [`and_count`], [`or`]) read both straight from the bytes.
+//! [`WINDOW`] document ids is stored as a bitmap where its list is dense,
+//! as runs where it holds stretches of consecutive ids, and as Stream VByte
+//! gaps where it is sparse; queries ([`and`], [`and_count`], [`or`]) read
+//! all three straight from the bytes.
 //!
-//! A list of ids from 0 to n that holds one id in three costs 4096 / 8 =
-//! 512 bytes a window as a bitmap, a third of a byte per id, where gaps
-//! take at least a byte and a quarter each; and two bitmaps intersect a
-//! word (64 ids) at a time, where two arrays of ids take a compare per id.
-//! Roaring bitmaps made this choice per range of 65,536 ids; here the
-//! windows are smaller (so a dense stretch in a sparse list becomes a
-//! bitmap of its own) and the sparse ranges keep the gaps' compression,
-//! so a list costs no more bytes than its Stream VByte stream, and less
-//! where it is dense.
+//! A list that holds one id in three costs 4096 / 8 = 512 bytes a window
+//! as a bitmap, a third of a byte per id, where gaps take at least a byte
+//! and a quarter each; and two bitmaps intersect a word (64 ids) at a
+//! time, where two arrays of ids take a compare per id. Roaring bitmaps
+//! made this choice per range of 65,536 ids, with arrays of 16-bit ids
+//! for the sparse ones. Here the windows are smaller (so a dense stretch
+//! of a sparse list becomes a bitmap of its own), and sparse windows keep
+//! the gaps' compression: on the posting files of the benchmarks a list
+//! takes fewer bytes than as Roaring bitmaps with run containers.
 //!
 //! # Format
 //!
 //! Integers marked *varint* are LEB128 (7 bits a byte, low first, at most
-//! five bytes). A list is
+//! five bytes). A list is *varint* the number of blocks, then each block:
 //!
-//! - *varint* the number of blocks, then each block:
-//! - *varint* `kind | n << 1`, `kind` 0 for a block of gaps and 1 for a
-//!   bitmap block, `n` at least 1:
-//!   - gaps: *varint* the block's byte length, then the Stream VByte
-//!     stream (control bytes, then data bytes) of `n` gaps, the first from
-//!     the list's value before the block (0 before the first block);
-//!   - bitmap: *varint* `w - next`, where the block covers windows `w` to
-//!     `w + n - 1` (ids `w * 4096` to `(w + n) * 4096 - 1`) and `next` is
-//!     the first window after the block before (0 before the first), then
+//! - *varint* `kind | n << 2`, `n` at least 1, `kind`:
+//!   - 0, gaps: *varint* `last - before`, *varint* the byte length of
+//!     what follows, then the Stream VByte stream (control bytes, then
+//!     data bytes) of the `n` ids' gaps, the first from `before`;
+//!   - 2, runs: the same, the stream holding the gaps of `2n` values: each
+//!     run's first and last ids, from `before` (a run holds every id from
+//!     its first to its last; no run is longer than a window);
+//!   - 1, bitmap: *varint* `w - next`, where the block covers windows `w`
+//!     to `w + n - 1` (ids `w * 4096` to `(w + n) * 4096 - 1`), then
 //!     `n * 512` bytes: each window's 64 words, little-endian, bit `i` of
 //!     word `j` standing for id `w * 4096 + 64 * j + i`.
 //!
-//! After a bitmap block the value before the next block is its last id
-//! (`(w + n) * 4096 - 1`); after a block of gaps, the next window is the
-//! one after its last value's. Ids rise from block to block, and a list is
-//! self-delimiting, so that an index can store lists one after another and
-//! find each by where it starts.
+//! `before` is the last id of the block before (0 before the first block),
+//! a bitmap block's last id counting as `(w + n) * 4096 - 1`; `last` is the
+//! block's last id; `next` is the window after the block before's last id
+//! (0 before the first block). Each block holds the ids of whole windows,
+//! and ids rise from block to block. A list is self-delimiting, so that an
+//! index can store lists one after another and find each by where it
+//! starts.
 //!
-//! The encoder ([`encode_into`]) makes a window a bitmap where that takes
-//! fewer bytes than its gaps, joins adjacent bitmap windows into one block
-//! and the sparse windows between bitmap blocks into one block of gaps.
+//! The encoder ([`encode_into`]) gives each window the form of fewest
+//! bytes, weighed for speed: runs where they take less than an eighth of
+//! the bitmap, a bitmap where it takes less than twice the gaps. Adjacent
+//! bitmap windows make one block; windows of gaps (or of runs) make blocks
+//! of about 1024 ids (128 runs), so that a query skips what it does not
+//! need by the blocks' headers.
 //!
 //! # Queries
 //!
-//! A query walks its lists a window at a time, leapfrogging to the next
-//! window that every list holds ids in (for [`and`]) or any list does (for
-//! [`or`]). In a window where every list is a bitmap, the intersection is
-//! the AND of their words, and its ids are written out sixteen at a time
-//! (at the AVX-512 level, `vpcompressd` of the set bits' positions), or
-//! counted by popcount alone ([`and_count`]). Where some list holds gaps,
-//! its ids (decoded once per block) are the candidates, kept by a bit test
-//! against each bitmap and by the SIMD merge against other gaps.
+//! A query walks its lists a span of windows at a time: from a window that
+//! every list holds ids in (for [`and`]; any list, for [`or`]) to the
+//! first end of a list's block there. A block of gaps or runs is decoded
+//! when the query first needs its ids (one SIMD Stream VByte decode), and
+//! skipped by its header's last id otherwise. In a span where every list
+//! is a bitmap, the intersection is the AND of their words, written out
+//! sixteen ids at a time (at the AVX-512 level, `vpcompressd` of the set
+//! bits' positions) or counted by popcount alone ([`and_count`]). Where a
+//! list holds gaps, the shortest array of ids gives the candidates, kept
+//! by a bit test against each bitmap, by a walk of each list of runs, and
+//! by the SIMD merge against other gaps. Where every list holds runs, the
+//! runs are intersected. A thread keeps its queries' buffers, so that a
+//! query on short lists allocates little.
 //!
 //! Damaged bytes give an error naming the offset in that list's bytes,
-//! never a panic; a block of gaps is decoded whole before any of its ids
-//! are used, and a count is trusted for no more room than its bytes can
-//! hold (a data byte and a quarter per gap).
+//! never a panic. A count is trusted for no more room than its bytes can
+//! hold (a data byte and a quarter per gap), and runs are checked to rise
+//! and to fit a window, so a list of `b` bytes decodes to at most
+//! [`max_decoded_len`]`(b)` ids.
 //!
 //! ```
 //! use vecpress::postings::hybrid;
@@ -79,7 +91,7 @@ mod avx512;
 mod read;
 mod scalar;
 
-use std::cell::Cell;
+use std::cell::RefCell;
 
 use crate::tune::{self, Op};
 use crate::{Error, Isa, stream_vbyte};
@@ -94,6 +106,21 @@ const WORDS: usize = WINDOW as usize / 64;
 const WINDOW_BYTES: usize = WORDS * 8;
 /// Windows in the range of u32.
 const WINDOWS: u32 = 1 << (32 - SHIFT);
+
+/// The most ids a list of `bytes` bytes can decode to: a window a run
+/// (4096 ids) for every 3 bytes of runs (a gap of one byte and of two,
+/// their control bits shared by two runs), and a header per block.
+///
+/// ```
+/// use vecpress::postings::hybrid;
+/// let all: Vec<u32> = (0..1_000_000).collect();
+/// let bytes = hybrid::encode(&all)?;
+/// assert!(all.len() <= hybrid::max_decoded_len(bytes.len()));
+/// # Ok::<(), vecpress::Error>(())
+/// ```
+pub fn max_decoded_len(bytes: usize) -> usize {
+    bytes.saturating_mul(WINDOW as usize / 3 + 1)
+}
 
 /// Encodes a sorted list of distinct ids (strictly increasing) into a new
 /// vector. `Err(InvalidArgument)` if they are not.
@@ -485,7 +512,7 @@ struct Pool {
 }
 
 thread_local! {
-    static POOL: Cell<Pool> = Cell::new(Pool::default());
+    static POOL: RefCell<Pool> = RefCell::new(Pool::default());
 }
 
 /// Buffers longer than this (in values) are freed after their query.
@@ -498,7 +525,21 @@ fn with_lists<R>(
     lists: &[&[u8]],
     f: impl FnOnce(&mut [List], &mut Scratch) -> Result<R, Error>,
 ) -> Result<R, Error> {
-    let mut pool = POOL.take();
+    // Borrowed in place (a move of the pool costs a short query more than
+    // its buffers' reuse saves); a query within a query, which none makes,
+    // would take a pool of its own.
+    POOL.with(|pool| match pool.try_borrow_mut() {
+        Ok(mut pool) => query_with(isa, lists, &mut pool, f),
+        Err(_) => query_with(isa, lists, &mut Pool::default(), f),
+    })
+}
+
+fn query_with<R>(
+    isa: Isa,
+    lists: &[&[u8]],
+    pool: &mut Pool,
+    f: impl FnOnce(&mut [List], &mut Scratch) -> Result<R, Error>,
+) -> Result<R, Error> {
     let mut read = Vec::with_capacity(lists.len());
     let mut got = Ok(());
     for bytes in lists {
@@ -518,7 +559,6 @@ fn with_lists<R>(
         }
     }
     pool.scratch.trim();
-    POOL.set(pool);
     got
 }
 
@@ -554,10 +594,35 @@ fn intersect(isa: Isa, lists: &[&[u8]], found: &mut Found) -> Result<(), Error> 
     with_lists(isa, lists, |lists, s| intersect_lists(isa, lists, s, found))
 }
 
-fn intersect_lists(isa: Isa, lists: &mut [List], s: &mut Scratch, found: &mut Found) -> Result<(), Error> {
+fn intersect_lists(
+    isa: Isa,
+    lists: &mut [List],
+    s: &mut Scratch,
+    found: &mut Found,
+) -> Result<(), Error> {
     let k = lists.len();
     let mut w = 0u32;
     'spans: while w < WINDOWS {
+        // Lists that all stand in blocks of gaps merge their ids there
+        // whole, from the last of their next ids: no leapfrog from id to id.
+        let mut first = w;
+        for l in lists.iter_mut() {
+            match l.seek(w)? {
+                None => break 'spans,
+                Some(at) => first = first.max(at),
+            }
+        }
+        if lists.iter().all(List::has_ids) {
+            let e = lists.iter().map(List::end).min().unwrap_or(first);
+            if first < e {
+                with_views(lists.iter(), first, e, |views| {
+                    span_and(isa, views, first, e, s, found)
+                });
+                w = e;
+                continue;
+            }
+        }
+        w = first;
         let (mut agreed, mut i) = (0, 0);
         while agreed < k {
             match lists[i].seek(w)? {
@@ -568,7 +633,9 @@ fn intersect_lists(isa: Isa, lists: &mut [List], s: &mut Scratch, found: &mut Fo
             i = (i + 1) % k;
         }
         let e = span_end(lists, w, lists.iter().map(List::end));
-        with_views(lists.iter(), w, e, |views| span_and(isa, views, w, e, s, found));
+        with_views(lists.iter(), w, e, |views| {
+            span_and(isa, views, w, e, s, found)
+        });
         w = e;
     }
     Ok(())
@@ -730,7 +797,12 @@ fn unite(isa: Isa, lists: &[&[u8]], out: &mut Vec<u32>) -> Result<(), Error> {
     with_lists(isa, lists, |lists, s| unite_lists(isa, lists, s, out))
 }
 
-fn unite_lists(isa: Isa, lists: &mut [List], s: &mut Scratch, out: &mut Vec<u32>) -> Result<(), Error> {
+fn unite_lists(
+    isa: Isa,
+    lists: &mut [List],
+    s: &mut Scratch,
+    out: &mut Vec<u32>,
+) -> Result<(), Error> {
     let mut at: Vec<Option<u32>> = vec![None; lists.len()];
     let mut expanded: Vec<Vec<u32>> = vec![Vec::new(); lists.len()];
     let mut w = 0u32;

@@ -151,6 +151,11 @@ impl<'a> List<'a> {
         matches!(self.block, Block::Bits { .. })
     }
 
+    /// Whether the list stands in a decoded block of gaps.
+    pub(super) fn has_ids(&self) -> bool {
+        matches!(self.block, Block::Ids)
+    }
+
     /// What the list holds in windows `w..e`, where [`seek`](List::seek)
     /// found it at `w` and its block goes on to `e` at least: its ids there
     /// (from the first not passed), or its bitmap's bytes.
