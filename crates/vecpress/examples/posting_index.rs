@@ -4,7 +4,8 @@
 //! and jumps to the first document at or after a target, which is what the
 //! AND and OR queries of `vecpress::postings` are made of (lists stored in
 //! one buffer, as in an index file, are queried by one call of
-//! `stream_vbyte::and_delta_lists` and `or_delta_lists`); `select_delta`
+//! `stream_vbyte::and_delta_lists` and `or_delta_lists`, and in the hybrid
+//! form of `postings::hybrid`, bitmaps where a list is dense); `select_delta`
 //! fetches the i-th document.
 //!
 //! `cargo run --release -p vecpress --example posting_index`
@@ -148,6 +149,27 @@ fn main() -> Result<(), vecpress::Error> {
     assert_eq!(hits, merged(&["rare", "vecpress", "common"]));
     stream_vbyte::or_delta_lists(&file, &query[..2], &mut hits)?;
     assert_eq!(hits, expected);
+
+    // The same index as hybrid lists: dense stretches as bitmaps, runs as
+    // runs, the rest as Stream VByte gaps; each list self-delimiting, found
+    // by where it starts. A count needs no document written.
+    let mut hybrid_file = Vec::new();
+    let mut starts = BTreeMap::new();
+    for (&term, list) in &lists {
+        starts.insert(term, hybrid_file.len());
+        postings::hybrid::encode_into(list, &mut hybrid_file)?;
+    }
+    let terms = ["rare", "vecpress", "common"].map(|t| &hybrid_file[starts[t]..]);
+    postings::hybrid::and(&terms, &mut hits)?;
+    assert_eq!(hits, merged(&["rare", "vecpress", "common"]));
+    assert_eq!(postings::hybrid::and_count(&terms)?, hits.len());
+    postings::hybrid::or(&terms[..2], &mut hits)?;
+    assert_eq!(hits, expected);
+    println!(
+        "hybrid index: {} bytes, Stream VByte: {} bytes",
+        hybrid_file.len(),
+        file.len()
+    );
 
     // New documents are appended to a list without re-encoding it.
     let list = &index["rare"];

@@ -27,7 +27,11 @@
 //!   writes;
 //! - `peer:croaring`: CRoaring bitmaps (the `croaring` crate, its runtime
 //!   dispatch to AVX2 and AVX-512) built from the same lists with run
-//!   containers where smaller (`run_optimize`), the bitmap `and`/`or`.
+//!   containers where smaller (`run_optimize`), the bitmap `and`/`or`;
+//!   `peer:croaring, counted` counts the answer without building its
+//!   bitmap (`and_cardinality`, `or_cardinality` with the last list), to
+//!   set beside `hybrid, AND counted`; `peer:croaring to array` reads the
+//!   answer out into an array, as the others give it.
 //!
 //! A second table ([`super::batch`]) times the lists decoded by one call of
 //! `stream_vbyte::decode_delta_lists` against list after list.
@@ -374,10 +378,14 @@ pub fn run(name: &str, raw: Vec<Vec<u32>>, reps: u32) -> Result<()> {
                     .get_serialized_size_in_bytes::<croaring::Portable>()
             })
             .sum());
-        for (name, read_out) in [("peer:croaring", false), ("peer:croaring to array", true)] {
+        for (name, answer) in [
+            ("peer:croaring", Roaring::Bitmap),
+            (ROARING_COUNT, Roaring::Count),
+            ("peer:croaring to array", Roaring::Array),
+        ] {
             contestants.push(Contestant {
                 name,
-                run: Box::new(move |k, qs| Ok(roaring(lists, k, qs, read_out))),
+                run: Box::new(move |k, qs| Ok(roaring(lists, k, qs, answer))),
                 bytes_per_posting: roaring_bytes,
             });
         }
@@ -441,6 +449,7 @@ pub fn run(name: &str, raw: Vec<Vec<u32>>, reps: u32) -> Result<()> {
     let peers = [
         "peer:streamvbyte-c decode+merge",
         "peer:croaring",
+        ROARING_COUNT,
         "peer:croaring to array",
     ];
     for (own, peer) in ["stream-vbyte-delta", ONE_CALL, HYBRID, HYBRID_COUNT]
@@ -652,33 +661,71 @@ fn or2(a: &[u32], b: &[u32], out: &mut Vec<u32>) {
     out.extend_from_slice(&b[j..]);
 }
 
-/// Answers the queries with CRoaring: the bitmaps' `and`/`or`, the answer
-/// left a bitmap (checked by its cardinality, as a Roaring user keeps it), or
-/// `read_out` into an array as the others give it.
+/// The CRoaring peer with the AND of 2 lists counted, as a Roaring user
+/// who wants the count alone asks for it (`and_cardinality`, which builds
+/// no bitmap; the last of 3 lists likewise).
+const ROARING_COUNT: &str = "peer:croaring, counted";
+
+/// What the CRoaring peer answers with.
+#[derive(Clone, Copy)]
 #[cfg(feature = "peers")]
-fn roaring(lists: &[List], kind: Kind, queries: &[Query], read_out: bool) -> Answers {
+enum Roaring {
+    /// The bitmap of the answer (its cardinality read, as a Roaring user
+    /// keeps it).
+    Bitmap,
+    /// Its cardinality alone, the last list counted against the others'
+    /// bitmap without building one.
+    Count,
+    /// Its values read out into an array, as the others give them.
+    Array,
+}
+
+/// Answers the queries with CRoaring's `and`/`or`.
+#[cfg(feature = "peers")]
+fn roaring(lists: &[List], kind: Kind, queries: &[Query], answer: Roaring) -> Answers {
     let mut answers = Answers::default();
     let mut out = Vec::new();
     for q in queries {
-        let first = &lists[q[0]].bitmap;
+        let (last, rest) = q.split_last().expect("a query has lists");
+        let last = &lists[*last].bitmap;
+        let first = &lists[rest[0]].bitmap;
+        if let (Roaring::Count, [_]) = (answer, rest) {
+            answers.count += if kind.and {
+                first.and_cardinality(last)
+            } else {
+                first.or_cardinality(last)
+            } as usize;
+            continue;
+        }
         let mut r = if kind.and {
             first.and(&lists[q[1]].bitmap)
         } else {
             first.or(&lists[q[1]].bitmap)
         };
         for &i in &q[2..] {
+            if let Roaring::Count = answer {
+                break;
+            }
             if kind.and {
                 r.and_inplace(&lists[i].bitmap);
             } else {
                 r.or_inplace(&lists[i].bitmap);
             }
         }
-        if read_out {
-            out.clear();
-            out.extend(r.iter());
-            answers.add(&out);
-        } else {
-            answers.count += r.cardinality() as usize;
+        match answer {
+            Roaring::Array => {
+                out.clear();
+                out.extend(r.iter());
+                answers.add(&out);
+            }
+            Roaring::Bitmap => answers.count += r.cardinality() as usize,
+            Roaring::Count => {
+                answers.count += if kind.and {
+                    r.and_cardinality(last)
+                } else {
+                    r.or_cardinality(last)
+                } as usize
+            }
         }
     }
     answers

@@ -31,6 +31,11 @@
 //! (most of what a query on short lists costs), and read a list far longer
 //! than the shortest by cursor.
 //!
+//! Lists in the [`hybrid`] form (each window of 4096 ids a bitmap, runs or
+//! Stream VByte gaps, whichever fits it) are queried by [`hybrid::and`],
+//! [`hybrid::and_count`] and [`hybrid::or`]: dense lists intersect a word
+//! of 64 ids at a time, in fewer bytes than a delta-coded stream takes.
+//!
 //! Damaged bytes give the error the decoder gives, from the block where the
 //! cursor meets them: a query fails there, and never returns values read
 //! from them. An intersection reads only the blocks that can hold its

@@ -340,3 +340,19 @@ fn window_kernels_agree_with_the_scalar_ones() {
         }
     }
 }
+
+#[test]
+fn the_format_documents_example_is_what_the_encoder_writes() {
+    // docs/FORMAT.md, "Hybrid posting lists".
+    let bytes = encode(&[5, 300, 1000]).unwrap();
+    assert_eq!(
+        bytes,
+        [
+            0x01, 0x0c, 0xe8, 0x07, 0x06, 0x14, 0x05, 0x27, 0x01, 0xbc, 0x02
+        ]
+    );
+    let all: Vec<u32> = (0..10_000).collect();
+    let bytes = encode(&all).unwrap();
+    assert_eq!(bytes[..2], [0x01, RUNS as u8 | 3 << 2]);
+    assert_eq!(decode_to_vec(&bytes).unwrap(), all);
+}
