@@ -65,6 +65,8 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(postings::postings_query, m)?)?;
     m.add_function(wrap_pyfunction!(postings::postings_decode_lists, m)?)?;
     m.add_function(wrap_pyfunction!(postings::postings_query_lists, m)?)?;
+    m.add_function(wrap_pyfunction!(postings::postings_hybrid_encode, m)?)?;
+    m.add_function(wrap_pyfunction!(postings::postings_hybrid_query, m)?)?;
     m.add_function(wrap_pyfunction!(vbyte::vbyte_encode, m)?)?;
     m.add_function(wrap_pyfunction!(vbyte::vbyte_decode, m)?)?;
     m.add_function(wrap_pyfunction!(ints::u32_encode, m)?)?;

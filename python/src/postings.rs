@@ -3,11 +3,12 @@
 
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
+use pyo3::types::PyBytes;
 use vecpress::bitpack::{bp128, fastlanes, pfor};
-use vecpress::postings::{self, Cursor};
+use vecpress::postings::{self, hybrid, Cursor};
 use vecpress::{stream_vbyte, vbyte, Error, Unit};
 
-use crate::buffers::{to_array, Bytes};
+use crate::buffers::{input_array, readonly, to_array, Bytes};
 use crate::errors::to_py;
 
 /// What a query returns.
@@ -186,4 +187,55 @@ fn spans(starts: Vec<usize>, counts: Vec<usize>) -> PyResult<Vec<(usize, usize)>
         )));
     }
     Ok(starts.into_iter().zip(counts).collect())
+}
+
+/// Encodes a 1-D uint32 array of strictly increasing ids as a hybrid list
+/// (`vecpress::postings::hybrid`); the GIL released while it runs.
+#[pyfunction]
+pub fn postings_hybrid_encode(py: Python<'_>, ids: &Bound<'_, PyAny>) -> PyResult<Py<PyBytes>> {
+    crate::errors::guarded(|| {
+        let (arr, _) = input_array(ids, &["<u4"])?;
+        let ro = readonly::<u32>(&arr)?;
+        let values = ro
+            .as_slice()
+            .map_err(|e| PyValueError::new_err(e.to_string()))?;
+        let bytes = py
+            .detach(|| hybrid::encode(values))
+            .map_err(|e| to_py(py, e))?;
+        Ok(PyBytes::new(py, &bytes).unbind())
+    })
+}
+
+/// Answers `op` ("and", "or", "count", or "decode" of one list) over
+/// hybrid lists, each a bytes-like object that starts with its list; the
+/// GIL released while it runs.
+#[pyfunction]
+pub fn postings_hybrid_query(
+    py: Python<'_>,
+    lists: Vec<Bound<'_, PyAny>>,
+    op: &str,
+) -> PyResult<Py<PyAny>> {
+    crate::errors::guarded(|| {
+        let held: Vec<Bytes> = lists.iter().map(Bytes::get).collect::<PyResult<_>>()?;
+        let inputs: Vec<&[u8]> = held.iter().map(|b| b.as_slice()).collect();
+        let mut out = Vec::new();
+        let answer = match op {
+            "and" => py.detach(|| hybrid::and(&inputs, &mut out).map(|()| None)),
+            "or" => py.detach(|| hybrid::or(&inputs, &mut out).map(|()| None)),
+            "count" => py.detach(|| hybrid::and_count(&inputs).map(Some)),
+            "decode" if inputs.len() == 1 => {
+                py.detach(|| hybrid::decode_into(inputs[0], &mut out).map(|_| None))
+            }
+            _ => {
+                return Err(PyValueError::new_err(format!(
+                    "unknown query {op:?} (expected \"and\", \"or\", \"count\" or \"decode\" of one list)"
+                )))
+            }
+        }
+        .map_err(|e| to_py(py, e))?;
+        Ok(match answer {
+            Some(n) => n.into_pyobject(py)?.into_any().unbind(),
+            None => to_array(py, out),
+        })
+    })
 }

@@ -168,3 +168,57 @@ def test_queries_on_stored_lists_bad_input_raises():
             query(a, [0, len(a) + 1], [3, 0])
         with pytest.raises(ValueError):
             query(a, [0, 1], [3])
+
+
+def hybrid_lists(rng):
+    """Lists of every form: dense (bitmaps), stretches (runs), sparse (gaps)."""
+    dense = np.flatnonzero(rng.random(200_000) < 0.4).astype(np.uint32)
+    runs = np.concatenate([np.arange(s, s + rng.integers(1, 400)) for s in range(0, 200_000, 700)])
+    sparse = sorted_list(rng, 3000, 200_000)
+    return [dense, runs.astype(np.uint32), sparse, dense[::7].copy()]
+
+
+def test_hybrid_queries_agree_with_sets():
+    rng = np.random.default_rng(5)
+    arrays = hybrid_lists(rng)
+    parts = [postings.hybrid_encode(a) for a in arrays]
+    for a, p in zip(arrays, parts):
+        assert postings.hybrid_decode(p).tolist() == a.tolist()
+        # At most twice the bytes of a Stream VByte stream of the same ids (a
+        # window is a bitmap where that takes less than twice its gaps, for
+        # speed), and the headers of blocks (8 bytes at most per 1024 ids).
+        assert len(p) <= 2 * len(stream_vbyte.encode(a, delta=True)) + 1 + 8 * -(-len(a) // 1024)
+    for chosen in ([0, 1], [0, 2], [1, 2, 3], [3]):
+        sets = [set(arrays[i].tolist()) for i in chosen]
+        lists = [parts[i] for i in chosen]
+        want_and = sorted(set.intersection(*sets))
+        got = postings.hybrid_intersect(lists)
+        assert got.dtype == np.uint32
+        assert got.tolist() == want_and, chosen
+        assert postings.hybrid_intersect_count(lists) == len(want_and)
+        assert postings.hybrid_union(lists).tolist() == sorted(set().union(*sets)), chosen
+    # Lists stored one after another, each found by where it starts.
+    data = b"".join(parts)
+    starts = np.cumsum([0] + [len(p) for p in parts[:-1]])
+    views = [memoryview(data)[s:] for s in starts]
+    assert postings.hybrid_intersect(views[:2]).tolist() == postings.hybrid_intersect(parts[:2]).tolist()
+    assert postings.hybrid_intersect([]).tolist() == []
+
+
+def test_hybrid_bad_input_raises():
+    a = postings.hybrid_encode(np.arange(0, 50_000, 2, dtype=np.uint32))
+    with pytest.raises(vecpress.TruncatedError):
+        postings.hybrid_decode(a[:-1])
+    with pytest.raises(vecpress.TruncatedError):
+        postings.hybrid_union([a, a[:100]])
+    with pytest.raises(ValueError):
+        postings.hybrid_encode(np.array([3, 3], dtype=np.uint32))
+    with pytest.raises(TypeError):
+        postings.hybrid_encode(np.array([3, 4], dtype=np.int64))
+    rng = np.random.default_rng(1)
+    for _ in range(200):
+        junk = rng.integers(0, 256, size=int(rng.integers(0, 600)), dtype=np.uint8).tobytes()
+        try:
+            postings.hybrid_union([junk, a])
+        except ValueError:
+            pass

@@ -35,7 +35,20 @@ import numpy.typing as npt
 
 from vecpress import _native
 
-__all__ = ["intersect", "intersect_count", "union", "decode_lists", "intersect_lists", "union_lists", "CODECS"]
+__all__ = [
+    "intersect",
+    "intersect_count",
+    "union",
+    "decode_lists",
+    "intersect_lists",
+    "union_lists",
+    "hybrid_encode",
+    "hybrid_decode",
+    "hybrid_intersect",
+    "hybrid_intersect_count",
+    "hybrid_union",
+    "CODECS",
+]
 
 #: The codecs whose delta-coded lists queries read.
 CODECS = ("stream-vbyte", "vbyte", "bp128", "fastlanes", "pfor")
@@ -152,6 +165,71 @@ def union_lists(data: Any, starts: Any, counts: Any) -> npt.NDArray[np.uint32]:
     [1, 2, 4, 9, 10]
     """
     return _native.postings_query_lists(data, _indices("starts", starts), _indices("counts", counts), "or")
+
+
+def hybrid_encode(ids: Any) -> bytes:
+    """A sorted uint32 array of distinct ids as a hybrid list: each window of
+    4096 ids a bitmap where the list is dense, runs where it holds
+    stretches, Stream VByte gaps where it is sparse (``vecpress::postings::
+    hybrid``; docs/FORMAT.md). A list is self-delimiting: lists stored one
+    after another are each found by where it starts.
+
+    >>> a = hybrid_encode(np.arange(0, 100_000, 3, dtype=np.uint32))
+    >>> len(a) < len(np.arange(0, 100_000, 3)) // 2
+    True
+
+    Raises ``TypeError`` for another dtype and ``ValueError`` where the ids
+    do not rise.
+    """
+    return _native.postings_hybrid_encode(ids)
+
+
+def hybrid_decode(data: Any) -> npt.NDArray[np.uint32]:
+    """The ids of the hybrid list that ``data`` (bytes-like) starts with.
+
+    >>> hybrid_decode(hybrid_encode(np.array([2, 5, 9], dtype=np.uint32))).tolist()
+    [2, 5, 9]
+
+    Raises ``ValueError`` naming the offset where the bytes are damaged.
+    """
+    return _native.postings_hybrid_query([data], "decode")
+
+
+def hybrid_intersect(lists: Sequence[Any]) -> npt.NDArray[np.uint32]:
+    """The ids in every one of the hybrid lists (bytes-like, each starting
+    with its list), in order: dense stretches intersect a word of 64 ids at
+    a time, sparse ones by SIMD merges. The GIL is released while it runs.
+
+    >>> a = hybrid_encode(np.arange(0, 100_000, 2, dtype=np.uint32))
+    >>> b = hybrid_encode(np.array([3, 4, 10, 99_998], dtype=np.uint32))
+    >>> hybrid_intersect([a, b]).tolist()
+    [4, 10, 99998]
+
+    Raises ``ValueError`` naming the offset where a list is damaged.
+    """
+    return _native.postings_hybrid_query(list(lists), "and")
+
+
+def hybrid_intersect_count(lists: Sequence[Any]) -> int:
+    """How many ids every one of the hybrid lists holds, none written out.
+
+    >>> a = hybrid_encode(np.arange(0, 100_000, 2, dtype=np.uint32))
+    >>> b = hybrid_encode(np.arange(0, 100_000, 3, dtype=np.uint32))
+    >>> hybrid_intersect_count([a, b])
+    16667
+    """
+    return int(_native.postings_hybrid_query(list(lists), "count"))
+
+
+def hybrid_union(lists: Sequence[Any]) -> npt.NDArray[np.uint32]:
+    """The ids in any of the hybrid lists, each once, in order.
+
+    >>> a = hybrid_encode(np.array([1, 3], dtype=np.uint32))
+    >>> b = hybrid_encode(np.array([2, 3, 4], dtype=np.uint32))
+    >>> hybrid_union([a, b]).tolist()
+    [1, 2, 3, 4]
+    """
+    return _native.postings_hybrid_query(list(lists), "or")
 
 
 def _indices(name: str, values: Any) -> list[int]:
