@@ -368,6 +368,27 @@ fn encode_impl<V: Variant, const DELTA: bool>(
     clen + used
 }
 
+/// Decodes `out.len()` gaps (at most [`SHORT`]) from `prev` with the
+/// kernel made for short streams, where `isa` (checked) has one: the bytes
+/// consumed, or `None` where it has none or the input ends too soon (then
+/// [`decode_delta_with`] decodes, and names the error).
+pub(crate) fn decode_short_delta(
+    isa: Isa,
+    input: &[u8],
+    out: &mut [u32],
+    prev: u32,
+) -> Option<usize> {
+    let clen = control_len(out.len());
+    if out.len() > SHORT || input.len() < clen {
+        return None;
+    }
+    let (control, data) = input.split_at(clen);
+    decode::short_delta::<Codes1234>(isa, control, data, out, prev).map(|(used, _)| clen + used)
+}
+
+/// The most values [`decode_short_delta`] takes: the short-list kernel's.
+pub(crate) const SHORT: usize = 64;
+
 /// Decodes with the kernel of `isa` (already checked) over the whole groups,
 /// the checked scalar code finishing.
 fn decode_impl<V: Variant, const DELTA: bool>(

@@ -363,15 +363,19 @@ pub fn decode_to_vec(bytes: &[u8]) -> Result<Vec<u32>, Error> {
 /// the start of `bytes`, which may go on with other lists). After an
 /// error, `out` holds what it held before.
 pub fn decode_into(bytes: &[u8], out: &mut Vec<u32>) -> Result<usize, Error> {
-    decode_into_with(tune::isa(Op::Intersect), bytes, out)
+    decode_at(Levels::chosen(), bytes, out)
 }
 
 /// [`decode_into`] with the kernels of `isa`; `Err(Unsupported)` if the CPU
 /// lacks it.
 pub fn decode_into_with(isa: Isa, bytes: &[u8], out: &mut Vec<u32>) -> Result<usize, Error> {
-    let isa = isa.check()?;
+    decode_at(Levels::at(isa)?, bytes, out)
+}
+
+fn decode_at(levels: Levels, bytes: &[u8], out: &mut Vec<u32>) -> Result<usize, Error> {
+    let isa = levels.kernels;
     let start = out.len();
-    let got = with_lists(isa, &[bytes], |lists, s| {
+    let got = with_lists(levels, &[bytes], |lists, s| {
         let list = &mut lists[0];
         let words = &mut s.words;
         let mut w = 0;
@@ -408,13 +412,17 @@ pub fn decode_into_with(isa: Isa, bytes: &[u8], out: &mut Vec<u32>) -> Result<us
 /// list is a slice that starts at its encoding (and may go on with other
 /// lists). After an error, `out` is empty.
 pub fn and(lists: &[&[u8]], out: &mut Vec<u32>) -> Result<(), Error> {
-    and_with(tune::isa(Op::Intersect), lists, out)
+    and_at(Levels::chosen(), lists, out)
 }
 
 /// [`and`] with the kernels of `isa`; `Err(Unsupported)` if the CPU lacks it.
 pub fn and_with(isa: Isa, lists: &[&[u8]], out: &mut Vec<u32>) -> Result<(), Error> {
+    and_at(Levels::at(isa)?, lists, out)
+}
+
+fn and_at(levels: Levels, lists: &[&[u8]], out: &mut Vec<u32>) -> Result<(), Error> {
     out.clear();
-    let got = intersect(isa.check()?, lists, &mut Found::Ids(out));
+    let got = intersect(levels, lists, &mut Found::Ids(out));
     if got.is_err() {
         out.clear();
     }
@@ -432,14 +440,18 @@ pub fn and_with(isa: Isa, lists: &[&[u8]], out: &mut Vec<u32>) -> Result<(), Err
 /// # Ok::<(), vecpress::Error>(())
 /// ```
 pub fn and_count(lists: &[&[u8]]) -> Result<usize, Error> {
-    and_count_with(tune::isa(Op::Intersect), lists)
+    count_at(Levels::chosen(), lists)
 }
 
 /// [`and_count`] with the kernels of `isa`; `Err(Unsupported)` if the CPU
 /// lacks it.
 pub fn and_count_with(isa: Isa, lists: &[&[u8]]) -> Result<usize, Error> {
+    count_at(Levels::at(isa)?, lists)
+}
+
+fn count_at(levels: Levels, lists: &[&[u8]]) -> Result<usize, Error> {
     let mut n = 0;
-    intersect(isa.check()?, lists, &mut Found::Count(&mut n))?;
+    intersect(levels, lists, &mut Found::Count(&mut n))?;
     Ok(n)
 }
 
@@ -455,17 +467,51 @@ pub fn and_count_with(isa: Isa, lists: &[&[u8]]) -> Result<usize, Error> {
 /// # Ok::<(), vecpress::Error>(())
 /// ```
 pub fn or(lists: &[&[u8]], out: &mut Vec<u32>) -> Result<(), Error> {
-    or_with(tune::isa(Op::Intersect), lists, out)
+    or_at(Levels::chosen(), lists, out)
 }
 
 /// [`or`] with the kernels of `isa`; `Err(Unsupported)` if the CPU lacks it.
 pub fn or_with(isa: Isa, lists: &[&[u8]], out: &mut Vec<u32>) -> Result<(), Error> {
+    or_at(Levels::at(isa)?, lists, out)
+}
+
+fn or_at(levels: Levels, lists: &[&[u8]], out: &mut Vec<u32>) -> Result<(), Error> {
     out.clear();
-    let got = unite(isa.check()?, lists, out);
+    let got = unite(levels, lists, out);
     if got.is_err() {
         out.clear();
     }
     got
+}
+
+/// The levels a query runs at: its window and merge kernels', and the
+/// Stream VByte decoders' of its blocks of gaps and runs (the short-list
+/// kernel's for blocks of up to 64 values), each from the tune table by
+/// default, all one level in the `_with` forms.
+#[derive(Clone, Copy)]
+pub(super) struct Levels {
+    kernels: Isa,
+    pub(super) gaps: Isa,
+    pub(super) short: Isa,
+}
+
+impl Levels {
+    fn chosen() -> Levels {
+        Levels {
+            kernels: tune::isa(Op::Intersect),
+            gaps: tune::isa(Op::StreamVByteDelta),
+            short: tune::isa(Op::StreamVByteShortLists),
+        }
+    }
+
+    fn at(isa: Isa) -> Result<Levels, Error> {
+        let isa = isa.check()?;
+        Ok(Levels {
+            kernels: isa,
+            gaps: isa,
+            short: isa,
+        })
+    }
 }
 
 /// Where a query's ids go.
@@ -521,7 +567,7 @@ const KEEP: usize = 1 << 20;
 /// Runs `f` with the lists of a query read from `lists` and this thread's
 /// scratch, then keeps their buffers for the next query.
 fn with_lists<R>(
-    isa: Isa,
+    levels: Levels,
     lists: &[&[u8]],
     f: impl FnOnce(&mut [List], &mut Scratch) -> Result<R, Error>,
 ) -> Result<R, Error> {
@@ -529,13 +575,13 @@ fn with_lists<R>(
     // its buffers' reuse saves); a query within a query, which none makes,
     // would take a pool of its own.
     POOL.with(|pool| match pool.try_borrow_mut() {
-        Ok(mut pool) => query_with(isa, lists, &mut pool, f),
-        Err(_) => query_with(isa, lists, &mut Pool::default(), f),
+        Ok(mut pool) => query_with(levels, lists, &mut pool, f),
+        Err(_) => query_with(levels, lists, &mut Pool::default(), f),
     })
 }
 
 fn query_with<R>(
-    isa: Isa,
+    levels: Levels,
     lists: &[&[u8]],
     pool: &mut Pool,
     f: impl FnOnce(&mut [List], &mut Scratch) -> Result<R, Error>,
@@ -543,7 +589,7 @@ fn query_with<R>(
     let mut read = Vec::with_capacity(lists.len());
     let mut got = Ok(());
     for bytes in lists {
-        match List::new(isa, bytes, pool.buffers.pop().unwrap_or_default()) {
+        match List::new(levels, bytes, pool.buffers.pop().unwrap_or_default()) {
             Ok(l) => read.push(l),
             Err(e) => {
                 got = Err(e);
@@ -587,11 +633,14 @@ fn with_views<'l, R>(
 /// The intersection, a span of windows at a time: from a window that every
 /// list holds ids in (leapfrogging to it) to the first end of a list's
 /// block, so that in the span each list is one bitmap or one array of ids.
-fn intersect(isa: Isa, lists: &[&[u8]], found: &mut Found) -> Result<(), Error> {
+fn intersect(levels: Levels, lists: &[&[u8]], found: &mut Found) -> Result<(), Error> {
     if lists.is_empty() {
         return Ok(());
     }
-    with_lists(isa, lists, |lists, s| intersect_lists(isa, lists, s, found))
+    let isa = levels.kernels;
+    with_lists(levels, lists, |lists, s| {
+        intersect_lists(isa, lists, s, found)
+    })
 }
 
 fn intersect_lists(
@@ -793,8 +842,9 @@ fn draw_runs(words: &mut [u64], runs: &[[u32; 2]], lo: u64, hi: u64) {
 /// The union, a span of windows at a time: from the first window any list
 /// holds ids in to the first end of those lists' blocks or start of
 /// another's, so that in the span each list there is in one block.
-fn unite(isa: Isa, lists: &[&[u8]], out: &mut Vec<u32>) -> Result<(), Error> {
-    with_lists(isa, lists, |lists, s| unite_lists(isa, lists, s, out))
+fn unite(levels: Levels, lists: &[&[u8]], out: &mut Vec<u32>) -> Result<(), Error> {
+    let isa = levels.kernels;
+    with_lists(levels, lists, |lists, s| unite_lists(isa, lists, s, out))
 }
 
 fn unite_lists(

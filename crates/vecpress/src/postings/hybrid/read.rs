@@ -3,8 +3,9 @@
 //! block read in place, a block of runs read into intervals.
 #![forbid(unsafe_code)]
 
+use super::Levels;
 use super::{SHIFT, WINDOW, WINDOW_BYTES, WINDOWS};
-use crate::{Error, Isa, Unit, stream_vbyte};
+use crate::{Error, Unit, stream_vbyte};
 
 /// Block kinds, the low two bits of a block's header.
 pub(super) const GAPS: u32 = 0;
@@ -49,7 +50,7 @@ enum Block<'a> {
 
 /// A list being read forward.
 pub(super) struct List<'a> {
-    isa: Isa,
+    levels: Levels,
     bytes: &'a [u8],
     /// Where the next block's header starts.
     pos: usize,
@@ -72,14 +73,14 @@ impl<'a> List<'a> {
     /// A list from the start of `bytes`, its block count read, decoding
     /// into buffers `ids` and `runs` (cleared as they are used).
     pub(super) fn new(
-        isa: Isa,
+        levels: Levels,
         bytes: &'a [u8],
         (ids, runs): (Vec<u32>, Vec<u32>),
     ) -> Result<List<'a>, Error> {
         let mut pos = 0;
         let left = varint(bytes, &mut pos)?;
         Ok(List {
-            isa,
+            levels,
             bytes,
             pos,
             left,
@@ -269,13 +270,32 @@ impl<'a> List<'a> {
         }
         self.ids.clear();
         self.ids.resize(n, 0);
-        let used = stream_vbyte::decode_delta_with(self.isa, gaps, &mut self.ids, before)
-            .map_err(|e| e.shifted(start))?;
+        let used = self.decode_gaps(gaps, before, start, false)?;
         if used != gaps.len() {
             return Err(corrupt(start + used, "bytes after a block's gaps"));
         }
         self.block = Block::Ids;
         Ok(self.ids[n - 1])
+    }
+
+    /// Decodes a Stream VByte stream of gaps from `before` into `ids` (or
+    /// `runs`), the stream at `start` in the list: the short-list kernel for
+    /// a few values (most blocks of short lists), else the level's decoder,
+    /// which also names any error. The bytes consumed.
+    fn decode_gaps(
+        &mut self,
+        stream: &[u8],
+        before: u32,
+        start: usize,
+        runs: bool,
+    ) -> Result<usize, Error> {
+        let out = if runs { &mut self.runs } else { &mut self.ids };
+        if let Some(used) = stream_vbyte::decode_short_delta(self.levels.short, stream, out, before)
+        {
+            return Ok(used);
+        }
+        stream_vbyte::decode_delta_with(self.levels.gaps, stream, out, before)
+            .map_err(|e| e.shifted(start))
     }
 
     fn read_bitmap(&mut self, at: usize, n: u32) -> Result<(), Error> {
@@ -319,8 +339,7 @@ impl<'a> List<'a> {
         }
         self.runs.clear();
         self.runs.resize(values, 0);
-        let used = stream_vbyte::decode_delta_with(self.isa, body, &mut self.runs, before)
-            .map_err(|e| e.shifted(start))?;
+        let used = self.decode_gaps(body, before, start, true)?;
         if used != body.len() {
             return Err(corrupt(start + used, "bytes after a block's runs"));
         }
