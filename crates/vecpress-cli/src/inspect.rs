@@ -110,6 +110,18 @@ fn cpu() -> std::io::Result<()> {
     for c in vecpress::codec::byte_codecs() {
         writeln!(out, "  {:<26}{}", c.name(), c.auto_kernel())?;
     }
+    // The operations no codec of the registry names: encoders, seeks,
+    // queries and the rest, each at its level from the table.
+    let named: Vec<&str> = vecpress::codec::int_codecs()
+        .iter()
+        .map(|c| c.name())
+        .chain(vecpress::codec::byte_codecs().iter().map(|c| c.name()))
+        .collect();
+    for &op in tune::Op::ALL {
+        if !named.contains(&op.name()) {
+            writeln!(out, "  {:<26}{}", op.name(), tune::isa(op).name())?;
+        }
+    }
     let arms: Vec<&str> = tune::lz4_arms().iter().map(|v| v.name()).collect();
     writeln!(out, "  {:<26}{}", "lz4 adaptive (arms)", arms.join(" "))?;
     let form = if tune::lz4_register_patterns() {

@@ -492,3 +492,21 @@ fn lz4_frames_both_ways() {
         assert_eq!(back.stdout, text, "{name}");
     }
 }
+
+#[test]
+fn inspect_cpu_lists_every_codec_and_operation_at_its_level() {
+    let out = ok(vecpress(&["inspect", "--cpu"]));
+    let text = String::from_utf8(out.stdout).unwrap();
+    for op in vecpress::tune::Op::ALL {
+        let line = text
+            .lines()
+            .find(|l| l.trim_start().starts_with(&format!("{} ", op.name())))
+            .unwrap_or_else(|| panic!("{} missing: {text}", op.name()));
+        assert!(
+            vecpress::Isa::available()
+                .iter()
+                .any(|i| line.trim_end().ends_with(i.name())),
+            "{line}"
+        );
+    }
+}

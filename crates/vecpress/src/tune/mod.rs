@@ -90,7 +90,7 @@ pub enum Op {
     StreamVByteShortLists,
     /// [`stream_vbyte::u64::decode`](crate::stream_vbyte::u64::decode) and its delta and zigzag forms.
     StreamVByte64,
-    /// The merges of [`postings::and`](crate::postings::and) and [`postings::or`](crate::postings::or).
+    /// The merges of [`postings::and`](crate::postings::and) and [`postings::or`](crate::postings::or), and the window kernels of [`postings::hybrid`](crate::postings::hybrid)'s queries.
     Intersect,
     /// [`byte_split::encode`](crate::byte_split::encode).
     ByteSplitEncode,
@@ -107,6 +107,44 @@ pub enum Op {
 }
 
 impl Op {
+    /// The operation's name, as `vecpress inspect --cpu` lists it.
+    ///
+    /// ```
+    /// assert_eq!(vecpress::tune::Op::Intersect.name(), "postings merges");
+    /// ```
+    pub fn name(self) -> &'static str {
+        match self {
+            Op::VByte => "vbyte",
+            Op::VByteDelta => "vbyte-delta",
+            Op::VarintGb => "varint-gb",
+            Op::VarintGbDelta => "varint-gb-delta",
+            Op::VarintG8iu => "varint-g8iu",
+            Op::VarintG8iuDelta => "varint-g8iu-delta",
+            Op::StreamVByte => "stream-vbyte",
+            Op::StreamVByteDelta => "stream-vbyte-delta",
+            Op::StreamVByte0124 => "stream-vbyte-0124",
+            Op::StreamVByte0124Delta => "stream-vbyte-0124-delta",
+            Op::ByteSplit => "byte-split",
+            Op::ByteSplitLz4 => "byte-split-lz4",
+            Op::Bp128 => "bp128",
+            Op::Bp128Delta => "bp128-delta",
+            Op::FastLanes => "fastlanes",
+            Op::FastLanesDelta => "fastlanes-delta",
+            Op::FastLanesFor => "fastlanes-for",
+            Op::StreamVByteEncode => "stream-vbyte encode",
+            Op::StreamVByteSeek => "stream-vbyte seek",
+            Op::StreamVByteShortLists => "stream-vbyte short lists",
+            Op::StreamVByte64 => "stream-vbyte u64",
+            Op::Intersect => "postings merges",
+            Op::ByteSplitEncode => "byte-split encode",
+            Op::BitSplit => "bit-split",
+            Op::Blosc => "blosc",
+            Op::Bp128Encode => "bp128 encode",
+            Op::Bp128Lanes8 => "bp128 8 lanes",
+            Op::FastLanesEncode => "fastlanes encode",
+        }
+    }
+
     /// Every operation, in the order of their discriminants.
     pub const ALL: &'static [Op] = &[
         Op::VByte,
@@ -476,6 +514,15 @@ mod tests {
         let safe = cpu("amd", 23, 49).identify();
         assert_eq!(safe.uarch, SAFE.uarch);
         assert!(safe.why.contains("family 23"), "{safe:?}");
+    }
+
+    /// `vecpress inspect --cpu` lists operations by name: none shares one.
+    #[test]
+    fn every_operation_has_a_name_of_its_own() {
+        let mut names: Vec<&str> = Op::ALL.iter().map(|op| op.name()).collect();
+        names.sort_unstable();
+        names.dedup();
+        assert_eq!(names.len(), Op::ALL.len());
     }
 
     /// A profile is read from a record: every one names a record that
