@@ -421,8 +421,16 @@ pub fn and_with(isa: Isa, lists: &[&[u8]], out: &mut Vec<u32>) -> Result<(), Err
 }
 
 fn and_at(levels: Levels, lists: &[&[u8]], out: &mut Vec<u32>) -> Result<(), Error> {
+    cleared(out, |out| intersect(levels, lists, &mut Found::Ids(out)))
+}
+
+/// Runs `query` on `out` cleared first, and leaves it empty after an error.
+fn cleared(
+    out: &mut Vec<u32>,
+    query: impl FnOnce(&mut Vec<u32>) -> Result<(), Error>,
+) -> Result<(), Error> {
     out.clear();
-    let got = intersect(levels, lists, &mut Found::Ids(out));
+    let got = query(out);
     if got.is_err() {
         out.clear();
     }
@@ -476,12 +484,7 @@ pub fn or_with(isa: Isa, lists: &[&[u8]], out: &mut Vec<u32>) -> Result<(), Erro
 }
 
 fn or_at(levels: Levels, lists: &[&[u8]], out: &mut Vec<u32>) -> Result<(), Error> {
-    out.clear();
-    let got = unite(levels, lists, out);
-    if got.is_err() {
-        out.clear();
-    }
-    got
+    cleared(out, |out| unite(levels, lists, out))
 }
 
 /// The levels a query runs at: its window and merge kernels', and the

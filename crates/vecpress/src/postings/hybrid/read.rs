@@ -263,39 +263,41 @@ impl<'a> List<'a> {
         gaps: &[u8],
         before: u32,
     ) -> Result<u32, Error> {
-        // A gap takes a data byte at least, and four share a control
-        // byte: a count its bytes cannot hold takes no room.
-        if gaps.len() < n + n.div_ceil(4) {
-            return Err(corrupt(start, "more gaps than the block's bytes can hold"));
-        }
-        self.ids.clear();
-        self.ids.resize(n, 0);
-        let used = self.decode_gaps(gaps, before, start, false)?;
-        if used != gaps.len() {
-            return Err(corrupt(start + used, "bytes after a block's gaps"));
-        }
+        self.decode_stream(n, start, gaps, before, false)?;
         self.block = Block::Ids;
         Ok(self.ids[n - 1])
     }
 
-    /// Decodes a Stream VByte stream of gaps from `before` into `ids` (or
-    /// `runs`), the stream at `start` in the list: the short-list kernel for
-    /// a few values (most blocks of short lists), else the level's decoder,
-    /// which also names any error. The bytes consumed.
-    fn decode_gaps(
+    /// Decodes the Stream VByte stream of a block (at `start` in the list)
+    /// into `values` sums of its gaps from `before`, in `ids` (or `runs`,
+    /// their first and last ids): the short-list kernel for a few values
+    /// (most blocks of short lists), else the level's decoder, which also
+    /// names any error. The stream must end with the block.
+    fn decode_stream(
         &mut self,
+        values: usize,
+        start: usize,
         stream: &[u8],
         before: u32,
-        start: usize,
         runs: bool,
-    ) -> Result<usize, Error> {
-        let out = if runs { &mut self.runs } else { &mut self.ids };
-        if let Some(used) = stream_vbyte::decode_short_delta(self.levels.short, stream, out, before)
-        {
-            return Ok(used);
+    ) -> Result<(), Error> {
+        // A gap takes a data byte at least, and four share a control byte:
+        // a count its bytes cannot hold takes no room.
+        if stream.len() < values + values.div_ceil(4) {
+            return Err(corrupt(start, "more ids than the block's bytes can hold"));
         }
-        stream_vbyte::decode_delta_with(self.levels.gaps, stream, out, before)
-            .map_err(|e| e.shifted(start))
+        let out = if runs { &mut self.runs } else { &mut self.ids };
+        out.clear();
+        out.resize(values, 0);
+        let used = match stream_vbyte::decode_short_delta(self.levels.short, stream, out, before) {
+            Some(used) => used,
+            None => stream_vbyte::decode_delta_with(self.levels.gaps, stream, out, before)
+                .map_err(|e| e.shifted(start))?,
+        };
+        if used != stream.len() {
+            return Err(corrupt(start + used, "bytes after a block's stream"));
+        }
+        Ok(())
     }
 
     fn read_bitmap(&mut self, at: usize, n: u32) -> Result<(), Error> {
@@ -331,18 +333,7 @@ impl<'a> List<'a> {
         body: &[u8],
         before: u32,
     ) -> Result<u32, Error> {
-        // A run is two gaps, of a data byte at least each, and four gaps
-        // share a control byte: a count its bytes cannot hold takes no room.
-        let values = 2 * n;
-        if body.len() < values + values.div_ceil(4) {
-            return Err(corrupt(start, "more runs than the block's bytes can hold"));
-        }
-        self.runs.clear();
-        self.runs.resize(values, 0);
-        let used = self.decode_gaps(body, before, start, true)?;
-        if used != body.len() {
-            return Err(corrupt(start + used, "bytes after a block's runs"));
-        }
+        self.decode_stream(2 * n, start, body, before, true)?;
         // Runs rise (a gap's sum that wrapped past the largest id falls)
         // and none is longer than a window.
         let mut prev = before;

@@ -2,22 +2,7 @@ use std::collections::BTreeSet;
 
 use super::read::{BITMAP, GAPS, RUNS};
 use super::*;
-
-/// A seeded generator (xorshift), so that failures repeat.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-
-    fn below(&mut self, n: u64) -> u64 {
-        self.next() % n
-    }
-}
+use crate::postings::tests::Rng;
 
 /// Ids in stretches of varied density: dense runs (bitmap windows) between
 /// sparse ones (gaps), from one id to a few hundred thousand, up to the
