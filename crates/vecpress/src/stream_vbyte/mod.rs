@@ -386,6 +386,12 @@ pub(crate) fn decode_short_delta(
     decode::short_delta::<Codes1234>(isa, control, data, out, prev).map(|(used, _)| clen + used)
 }
 
+/// Data bytes the standard format takes for `value` (a gap, in the delta
+/// forms).
+pub(crate) fn value_len(value: u32) -> usize {
+    usize::from(Codes1234::code(value)) + 1
+}
+
 /// The most values [`decode_short_delta`] takes: the short-list kernel's.
 pub(crate) const SHORT: usize = 64;
 

@@ -181,23 +181,16 @@ pub fn encode_into(values: &[u32], out: &mut Vec<u8>) -> Result<usize, Error> {
             }
             RUNS => {
                 let runs = runs_of(ids);
-                for runs in whole_windows(&runs, |r| r[0] >> SHIFT, RUNS_PER_BLOCK) {
-                    let flat = runs.as_flattened();
-                    let data = stream_vbyte::encode_delta_to_vec(flat, prev);
-                    let last = flat[flat.len() - 1];
-                    put_block(&mut body, RUNS, runs.len(), last - prev, &data);
+                for part in whole_windows(&runs, |r| r[0] >> SHIFT, RUNS_PER_BLOCK) {
+                    prev = put_block(&mut body, RUNS, part.len(), part.as_flattened(), prev);
                     count += 1;
-                    prev = last;
                 }
                 next = (prev >> SHIFT) + 1;
             }
             _ => {
                 for part in whole_windows(ids, |&v| v >> SHIFT, GAPS_PER_BLOCK) {
-                    let gaps = stream_vbyte::encode_delta_to_vec(part, prev);
-                    let last = part[part.len() - 1];
-                    put_block(&mut body, GAPS, part.len(), last - prev, &gaps);
+                    prev = put_block(&mut body, GAPS, part.len(), part, prev);
                     count += 1;
-                    prev = last;
                 }
                 next = (prev >> SHIFT) + 1;
             }
@@ -246,14 +239,18 @@ fn whole_windows<T>(
     })
 }
 
-/// Writes the header of a block of gaps or runs (its kind and count, its
-/// last id's distance from the id before it, its byte length), then its
-/// bytes.
-fn put_block(out: &mut Vec<u8>, kind: u32, n: usize, span: u32, data: &[u8]) {
+/// Writes a block of gaps or runs: its header (its kind and count `n`,
+/// its last id's distance from `prev`, the id before it, and its byte
+/// length), then the Stream VByte stream of `values` (ids, or runs' first
+/// and last ids) as gaps from `prev`. Returns its last id.
+fn put_block(out: &mut Vec<u8>, kind: u32, n: usize, values: &[u32], prev: u32) -> u32 {
+    let data = stream_vbyte::encode_delta_to_vec(values, prev);
+    let last = values[values.len() - 1];
     put_varint(out, kind | (n as u32) << 2);
-    put_varint(out, span);
+    put_varint(out, last - prev);
     put_varint(out, data.len() as u32);
-    out.extend_from_slice(data);
+    out.extend_from_slice(&data);
+    last
 }
 
 /// A block the encoder writes: ids `from..to`, of a kind.
@@ -292,10 +289,10 @@ fn plan(values: &[u32]) -> Vec<Block> {
         let mut gaps = end - i;
         let (mut runs, mut start) = (0, 0u32);
         for (k, &v) in values[i..end].iter().enumerate() {
-            gaps += 4 * gap_bytes(v.wrapping_sub(prev));
+            gaps += 4 * stream_vbyte::value_len(v.wrapping_sub(prev));
             if k == 0 || v != prev.wrapping_add(1) {
                 // Two gaps: to its first id, and to its last.
-                runs += 2 + 4 * (gap_bytes(v.wrapping_sub(prev)) + 1);
+                runs += 2 + 4 * (stream_vbyte::value_len(v.wrapping_sub(prev)) + 1);
                 start = v;
             } else if v - start == 256 {
                 // The gap to its last id takes a second byte.
@@ -329,11 +326,6 @@ fn plan(values: &[u32]) -> Vec<Block> {
         i = end;
     }
     blocks
-}
-
-/// Data bytes Stream VByte takes for a gap.
-fn gap_bytes(gap: u32) -> usize {
-    1 + usize::from(gap > 0xff) + usize::from(gap > 0xffff) + usize::from(gap > 0xff_ffff)
 }
 
 fn put_varint(out: &mut Vec<u8>, mut v: u32) {
