@@ -95,7 +95,7 @@ use std::cell::RefCell;
 
 use crate::tune::{self, Op};
 use crate::{Error, Isa, stream_vbyte};
-use read::{BITMAP, GAPS, List, RUNS, View};
+use read::{BITMAP, GAPS, List, RUNS, Single, View};
 
 /// Ids a window spans: a bitmap block holds 4096 bits (512 bytes) a window.
 pub const WINDOW: u32 = 1 << SHIFT;
@@ -516,18 +516,31 @@ enum Found<'o> {
 }
 
 /// Scratch a query reuses from span to span.
-#[derive(Default)]
 struct Scratch {
     /// Bitmaps of a span, ANDed or ORed, and runs drawn.
     words: Vec<u64>,
     mask: Vec<u64>,
+    /// Candidates, those kept of them, and a list decoded.
     a: Vec<u32>,
     b: Vec<u32>,
+    d: Vec<u32>,
     runs: Vec<(u32, u32)>,
     other: Vec<(u32, u32)>,
 }
 
 impl Scratch {
+    const fn new() -> Scratch {
+        Scratch {
+            words: Vec::new(),
+            mask: Vec::new(),
+            a: Vec::new(),
+            b: Vec::new(),
+            d: Vec::new(),
+            runs: Vec::new(),
+            other: Vec::new(),
+        }
+    }
+
     /// Frees buffers too long to keep for the next query.
     fn trim(&mut self) {
         fn trim<T>(v: &mut Vec<T>) {
@@ -539,6 +552,7 @@ impl Scratch {
         trim(&mut self.mask);
         trim(&mut self.a);
         trim(&mut self.b);
+        trim(&mut self.d);
         trim(&mut self.runs);
         trim(&mut self.other);
     }
@@ -546,14 +560,34 @@ impl Scratch {
 
 /// Buffers a thread's queries keep from one to the next: a query on short
 /// lists would otherwise spend much of its time allocating them.
-#[derive(Default)]
 struct Pool {
     buffers: Vec<(Vec<u32>, Vec<u32>)>,
     scratch: Scratch,
 }
 
+impl Pool {
+    const fn new() -> Pool {
+        Pool {
+            buffers: Vec::new(),
+            scratch: Scratch::new(),
+        }
+    }
+}
+
 thread_local! {
-    static POOL: RefCell<Pool> = RefCell::new(Pool::default());
+    // Made at compile time, so that a query's access is a load, not a
+    // check that the pool is made.
+    static POOL: RefCell<Pool> = const { RefCell::new(Pool::new()) };
+}
+
+/// Runs `f` with this thread's pool, borrowed in place (a move of the pool
+/// costs a short query more than its buffers' reuse saves); a query within
+/// a query, which none makes, would take a pool of its own.
+fn with_pool<R>(f: impl FnOnce(&mut Pool) -> R) -> R {
+    POOL.with(|pool| match pool.try_borrow_mut() {
+        Ok(mut pool) => f(&mut pool),
+        Err(_) => f(&mut Pool::new()),
+    })
 }
 
 /// Buffers longer than this (in values) are freed after their query.
@@ -566,13 +600,7 @@ fn with_lists<R>(
     lists: &[&[u8]],
     f: impl FnOnce(&mut [List], &mut Scratch) -> Result<R, Error>,
 ) -> Result<R, Error> {
-    // Borrowed in place (a move of the pool costs a short query more than
-    // its buffers' reuse saves); a query within a query, which none makes,
-    // would take a pool of its own.
-    POOL.with(|pool| match pool.try_borrow_mut() {
-        Ok(mut pool) => query_with(levels, lists, &mut pool, f),
-        Err(_) => query_with(levels, lists, &mut Pool::default(), f),
-    })
+    with_pool(|pool| query_with(levels, lists, pool, f))
 }
 
 fn query_with<R>(
@@ -632,10 +660,63 @@ fn intersect(levels: Levels, lists: &[&[u8]], found: &mut Found) -> Result<(), E
     if lists.is_empty() {
         return Ok(());
     }
+    let mut one = [Single::EMPTY; VIEWS];
+    if let Some(singles) = singles(lists, &mut one) {
+        return with_pool(|pool| {
+            let got = and_singles(levels, singles, &mut pool.scratch, found);
+            pool.scratch.trim();
+            got
+        });
+    }
     let isa = levels.kernels;
     with_lists(levels, lists, |lists, s| {
         intersect_lists(isa, lists, s, found)
     })
+}
+
+/// `lists` read into `room` as [`Single`]s, shortest first, if each is one
+/// and they are at most [`VIEWS`] (read in place: a query on short lists
+/// would feel their move).
+fn singles<'r, 'a>(
+    lists: &[&'a [u8]],
+    room: &'r mut [Single<'a>; VIEWS],
+) -> Option<&'r [Single<'a>]> {
+    let room = room.get_mut(..lists.len())?;
+    for (s, bytes) in room.iter_mut().zip(lists) {
+        *s = Single::new(bytes)?;
+    }
+    room.sort_unstable_by_key(|s| s.n);
+    Some(room)
+}
+
+/// The intersection of lists of a single block each (short lists, mostly):
+/// the shortest decoded, its ids kept by a SIMD merge with each other list
+/// decoded whole, until none is left.
+fn and_singles(
+    levels: Levels,
+    lists: &[Single],
+    s: &mut Scratch,
+    found: &mut Found,
+) -> Result<(), Error> {
+    let (first, rest) = lists.split_first().expect("a query has lists");
+    first.decode(levels, &mut s.a)?;
+    let mut c = first.n;
+    for l in rest {
+        if c == 0 {
+            break;
+        }
+        l.decode(levels, &mut s.d)?;
+        if s.b.len() < c {
+            s.b.resize(c, 0);
+        }
+        c = super::keep_decoded(levels.kernels, &s.a[..c], &mut s.b[..c], &s.d[..l.n]);
+        core::mem::swap(&mut s.a, &mut s.b);
+    }
+    match found {
+        Found::Ids(out) => out.extend_from_slice(&s.a[..c]),
+        Found::Count(n) => **n += c,
+    }
+    Ok(())
 }
 
 fn intersect_lists(
@@ -838,8 +919,48 @@ fn draw_runs(words: &mut [u64], runs: &[[u32; 2]], lo: u64, hi: u64) {
 /// holds ids in to the first end of those lists' blocks or start of
 /// another's, so that in the span each list there is in one block.
 fn unite(levels: Levels, lists: &[&[u8]], out: &mut Vec<u32>) -> Result<(), Error> {
+    let mut one = [Single::EMPTY; VIEWS];
+    if let Some(singles) = singles(lists, &mut one) {
+        return with_pool(|pool| {
+            let got = or_singles(levels, singles, &mut pool.scratch, out);
+            pool.scratch.trim();
+            got
+        });
+    }
     let isa = levels.kernels;
     with_lists(levels, lists, |lists, s| unite_lists(isa, lists, s, out))
+}
+
+/// The union of lists of a single block each: each decoded whole, and
+/// merged into the union of those before.
+fn or_singles(
+    levels: Levels,
+    lists: &[Single],
+    s: &mut Scratch,
+    out: &mut Vec<u32>,
+) -> Result<(), Error> {
+    let Some((first, rest)) = lists.split_first() else {
+        return Ok(());
+    };
+    first.decode(levels, &mut s.a)?;
+    if rest.is_empty() {
+        out.extend_from_slice(&s.a[..first.n]);
+        super::dedup(out, 0);
+        return Ok(());
+    }
+    s.a.truncate(first.n);
+    for (i, l) in rest.iter().enumerate() {
+        l.decode(levels, &mut s.d)?;
+        // The last union is the answer.
+        let to = if i + 1 == rest.len() {
+            &mut *out
+        } else {
+            &mut s.b
+        };
+        super::merge::union(levels.kernels, &s.a, &s.d[..l.n], to);
+        core::mem::swap(&mut s.a, &mut s.b);
+    }
+    Ok(())
 }
 
 fn unite_lists(

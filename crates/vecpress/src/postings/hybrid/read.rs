@@ -268,11 +268,8 @@ impl<'a> List<'a> {
         Ok(self.ids[n - 1])
     }
 
-    /// Decodes the Stream VByte stream of a block (at `start` in the list)
-    /// into `values` sums of its gaps from `before`, in `ids` (or `runs`,
-    /// their first and last ids): the short-list kernel for a few values
-    /// (most blocks of short lists), else the level's decoder, which also
-    /// names any error. The stream must end with the block.
+    /// Decodes the Stream VByte stream of a block into `values` ids (or
+    /// runs' first and last ids), in `ids` (or `runs`).
     fn decode_stream(
         &mut self,
         values: usize,
@@ -281,22 +278,9 @@ impl<'a> List<'a> {
         before: u32,
         runs: bool,
     ) -> Result<(), Error> {
-        // A gap takes a data byte at least, and four share a control byte:
-        // a count its bytes cannot hold takes no room.
-        if stream.len() < values + values.div_ceil(4) {
-            return Err(corrupt(start, "more ids than the block's bytes can hold"));
-        }
         let out = if runs { &mut self.runs } else { &mut self.ids };
-        out.clear();
-        out.resize(values, 0);
-        let used = match stream_vbyte::decode_short_delta(self.levels.short, stream, out, before) {
-            Some(used) => used,
-            None => stream_vbyte::decode_delta_with(self.levels.gaps, stream, out, before)
-                .map_err(|e| e.shifted(start))?,
-        };
-        if used != stream.len() {
-            return Err(corrupt(start + used, "bytes after a block's stream"));
-        }
+        decode_stream(self.levels, values, start, stream, before, out)?;
+        out.truncate(values);
         Ok(())
     }
 
@@ -348,6 +332,95 @@ impl<'a> List<'a> {
         }
         self.block = Block::Runs;
         Ok(prev)
+    }
+}
+
+/// Decodes the Stream VByte stream of a block (at `start` in its list)
+/// into `values` sums of its gaps from `before`, the first `values` of
+/// `out` (grown to that, not cleared: a zero-fill of room the decode
+/// writes would cost a short list as much as its decode): the short-list
+/// kernel for a few values (most blocks of short lists), else the level's
+/// decoder, which also names any error. The stream must end with the
+/// block.
+fn decode_stream(
+    levels: Levels,
+    values: usize,
+    start: usize,
+    stream: &[u8],
+    before: u32,
+    out: &mut Vec<u32>,
+) -> Result<(), Error> {
+    // A gap takes a data byte at least, and four share a control byte: a
+    // count its bytes cannot hold takes no room.
+    if stream.len() < values + values.div_ceil(4) {
+        return Err(corrupt(start, "more ids than the block's bytes can hold"));
+    }
+    if out.len() < values {
+        out.resize(values, 0);
+    }
+    let out = &mut out[..values];
+    let used = match stream_vbyte::decode_short_delta(levels.short, stream, out, before) {
+        Some(used) => used,
+        None => stream_vbyte::decode_delta_with(levels.gaps, stream, out, before)
+            .map_err(|e| e.shifted(start))?,
+    };
+    if used != stream.len() {
+        return Err(corrupt(start + used, "bytes after a block's stream"));
+    }
+    Ok(())
+}
+
+/// A list of a single block of gaps, as short lists are: a query reads it
+/// by one decode, without a [`List`] and its walk from span to span.
+#[derive(Clone, Copy)]
+pub(super) struct Single<'a> {
+    /// Its ids.
+    pub(super) n: usize,
+    /// Its stream, at `start` in the list.
+    stream: &'a [u8],
+    start: usize,
+    last: u32,
+}
+
+impl<'a> Single<'a> {
+    pub(super) const EMPTY: Single<'static> = Single {
+        n: 0,
+        stream: &[],
+        start: 0,
+        last: 0,
+    };
+
+    /// The list at the start of `bytes`, if it is a single block of gaps
+    /// whose header is whole; `None` otherwise (a [`List`] then reads it,
+    /// and names any damage).
+    pub(super) fn new(bytes: &'a [u8]) -> Option<Single<'a>> {
+        let mut pos = 0;
+        if varint(bytes, &mut pos).ok()? != 1 {
+            return None;
+        }
+        let head = varint(bytes, &mut pos).ok()?;
+        if head & 3 != GAPS || head >> 2 == 0 {
+            return None;
+        }
+        let last = varint(bytes, &mut pos).ok()?;
+        let len = varint(bytes, &mut pos).ok()? as usize;
+        let stream = bytes.get(pos..pos.checked_add(len)?)?;
+        Some(Single {
+            n: (head >> 2) as usize,
+            stream,
+            start: pos,
+            last,
+        })
+    }
+
+    /// Decodes its ids into the first [`n`](Single::n) of `out` (grown to
+    /// that), with the checks of a [`List`]'s block.
+    pub(super) fn decode(&self, levels: Levels, out: &mut Vec<u32>) -> Result<(), Error> {
+        decode_stream(levels, self.n, self.start, self.stream, 0, out)?;
+        if out[self.n - 1] != self.last {
+            return Err(corrupt(self.start, "a block's last id is not its header's"));
+        }
+        Ok(())
     }
 }
 

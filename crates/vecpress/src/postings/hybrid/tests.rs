@@ -1,6 +1,6 @@
 use std::collections::BTreeSet;
 
-use super::read::{BITMAP, GAPS, RUNS};
+use super::read::{BITMAP, GAPS, RUNS, Single};
 use super::*;
 use crate::postings::tests::Rng;
 
@@ -105,6 +105,75 @@ fn queries_agree_with_sets_at_every_level() {
             assert_eq!(got, want_or, "OR, case {case}, {isa:?}");
         }
     }
+}
+
+/// Short lists (one block of gaps each, read without a `List`) beside
+/// longer ones: every mix answers as the sets do, up to more lists than a
+/// query holds on its stack.
+#[test]
+fn short_lists_of_one_block_answer_as_sets_do() {
+    let mut rng = Rng(17);
+    for case in 0..200 {
+        let k = 1 + rng.below(10) as usize;
+        let lists: Vec<Vec<u32>> = (0..k)
+            .map(|i| {
+                if case % 5 == 4 && i == 0 {
+                    return list(&mut rng, false);
+                }
+                let n = [1, 3, 16, 64, 65, 300, 1024][rng.below(7) as usize];
+                let span = [n as u64, 4 * n as u64, 100_000][rng.below(3) as usize];
+                let set: BTreeSet<u32> = (0..n).map(|_| rng.below(span) as u32).collect();
+                set.into_iter().collect()
+            })
+            .collect();
+        let encoded: Vec<Vec<u8>> = lists.iter().map(|l| encode(l).unwrap()).collect();
+        let refs: Vec<&[u8]> = encoded.iter().map(|b| &b[..]).collect();
+        let (want_and, want_or) = (and_of(&lists), or_of(&lists));
+        for &isa in Isa::available() {
+            let mut got = vec![1, 2, 3];
+            and_with(isa, &refs, &mut got).unwrap();
+            assert_eq!(got, want_and, "AND, case {case}, {isa:?}");
+            assert_eq!(and_count_with(isa, &refs).unwrap(), want_and.len());
+            or_with(isa, &refs, &mut got).unwrap();
+            assert_eq!(got, want_or, "OR, case {case}, {isa:?}");
+        }
+    }
+}
+
+/// A short list read whole by its one decode fails as a list read block by
+/// block does: the same error, at the same offset.
+#[test]
+fn a_damaged_short_list_fails_as_decoding_it_does() {
+    let mut rng = Rng(19);
+    let ids: Vec<u32> = (0..40).map(|i| i * 37 + rng.below(30) as u32).collect();
+    let bytes = encode(&ids).unwrap();
+    assert!(Single::new(&bytes).is_some());
+    let mut failed = 0;
+    for i in 0..bytes.len() {
+        for bit in 0..8 {
+            let mut bad = bytes.clone();
+            bad[i] ^= 1 << bit;
+            for &isa in Isa::available() {
+                let mut or = Vec::new();
+                let got = or_with(isa, &[&bad], &mut or).map(|()| or);
+                match decode_to_vec(&bad) {
+                    Err(e) => {
+                        assert_eq!(got, Err(e), "byte {i}, bit {bit}, {isa:?}");
+                        failed += 1;
+                    }
+                    Ok(mut want) => {
+                        want.dedup();
+                        assert_eq!(got, Ok(want), "byte {i}, bit {bit}, {isa:?}");
+                    }
+                }
+                let mut and = Vec::new();
+                if let Err(e) = and_with(isa, &[&bad, &bytes], &mut and) {
+                    assert_eq!(decode_to_vec(&bad), Err(e));
+                }
+            }
+        }
+    }
+    assert!(failed > 0);
 }
 
 #[test]
