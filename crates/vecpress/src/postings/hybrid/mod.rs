@@ -382,7 +382,7 @@ fn decode_at(levels: Levels, bytes: &[u8], out: &mut Vec<u32>) -> Result<usize, 
                     extract(isa, words, at << SHIFT, out);
                 }
                 View::Runs(runs) => {
-                    for (a, b) in clipped(runs, u64::from(at) << SHIFT, u64::from(e) << SHIFT) {
+                    for [a, b] in clipped(runs, u64::from(at) << SHIFT, u64::from(e) << SHIFT) {
                         out.extend(a..=b);
                     }
                 }
@@ -524,8 +524,8 @@ struct Scratch {
     a: Vec<u32>,
     b: Vec<u32>,
     d: Vec<u32>,
-    runs: Vec<(u32, u32)>,
-    other: Vec<(u32, u32)>,
+    runs: Vec<[u32; 2]>,
+    other: Vec<[u32; 2]>,
 }
 
 impl Scratch {
@@ -853,16 +853,30 @@ fn span_and(isa: Isa, views: &[View], w: u32, e: u32, s: &mut Scratch, found: &m
         return;
     }
     // Every list holds runs here: their intersection, run by run.
-    s.runs.clear();
-    s.runs.extend(clipped(runs_of_view(&views[0]), lo, hi));
-    for v in &views[1..] {
-        s.other.clear();
-        scalar::and_runs(&s.runs, clipped(runs_of_view(v), lo, hi), &mut s.other);
-        core::mem::swap(&mut s.runs, &mut s.other);
+    let (lo, last) = (lo as u32, (hi - 1) as u32);
+    let first = runs_of_view(&views[0]);
+    match (views, &mut *found) {
+        ([_], _) => {
+            s.runs.clear();
+            s.runs.extend(clipped(first, u64::from(lo), hi));
+        }
+        ([_, b], Found::Count(n)) => {
+            **n += scalar::and_runs_count(first, runs_of_view(b), lo, last);
+            return;
+        }
+        _ => {
+            s.runs.clear();
+            scalar::and_runs(first, runs_of_view(&views[1]), lo, last, &mut s.runs);
+            for v in &views[2..] {
+                s.other.clear();
+                scalar::and_runs(&s.runs, runs_of_view(v), lo, last, &mut s.other);
+                core::mem::swap(&mut s.runs, &mut s.other);
+            }
+        }
     }
     match found {
         Found::Ids(out) => {
-            for &(a, b) in &s.runs {
+            for &[a, b] in &s.runs {
                 out.extend(a..=b);
             }
         }
@@ -870,7 +884,7 @@ fn span_and(isa: Isa, views: &[View], w: u32, e: u32, s: &mut Scratch, found: &m
             **n += s
                 .runs
                 .iter()
-                .map(|&(a, b)| (b - a) as usize + 1)
+                .map(|&[a, b]| (b - a) as usize + 1)
                 .sum::<usize>()
         }
     }
@@ -884,17 +898,17 @@ fn runs_of_view<'v>(v: &View<'v>) -> &'v [[u32; 2]] {
 }
 
 /// Runs cut to ids `lo..hi`.
-fn clipped(runs: &[[u32; 2]], lo: u64, hi: u64) -> impl Iterator<Item = (u32, u32)> + '_ {
+fn clipped(runs: &[[u32; 2]], lo: u64, hi: u64) -> impl Iterator<Item = [u32; 2]> + '_ {
     runs.iter().filter_map(move |&[a, b]| {
         let (a, b) = (u64::from(a).max(lo), u64::from(b).min(hi - 1));
-        (a <= b).then_some((a as u32, b as u32))
+        (a <= b).then_some([a as u32, b as u32])
     })
 }
 
 /// Sets the bits of ids in `runs` (cut to `lo..hi`) in a bitmap of ids
 /// from `lo`.
 fn draw_runs(words: &mut [u64], runs: &[[u32; 2]], lo: u64, hi: u64) {
-    for (a, b) in clipped(runs, lo, hi) {
+    for [a, b] in clipped(runs, lo, hi) {
         let (a, b) = (
             (u64::from(a) - lo) as usize,
             (u64::from(b) - lo) as usize + 1,
@@ -1019,7 +1033,7 @@ fn unite_lists(
             for (v, x) in views.iter().zip(expanded.iter_mut()) {
                 if let View::Runs(runs) = *v {
                     x.clear();
-                    for (a, b) in clipped(runs, lo, hi) {
+                    for [a, b] in clipped(runs, lo, hi) {
                         x.extend(a..=b);
                     }
                 }

@@ -4,6 +4,7 @@
 #![forbid(unsafe_code)]
 
 use super::Levels;
+use super::scalar::gallop;
 use super::{SHIFT, WINDOW, WINDOW_BYTES, WINDOWS};
 use crate::{Error, Unit, stream_vbyte};
 
@@ -318,8 +319,21 @@ impl<'a> List<'a> {
         before: u32,
     ) -> Result<u32, Error> {
         self.decode_stream(2 * n, start, body, before, true)?;
+        let runs = self.runs.as_chunks::<2>().0;
         // Runs rise (a gap's sum that wrapped past the largest id falls)
-        // and none is longer than a window.
+        // and none is longer than a window: checked with no branch per run
+        // (a loop the compiler vectorises), then, in a damaged block, run
+        // by run for the error.
+        let falls = runs
+            .windows(2)
+            .fold(false, |bad, w| bad | (w[1][0] <= w[0][1]));
+        let misfit = runs.iter().fold(false, |bad, r| {
+            bad | (r[1] < r[0]) | (r[1].wrapping_sub(r[0]) >= WINDOW)
+        });
+        if !(falls | misfit | (runs[0][0] < before)) {
+            self.block = Block::Runs;
+            return Ok(runs[n - 1][1]);
+        }
         let mut prev = before;
         for (k, r) in self.runs.as_chunks::<2>().0.iter().enumerate() {
             if r[0] < prev || r[1] < r[0] || (k > 0 && r[0] == prev) {
@@ -422,22 +436,6 @@ impl<'a> Single<'a> {
         }
         Ok(())
     }
-}
-
-/// The first index of `s` (sorted by `below`) at which `below` is false:
-/// steps of 1, 2, 4, ... from the start, then a binary search in the last,
-/// so that a target a few places on costs a few compares.
-fn gallop<T>(s: &[T], below: impl Fn(&T) -> bool) -> usize {
-    if s.first().is_none_or(|x| !below(x)) {
-        return 0;
-    }
-    let (mut lo, mut step) = (0, 1);
-    while lo + step < s.len() && below(&s[lo + step]) {
-        lo += step;
-        step *= 2;
-    }
-    let hi = (lo + step).min(s.len());
-    lo + 1 + s[lo + 1..hi].partition_point(below)
 }
 
 /// A LEB128 varint of at most five bytes, whose value fits in 32 bits.

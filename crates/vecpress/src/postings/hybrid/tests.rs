@@ -410,3 +410,60 @@ fn the_format_documents_example_is_what_the_encoder_writes() {
     assert_eq!(bytes[..2], [0x01, RUNS as u8 | 3 << 2]);
     assert_eq!(decode_to_vec(&bytes).unwrap(), all);
 }
+
+/// The run intersections against sets of their ids, cut to a span, on runs
+/// that touch, nest, share ends and miss each other, in lists of like
+/// lengths and of far unlike ones; and ids kept by the runs they are in.
+#[test]
+fn run_intersections_are_those_of_their_ids() {
+    let mut rng = Rng(23);
+    let draw = |rng: &mut Rng| -> Vec<[u32; 2]> {
+        let mut runs = Vec::new();
+        let mut at = rng.below(20) as u32;
+        let n = [12, 300][rng.below(2) as usize];
+        for _ in 0..rng.below(n) {
+            let len = rng.below(9) as u32;
+            runs.push([at, at + len]);
+            at += len + 1 + rng.below(6) as u32;
+        }
+        runs
+    };
+    let ids =
+        |runs: &[[u32; 2]]| -> BTreeSet<u32> { runs.iter().flat_map(|&[a, b]| a..=b).collect() };
+    for _ in 0..3000 {
+        let (a, b) = (draw(&mut rng), draw(&mut rng));
+        let lo = rng.below(30) as u32;
+        let hi = lo + rng.below(4000) as u32;
+        let want: Vec<u32> = ids(&a)
+            .intersection(&ids(&b))
+            .copied()
+            .filter(|v| (lo..=hi).contains(v))
+            .collect();
+        let mut got = vec![[7, 7]];
+        scalar::and_runs(&a, &b, lo, hi, &mut got);
+        assert_eq!(got[0], [7, 7]);
+        assert!(got[1..].iter().all(|r| r[0] <= r[1]), "{a:?} {b:?}");
+        assert!(
+            got[1..].windows(2).all(|w| w[0][1] < w[1][0]),
+            "{a:?} {b:?}"
+        );
+        assert_eq!(
+            ids(&got[1..]).into_iter().collect::<Vec<_>>(),
+            want,
+            "{a:?} {b:?} {lo} {hi}"
+        );
+        assert_eq!(scalar::and_runs_count(&a, &b, lo, hi), want.len());
+        // Ids kept by the runs they are in.
+        let mut probe: Vec<u32> = ids(&b)
+            .into_iter()
+            .step_by(1 + rng.below(40) as usize)
+            .collect();
+        let inside: Vec<u32> = probe
+            .iter()
+            .copied()
+            .filter(|v| ids(&a).contains(v))
+            .collect();
+        let kept = scalar::keep_in_runs(&a, &mut probe);
+        assert_eq!(probe[..kept], inside[..], "{a:?} {b:?}");
+    }
+}
