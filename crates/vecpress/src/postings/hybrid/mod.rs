@@ -59,8 +59,13 @@
 //! list holds gaps, the shortest array of ids gives the candidates, kept
 //! by a bit test against each bitmap, by a walk of each list of runs, and
 //! by the SIMD merge against other gaps. Where every list holds runs, the
-//! runs are intersected. A thread keeps its queries' buffers, so that a
-//! query on short lists allocates little.
+//! runs are intersected. A union draws a span into a bitmap where its
+//! lists are dense there (a bitmap, or runs and ids of eight or more ids a
+//! word), and merges the lists' ids elsewhere. Lists that are each a single
+//! block of gaps (short lists, up to a thousand ids or so) skip the walk:
+//! each is decoded whole, and the shortest's ids kept by a SIMD merge with
+//! each other (or merged into the union). A thread keeps its queries'
+//! buffers, so that a query on short lists allocates little.
 //!
 //! Damaged bytes give an error naming the offset in that list's bytes,
 //! never a panic. A count is trusted for no more room than its bytes can
