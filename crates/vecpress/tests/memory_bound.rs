@@ -504,7 +504,8 @@ fn stored_list_queries_allocate_no_more_than_the_input_holds() {
 /// Hybrid posting lists (bitmaps, runs and gaps): decoding and queries
 /// take room for ids only as far as their bytes can hold them
 /// (`hybrid::max_decoded_len`), whatever a block's header claims: valid
-/// lists of each form, their damaged forms, and blocks claiming the most
+/// lists of each form (and a short list of one block), their damaged
+/// forms, and blocks claiming the most
 /// ids, runs or windows their fields can state.
 #[test]
 fn hybrid_postings_allocate_within_their_bound() {
@@ -519,8 +520,10 @@ fn hybrid_postings_allocate_within_their_bound() {
     let dense: Vec<u32> = (0..300_000).filter(|v| v % 3 != 0).collect();
     let runs: Vec<u32> = (0..100u32).flat_map(|r| r * 5000..r * 5000 + 900).collect();
     let sparse: Vec<u32> = (0..5000).map(|v| v * 977).collect();
+    // One block of gaps: a query reads it by one decode, outside the walk.
+    let short: Vec<u32> = (0..300).map(|v| v * 13).collect();
     let mut inputs: Vec<Vec<u8>> = Vec::new();
-    for list in [&dense, &runs, &sparse] {
+    for list in [&dense, &runs, &sparse, &short] {
         inputs.extend(damaged(&hybrid::encode(list).unwrap()));
     }
     // One block of each kind claiming the most its header can state, then
