@@ -1022,25 +1022,24 @@ fn unite_lists(
                 .collect()
         };
         let mut views = span(e);
-        // The ids the span's lists hold, a word each for a bitmap's words:
-        // where they are more than the bitmap's words, runs are drawn and
-        // ids set, not listed and merged (a run of many ids costs its
-        // words), over as many windows as a bitmap block's span.
+        // A bitmap is read in place; runs and ids, where they hold
+        // [`DRAWN`] ids a word or more, are drawn and set in a bitmap (a
+        // run of many ids costs its words), not listed and merged. Runs
+        // count whole, a little more than the span may hold of them.
         let words = |e: u32| (e - start) as usize * WORDS;
         let held: usize = views
             .iter()
             .map(|v| match *v {
-                View::Bits(_) => usize::MAX / 8,
+                View::Bits(_) => 0,
                 View::Ids(ids) => ids.len(),
-                // Uncut: a run that starts before the span or ends after it
-                // counts whole, a little more than the span has.
                 View::Runs(runs) => runs
                     .iter()
                     .map(|&[a, b]| b.wrapping_sub(a) as usize + 1)
                     .sum(),
             })
-            .fold(0, usize::saturating_add);
-        let drawn = held >= words(e) * DRAWN;
+            .sum();
+        let drawn = views.iter().any(|v| matches!(v, View::Bits(_))) || held >= words(e) * DRAWN;
+        // Over as many windows as a bitmap block's span.
         if drawn && e - start > CHUNK {
             e = start + CHUNK;
             views = span(e);
