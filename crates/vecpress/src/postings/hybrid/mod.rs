@@ -531,6 +531,9 @@ struct Scratch {
     d: Vec<u32>,
     runs: Vec<[u32; 2]>,
     other: Vec<[u32; 2]>,
+    /// A union's lists: the window each stands at, and its runs' ids.
+    at: Vec<Option<u32>>,
+    expanded: Vec<Vec<u32>>,
 }
 
 impl Scratch {
@@ -543,6 +546,8 @@ impl Scratch {
             d: Vec::new(),
             runs: Vec::new(),
             other: Vec::new(),
+            at: Vec::new(),
+            expanded: Vec::new(),
         }
     }
 
@@ -560,6 +565,8 @@ impl Scratch {
         trim(&mut self.d);
         trim(&mut self.runs);
         trim(&mut self.other);
+        trim(&mut self.at);
+        self.expanded.iter_mut().for_each(trim);
     }
 }
 
@@ -995,8 +1002,30 @@ fn unite_lists(
     s: &mut Scratch,
     out: &mut Vec<u32>,
 ) -> Result<(), Error> {
-    let mut at: Vec<Option<u32>> = vec![None; lists.len()];
-    let mut expanded: Vec<Vec<u32>> = vec![Vec::new(); lists.len()];
+    // Kept in the scratch, for the next query.
+    let mut at = core::mem::take(&mut s.at);
+    let mut expanded = core::mem::take(&mut s.expanded);
+    at.clear();
+    at.resize(lists.len(), None);
+    if expanded.len() < lists.len() {
+        expanded.resize_with(lists.len(), Vec::new);
+    }
+    let got = unite_spans(isa, lists, s, &mut at, &mut expanded, out);
+    s.at = at;
+    s.expanded = expanded;
+    got
+}
+
+/// [`unite_lists`] with where each list stands (`at`) and its runs' ids
+/// listed (`expanded`).
+fn unite_spans(
+    isa: Isa,
+    lists: &mut [List],
+    s: &mut Scratch,
+    at: &mut [Option<u32>],
+    expanded: &mut [Vec<u32>],
+    out: &mut Vec<u32>,
+) -> Result<(), Error> {
     let mut w = 0u32;
     while w < WINDOWS {
         for (l, a) in lists.iter_mut().zip(at.iter_mut()) {
@@ -1007,7 +1036,7 @@ fn unite_lists(
         };
         // The span ends where a list here ends its block, or where another
         // starts.
-        let ends = lists.iter().zip(&at).filter_map(|(l, a)| match a {
+        let ends = lists.iter().zip(at.iter()).filter_map(|(l, a)| match a {
             Some(a) if *a == start => Some(l.end()),
             Some(a) => Some(*a),
             None => None,
@@ -1016,7 +1045,7 @@ fn unite_lists(
         let span = |e: u32| -> Vec<View> {
             lists
                 .iter()
-                .zip(&at)
+                .zip(at.iter())
                 .filter(|(_, a)| **a == Some(start))
                 .map(|(l, _)| l.span(start, e))
                 .collect()
@@ -1076,7 +1105,7 @@ fn unite_lists(
                     }
                 }
             }
-            let ids = views.iter().zip(&expanded).map(|(v, x)| match *v {
+            let ids = views.iter().zip(expanded.iter()).map(|(v, x)| match *v {
                 View::Ids(ids) => ids,
                 _ => &x[..],
             });
