@@ -86,6 +86,22 @@ fn dense_windows_become_bitmaps_and_cost_less_than_gaps() {
     );
 }
 
+/// AND, its count and OR of `lists` encoded, at every level, against the
+/// sets' (`out` holding ids before each query).
+fn answers_as_sets_do(lists: &[Vec<u32>], case: usize) {
+    let encoded: Vec<Vec<u8>> = lists.iter().map(|l| encode(l).unwrap()).collect();
+    let refs: Vec<&[u8]> = encoded.iter().map(|b| &b[..]).collect();
+    let (want_and, want_or) = (and_of(lists), or_of(lists));
+    for &isa in Isa::available() {
+        let mut got = vec![1, 2, 3];
+        and_with(isa, &refs, &mut got).unwrap();
+        assert_eq!(got, want_and, "AND, case {case}, {isa:?}");
+        assert_eq!(and_count_with(isa, &refs).unwrap(), want_and.len());
+        or_with(isa, &refs, &mut got).unwrap();
+        assert_eq!(got, want_or, "OR, case {case}, {isa:?}");
+    }
+}
+
 #[test]
 fn queries_agree_with_sets_at_every_level() {
     let mut rng = Rng(11);
@@ -93,17 +109,7 @@ fn queries_agree_with_sets_at_every_level() {
         let k = 1 + rng.below(4) as usize;
         let high = case % 8 == 7;
         let lists: Vec<Vec<u32>> = (0..k).map(|_| list(&mut rng, high)).collect();
-        let encoded: Vec<Vec<u8>> = lists.iter().map(|l| encode(l).unwrap()).collect();
-        let refs: Vec<&[u8]> = encoded.iter().map(|b| &b[..]).collect();
-        let (want_and, want_or) = (and_of(&lists), or_of(&lists));
-        for &isa in Isa::available() {
-            let mut got = vec![1, 2, 3];
-            and_with(isa, &refs, &mut got).unwrap();
-            assert_eq!(got, want_and, "AND, case {case}, {isa:?}");
-            assert_eq!(and_count_with(isa, &refs).unwrap(), want_and.len());
-            or_with(isa, &refs, &mut got).unwrap();
-            assert_eq!(got, want_or, "OR, case {case}, {isa:?}");
-        }
+        answers_as_sets_do(&lists, case);
     }
 }
 
@@ -126,17 +132,7 @@ fn short_lists_of_one_block_answer_as_sets_do() {
                 set.into_iter().collect()
             })
             .collect();
-        let encoded: Vec<Vec<u8>> = lists.iter().map(|l| encode(l).unwrap()).collect();
-        let refs: Vec<&[u8]> = encoded.iter().map(|b| &b[..]).collect();
-        let (want_and, want_or) = (and_of(&lists), or_of(&lists));
-        for &isa in Isa::available() {
-            let mut got = vec![1, 2, 3];
-            and_with(isa, &refs, &mut got).unwrap();
-            assert_eq!(got, want_and, "AND, case {case}, {isa:?}");
-            assert_eq!(and_count_with(isa, &refs).unwrap(), want_and.len());
-            or_with(isa, &refs, &mut got).unwrap();
-            assert_eq!(got, want_or, "OR, case {case}, {isa:?}");
-        }
+        answers_as_sets_do(&lists, case);
     }
 }
 
