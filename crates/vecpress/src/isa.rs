@@ -6,15 +6,10 @@
 //! entries (`vbyte::decode_with`, ...) take any level the CPU supports, so a
 //! test or a benchmark can run every kernel in one process.
 //!
-//! The feature list of each level, as kernels enable it with
-//! `#[target_feature(enable = ...)]`:
-//!
-//! | level    | features                                                               |
-//! |----------|------------------------------------------------------------------------|
-//! | `Sse41`  | `sse2,ssse3,sse4.1`                                                    |
-//! | `Avx2`   | `sse2,ssse3,sse4.1,avx,avx2,bmi1,bmi2,popcnt`                          |
-//! | `Avx512` | `..Avx2, avx512f,avx512bw,avx512vl,avx512vbmi,avx512vbmi2`             |
-//! | `Neon`   | `neon` (baseline on aarch64)                                           |
+//! Each level's kernels are compiled with the feature list
+//! [`Isa::features`] gives, the whole list (the GFNI kernels of
+//! `bit_split` add `gfni`, which they detect apart), and the level is
+//! detected when the CPU has every feature in it.
 //!
 //! Set `VECPRESS_ISA=scalar|sse41|avx2|avx512|neon` to cap the level for the
 //! whole process (an unknown name is ignored with no cap).
@@ -65,6 +60,29 @@ impl Isa {
             Isa::Sse41 => "sse41",
             Isa::Avx2 => "avx2",
             Isa::Avx512 => "avx512",
+            Isa::Neon => "neon",
+        }
+    }
+
+    /// The target features its kernels enable, as their
+    /// `#[target_feature(enable = ...)]` spells them (empty for
+    /// [`Isa::Scalar`]): the whole list on every kernel of the level, so
+    /// that any helper inlines into any of them. The attribute takes a
+    /// literal, not this constant; a test holds each kernel's to it.
+    ///
+    /// ```
+    /// use vecpress::Isa;
+    /// assert_eq!(Isa::Sse41.features(), "sse2,ssse3,sse4.1");
+    /// assert!(Isa::Avx512.features().starts_with(Isa::Avx2.features()));
+    /// ```
+    pub const fn features(self) -> &'static str {
+        match self {
+            Isa::Scalar => "",
+            Isa::Sse41 => "sse2,ssse3,sse4.1",
+            Isa::Avx2 => "sse2,ssse3,sse4.1,avx,avx2,bmi1,bmi2,popcnt",
+            Isa::Avx512 => {
+                "sse2,ssse3,sse4.1,avx,avx2,bmi1,bmi2,popcnt,avx512f,avx512bw,avx512vl,avx512vbmi,avx512vbmi2"
+            }
             Isa::Neon => "neon",
         }
     }

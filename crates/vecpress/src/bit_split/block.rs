@@ -110,9 +110,9 @@ pub(super) fn decode_block_in(
 /// Whether values of `width` bytes go to and from their bit rows in one
 /// pass (`Kernels::rows_to_values`, `values_to_rows`) rather than through
 /// byte split in a second. Widths 2, 4 and 8 have one-pass kernels; at the
-/// Sse41 level widths 4 and 8 measured no faster with them (their 32 and
-/// 64 registers of streams spill from the 16 that SSE has), so they take
-/// two passes.
+/// Sse41 level widths 4 and 8 take two passes, since their 32 and 64
+/// registers of streams spill from the 16 that SSE has (`perf/amd-25-1.md`,
+/// "Bit split").
 fn one_pass(isa: Isa, width: usize) -> bool {
     width == 2 || (matches!(width, 4 | 8) && isa != Isa::Sse41)
 }

@@ -51,8 +51,9 @@ impl Levels {
     /// The default decoders' levels: the blocks at the level this CPU's
     /// profile chooses for `blocks`, and the tail, a VByte stream, at the
     /// level it chooses for VByte (gaps when `delta`). The two can differ:
-    /// on Zen 4 plain blocks unpack fastest at a level below VByte's, and
-    /// in a posting index most lists are all tail.
+    /// on Zen 4 FastLanes delta blocks unpack fastest at AVX2 and VByte at
+    /// AVX-512 (`perf/amd-25-17.md`, "Default dispatch"), and in a posting
+    /// index most lists are all tail.
     pub(super) fn tuned(blocks: Op, delta: bool) -> Self {
         let tail = if delta { Op::VByteDelta } else { Op::VByte };
         Levels {

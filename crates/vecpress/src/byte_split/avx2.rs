@@ -3,9 +3,10 @@
 //! of 16 values at once; loads and stores move a lane at a time where the
 //! two are apart). The Avx512 level runs these for the widths its own
 //! kernels (`avx512.rs`: permutes across whole registers, for 2, 4, 8 and
-//! 16 bytes) do not take: the same transposition on 512-bit registers (four
-//! lanes, each load and store of a lane apart) was measured no faster than
-//! AVX2 for widths 3, 4, 8 and 16, as Arrow found for its AVX-512 path.
+//! 16 bytes) do not take. The same transposition on 512-bit registers (four
+//! lanes) would still load and store each 16-byte lane apart, so it would
+//! save in-lane shuffles only, not the memory work (Arrow found its own
+//! AVX-512 path no faster than AVX2).
 
 use core::arch::x86_64::*;
 

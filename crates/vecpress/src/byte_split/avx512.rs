@@ -25,12 +25,13 @@
 //!
 //! Both directions slow down when the streams lie a multiple of 4 KiB apart
 //! (a count of values that is a multiple of 4096) and there are 8 or more
-//! of them: every step's lines then fall in one set of the L1 cache. On a
-//! 64 KiB block of width 16 this cost half the speed. The decoder then
-//! reads streams 8 to 15 eight steps ahead through a ring on the stack
-//! ([`decode_skewed`]), which gives the speed back (2x on such blocks);
-//! the same ring for the encoder's stores, and prefetching, were measured
-//! slower or no faster.
+//! of them: every step's lines then fall in one set of the L1 cache. The
+//! decoder then reads streams 8 to 15 eight steps ahead through a ring on
+//! the stack ([`decode_skewed`]), so that a step loads at most 8 lines of
+//! one set. The encoder has no such ring: one for its stores would only
+//! defer them, each byte still reaching its stream's crowded set after one
+//! more copy. Nor does either direction prefetch: a prefetch brings its
+//! line into the same crowded set.
 
 use core::arch::x86_64::*;
 

@@ -410,11 +410,10 @@ fn decode_impl(isa: Isa, input: &[u8], width: usize, out: &mut [u8]) -> Result<u
     Ok(input.len())
 }
 
-/// Widths where the Avx2 level runs the 16-byte kernels, measured faster
-/// there than the 32-byte ones: at widths 2 to 4 a 32-byte register holds
-/// two 16-value problems loaded and stored a lane at a time, which costs
-/// more than it saves; at width 16 the encoder's tile of 16 ymm registers
-/// spills.
+/// Widths where the Avx2 level runs the 16-byte kernels rather than the
+/// 32-byte ones: at widths 2 to 4 a 32-byte register holds two 16-value
+/// problems loaded and stored a lane at a time, which costs more than it
+/// saves; at width 16 the encoder's tile of 16 ymm registers spills.
 #[cfg(target_arch = "x86_64")]
 const SSE_AT_AVX2: NarrowWidths = NarrowWidths {
     encode: &[2, 3, 4, 16],
@@ -422,8 +421,8 @@ const SSE_AT_AVX2: NarrowWidths = NarrowWidths {
 };
 
 /// Widths, per direction, with kernels of their own at the Avx512 level
-/// (`avx512.rs`); the others run the Avx2 level's. Width 2 measured faster
-/// encoding with the 16-byte kernel, as at the Avx2 level.
+/// (`avx512.rs`); the others run the Avx2 level's. Width 2 encodes with the
+/// 16-byte kernel, as at the Avx2 level (`SSE_AT_AVX2`).
 #[cfg(target_arch = "x86_64")]
 const AVX512_WIDTHS: NarrowWidths = NarrowWidths {
     encode: &[4, 8, 16],
@@ -471,7 +470,7 @@ fn encode_into(isa: Isa, input: &[u8], width: usize, out: &mut impl Sink) {
         },
         #[cfg(target_arch = "x86_64")]
         // SAFETY: as above, the CPU has every feature of the Avx2 level (Avx512
-        // implies them; 512-bit registers measured no faster, see `avx2.rs`).
+        // implies them; `avx2.rs` says why not 512-bit registers).
         Isa::Avx2 | Isa::Avx512 => unsafe { avx2::level::encode(input, width, out) },
         #[cfg(target_arch = "aarch64")]
         // SAFETY: as above, the CPU has Neon.

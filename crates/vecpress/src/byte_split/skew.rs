@@ -14,8 +14,9 @@ use crate::simd::Lanes;
 /// Steps by which the streams past the eighth are read ahead of the others
 /// when the streams crowd the L1 cache (see [`crowded`]): far enough that
 /// the steps the CPU has in flight at once never need both groups' lines in
-/// one set. Of the depths measured, 4 steps recovered less of the loss and
-/// 16 lost some again.
+/// one set. No deeper: the ring holds `SKEW` steps of 8 registers in L1
+/// (4 KiB of 512-bit ones), so a deeper skew takes more of the cache it
+/// relieves.
 pub(super) const SKEW: usize = 8;
 
 /// Whether more than 8 of the first `width` streams start in one set of an
@@ -39,9 +40,10 @@ pub(super) fn crowded(src: &impl Source, width: usize) -> bool {
 /// blocks are too few to skew).
 ///
 /// It runs for widths 12 to 16 on x86 (the sets [`crowded`] counts are
-/// those of its L1), where it measured faster, the more so the wider.
-/// Narrower widths gained nothing or lost (at 10, two streams through the
-/// ring cost more than the two extra lines of a set).
+/// those of its L1): the wider, the more lines of one set a step would
+/// otherwise need. At narrower widths the streams through the ring cost
+/// more than the few extra lines of a set they spare (at 10, two streams
+/// for two lines).
 ///
 /// # Safety
 /// As [`decode_tiles`](super::generic::decode_tiles); `9 <= width <= 16`.

@@ -54,10 +54,11 @@ impl<T> core::ops::Deref for Aligned<T> {
 
 /// A 16-byte register.
 ///
-/// 32- and 64-byte registers (two and four 16-byte loads inserted into one)
-/// measured slower than 16-byte steps in the Stream VByte decoder, so the
-/// kernels of every x86 level use `__m128i`, VEX-encoded where they enable
-/// AVX.
+/// The code written once over it (the Stream VByte decoder's 16-byte
+/// steps among it) runs at every x86 level with `__m128i`, VEX-encoded
+/// where the level enables AVX; wider steps are each level's own code (the
+/// AVX2 Stream VByte kernel's pairs of groups, the AVX-512 kernel's
+/// `vpexpandb`).
 pub(crate) trait Vector: Copy {
     /// The 16 bytes at `ptr`.
     ///

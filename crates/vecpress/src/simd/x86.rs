@@ -341,15 +341,18 @@ impl Lanes for __m256i {
 /// `bytes` (from byte 0) where bit `i` of `mask` is set, zero elsewhere.
 ///
 /// Written in `asm!` so that it stays the register form. From the
-/// intrinsic, LLVM folds the load of `bytes` into the instruction, and the
-/// memory form measured far slower: both Stream VByte's plain decoding at
-/// the AVX-512 level and the delta decoder that expands sixteen gaps a step
-/// lost much of their speed with it.
+/// intrinsic, LLVM folds the load of `bytes` into the instruction; the
+/// memory form reads only as many bytes as `mask` has set bits, so its
+/// load waits for the mask, where a separate 64-byte load issues ahead of
+/// it. Both Stream VByte's plain decoding at the AVX-512 level and the
+/// delta decoder that expands sixteen gaps a step rely on that.
 ///
 /// # Safety
-/// The CPU has AVX-512 F, BW and VBMI2.
+/// The CPU has every feature of `Isa::Avx512`.
 #[inline]
-#[target_feature(enable = "avx512f,avx512bw,avx512vbmi2")]
+#[target_feature(
+    enable = "sse2,ssse3,sse4.1,avx,avx2,bmi1,bmi2,popcnt,avx512f,avx512bw,avx512vl,avx512vbmi,avx512vbmi2"
+)]
 pub(crate) unsafe fn expand_bytes(mask: u64, bytes: __m512i) -> __m512i {
     let out: __m512i;
     // SAFETY: register operands only, no memory or stack touched; the
@@ -375,9 +378,9 @@ pub(crate) unsafe fn expand_bytes(mask: u64, bytes: __m512i) -> __m512i {
 /// with a shuffle or lane extract), where this form needs none.
 ///
 /// # Safety
-/// The CPU has AVX2; the 8 bytes at `ptr` are readable.
+/// The CPU has every feature of `Isa::Avx2`; the 8 bytes at `ptr` are readable.
 #[inline]
-#[target_feature(enable = "avx2")]
+#[target_feature(enable = "sse2,ssse3,sse4.1,avx,avx2,bmi1,bmi2,popcnt")]
 pub(crate) unsafe fn widen_u8x8_from(ptr: *const u8) -> __m256i {
     let out: __m256i;
     // SAFETY: the instruction reads the 8 bytes at `ptr` (readable, the

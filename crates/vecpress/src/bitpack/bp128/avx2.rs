@@ -21,8 +21,8 @@
 //!
 //! Plain blocks only: a sorted block's eight running sums a register cost
 //! more shuffles than the 128-bit kernel's four (Zen 3 issues shuffles and
-//! shifts on two of its four vector pipes), and ran slower there than
-//! SSE4.1's one-pass sorted kernel.
+//! shifts on two of its four vector pipes), and run slower there than
+//! SSE4.1's one-pass sorted kernel (`perf/amd-25-1.md`, "BP128").
 
 use core::arch::x86_64::*;
 
@@ -77,8 +77,8 @@ unsafe fn pair(input: &[u8], a: usize, b: usize) -> __m256i {
 /// `input` into `out`.
 ///
 /// # Safety
-/// The CPU has AVX2. Panics if `input` or `out` is shorter than the block.
-#[target_feature(enable = "sse2,ssse3,sse4.1,avx,avx2")]
+/// The CPU has every feature of `Isa::Avx2`. Panics if `input` or `out` is shorter than the block.
+#[target_feature(enable = "sse2,ssse3,sse4.1,avx,avx2,bmi1,bmi2,popcnt")]
 pub(super) unsafe fn unpack<const L: usize, const W: usize>(input: &[u8], out: &mut [u32]) {
     const { assert!(L == 4, "four lanes, two lane vectors a register") };
     // SAFETY: the caller's features.
@@ -137,8 +137,8 @@ unsafe fn run<const W: usize>(input: &[u8], out: &mut [u32]) {
 /// 256-bit register (the compiler's code from the portable kernel).
 ///
 /// # Safety
-/// The CPU has AVX2.
-#[target_feature(enable = "sse2,ssse3,sse4.1,avx,avx2,bmi1,bmi2")]
+/// The CPU has every feature of `Isa::Avx2`.
+#[target_feature(enable = "sse2,ssse3,sse4.1,avx,avx2,bmi1,bmi2,popcnt")]
 pub(super) unsafe fn pack_generic<const L: usize, const W: usize, const S: bool>(
     values: &[u32],
     initial: u32,
@@ -150,8 +150,8 @@ pub(super) unsafe fn pack_generic<const L: usize, const W: usize, const S: bool>
 /// [`generic::unpack`] under the AVX2 level's features, as [`pack_generic`].
 ///
 /// # Safety
-/// The CPU has AVX2.
-#[target_feature(enable = "sse2,ssse3,sse4.1,avx,avx2,bmi1,bmi2")]
+/// The CPU has every feature of `Isa::Avx2`.
+#[target_feature(enable = "sse2,ssse3,sse4.1,avx,avx2,bmi1,bmi2,popcnt")]
 pub(super) unsafe fn unpack_generic<const L: usize, const W: usize>(input: &[u8], out: &mut [u32]) {
     generic::unpack::<L, W>(input, out);
 }

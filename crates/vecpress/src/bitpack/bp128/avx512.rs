@@ -113,9 +113,11 @@ impl<const L: usize, const W: usize> Steps<L, W> {
 /// of `input` into `out`.
 ///
 /// # Safety
-/// The CPU has AVX-512 F, BW, VL, VBMI and VBMI2 (the `Avx512` level).
+/// The CPU has every feature of `Isa::Avx512`.
 /// Panics if `input` or `out` is shorter than the block.
-#[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vbmi,avx512vbmi2")]
+#[target_feature(
+    enable = "sse2,ssse3,sse4.1,avx,avx2,bmi1,bmi2,popcnt,avx512f,avx512bw,avx512vl,avx512vbmi,avx512vbmi2"
+)]
 pub(super) unsafe fn unpack<const L: usize, const W: usize>(input: &[u8], out: &mut [u32]) {
     // SAFETY: the caller's features.
     unsafe { run::<L, W, false>(input, out, 0) }
@@ -126,9 +128,11 @@ pub(super) unsafe fn unpack<const L: usize, const W: usize>(input: &[u8], out: &
 /// register (the module's second form).
 ///
 /// # Safety
-/// The CPU has AVX-512 F, BW, VL, VBMI and VBMI2 (the `Avx512` level).
+/// The CPU has every feature of `Isa::Avx512`.
 /// Panics if `input` or `out` is shorter than the block.
-#[target_feature(enable = "avx2,avx512f,avx512bw,avx512vl,avx512vbmi,avx512vbmi2")]
+#[target_feature(
+    enable = "sse2,ssse3,sse4.1,avx,avx2,bmi1,bmi2,popcnt,avx512f,avx512bw,avx512vl,avx512vbmi,avx512vbmi2"
+)]
 pub(super) unsafe fn unpack_halves<const L: usize, const W: usize>(input: &[u8], out: &mut [u32]) {
     const { assert!(L == 4, "two 4-lane vectors a 256-bit register") };
     let input = &input[..16 * W];
@@ -186,7 +190,9 @@ unsafe fn lane_vector<const W: usize>(input: &[u8], i: usize) -> __m128i {
 ///
 /// # Safety
 /// As [`unpack`].
-#[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vbmi,avx512vbmi2")]
+#[target_feature(
+    enable = "sse2,ssse3,sse4.1,avx,avx2,bmi1,bmi2,popcnt,avx512f,avx512bw,avx512vl,avx512vbmi,avx512vbmi2"
+)]
 pub(super) unsafe fn unpack_sorted<const L: usize, const W: usize>(
     input: &[u8],
     out: &mut [u32],
@@ -297,8 +303,10 @@ unsafe fn run<const L: usize, const W: usize, const SORTED: bool>(
 /// The running sum of `out` in place, sixteen values a register.
 ///
 /// # Safety
-/// The CPU has AVX-512 F and BW; `out.len()` is a multiple of 16.
-#[target_feature(enable = "avx512f,avx512bw")]
+/// The CPU has every feature of `Isa::Avx512`; `out.len()` is a multiple of 16.
+#[target_feature(
+    enable = "sse2,ssse3,sse4.1,avx,avx2,bmi1,bmi2,popcnt,avx512f,avx512bw,avx512vl,avx512vbmi,avx512vbmi2"
+)]
 pub(super) unsafe fn running_sum(out: &mut [u32], initial: u32) {
     // SAFETY: AVX-512 F per the caller.
     let (prefix, mut acc) = unsafe {

@@ -8,21 +8,21 @@
 //! pass sums), and the 8-lane one below AVX2. AVX2 and AVX-512 run eight
 //! lanes in one 256-bit register. Plain 4-lane blocks at AVX2 take
 //! `avx2.rs`'s kernel, two lane vectors a 256-bit register with per-lane
-//! shifts (so only Zen 3's profile, which measured it faster, runs it by
-//! default; the others choose SSE4.1, the same baseline kernel they ran
-//! at AVX2 before). The AVX-512 level has `avx512.rs`'s kernel, sixteen values a
-//! register, for four lanes, and for sorted blocks of either lane count
-//! (whose running sum it computes in the same registers); plain 4-lane
+//! shifts (only Zen 3's profile runs it by default, the CPU whose record
+//! measures it faster: `perf/amd-25-1.md`, "BP128"; the others choose SSE4.1,
+//! the baseline kernel). The AVX-512 level has `avx512.rs`'s kernel, sixteen
+//! values a register, for four lanes, and for sorted blocks of either lane
+//! count (whose running sum it computes in the same registers); plain 4-lane
 //! blocks have a second form there, two lane vectors a 256-bit register with
 //! immediate and funnel shifts, for CPUs whose profile chooses it
-//! ([`crate::tune::bp128_halves`]: Zen 4, which splits 512-bit permutes
-//! in two); plain 8-lane
-//! blocks stay with the AVX2 code, which unpacks them faster on Intel's
-//! Sapphire Rapids than sixteen at a time. At SSE4.1, sorted 4-lane blocks
-//! sum their gaps in the registers they are unpacked in (`sse41.rs`), which
-//! saves a second pass's load and store of every value; AVX2 keeps the
-//! second pass, so that `tune.rs` chooses between the two per CPU (the
-//! one-pass form is measured faster on Zen 3 only).
+//! ([`crate::tune::bp128_halves`]: Zen 4, which splits 512-bit permutes in
+//! two); plain 8-lane blocks stay with the AVX2 code, which unpacks them faster
+//! on Intel's Sapphire Rapids than sixteen at a time (`perf/intel-6-207.md`,
+//! "BP128"). At SSE4.1, sorted 4-lane blocks sum their gaps in the registers
+//! they are unpacked in (`sse41.rs`), which saves a second pass's load and
+//! store of every value; AVX2 keeps the second pass, so that `tune.rs` chooses
+//! between the two per CPU (the one-pass form is measured faster on Zen 3 only:
+//! `perf/amd-25-1.md`, "BP128").
 
 use super::{Lanes, generic};
 use crate::Isa;
@@ -136,8 +136,8 @@ fn unpack_reading_profile(isa: Isa, lanes: Lanes, input: &[u8], width: usize, ou
 /// AVX-512 unpack two lane vectors a 256-bit register
 /// (`avx512::unpack_halves`), else sixteen values a 512-bit one. Plain
 /// 8-lane blocks take the AVX2 code in either form: a funnel shift
-/// for each 8-lane vector that crosses a word measured slower on Zen 4
-/// than its shift, shift and or.
+/// for each 8-lane vector that crosses a word runs slower on Zen 4 than its
+/// shift, shift and or (`perf/amd-25-17.md`, "BP128").
 pub(super) fn unpack_form(
     isa: Isa,
     halves: bool,

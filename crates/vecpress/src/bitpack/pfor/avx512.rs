@@ -5,9 +5,9 @@
 //! take its bits), then added to the unpacked values in one of two forms
 //! (chosen per CPU by [`tune::pfor_scalar_patch`](crate::tune::pfor_scalar_patch)):
 //! - by one scalar read-modify-write each, from a buffer of the parts: on
-//!   Zen 4 a gather and a scatter of eight values each waited tens of
-//!   cycles (their lanes are loaded and stored one at a time), on the
-//!   chain from one group of eight to the next;
+//!   Zen 4 a gather and a scatter of eight values each wait tens of cycles
+//!   (their lanes are loaded and stored one at a time), on the chain from
+//!   one group of eight to the next (`perf/amd-25-17.md`, "PFOR delta");
 //! - by a gather and a scatter of eight at a time, for eight exceptions or
 //!   more (the scalar loop of `block.rs`, a dozen instructions a part,
 //!   below that).
@@ -106,8 +106,10 @@ pub(super) fn patch(
 /// block.
 ///
 /// # Safety
-/// The CPU has AVX-512 F and BW.
-#[target_feature(enable = "avx2,avx512f,avx512bw")]
+/// The CPU has every feature of `Isa::Avx512`.
+#[target_feature(
+    enable = "sse2,ssse3,sse4.1,avx,avx2,bmi1,bmi2,popcnt,avx512f,avx512bw,avx512vl,avx512vbmi,avx512vbmi2"
+)]
 unsafe fn increasing_avx512(positions: &[u8]) -> bool {
     let n = positions.len();
     let p = positions.as_ptr();
@@ -132,9 +134,11 @@ unsafe fn increasing_avx512(positions: &[u8]) -> bool {
 /// read-modify-write each.
 ///
 /// # Safety
-/// The CPU has AVX-512 F, BW, VL and VBMI; the arguments are as [`patch`]
+/// The CPU has every feature of `Isa::Avx512`; the arguments are as [`patch`]
 /// asks, and the positions are below 128 and increasing.
-#[target_feature(enable = "avx2,avx512f,avx512bw,avx512vl,avx512vbmi")]
+#[target_feature(
+    enable = "sse2,ssse3,sse4.1,avx,avx2,bmi1,bmi2,popcnt,avx512f,avx512bw,avx512vl,avx512vbmi,avx512vbmi2"
+)]
 unsafe fn patch_avx512<const SCATTER: bool>(
     positions: &[u8],
     highs: &[u8],

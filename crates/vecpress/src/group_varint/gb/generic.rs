@@ -16,8 +16,7 @@
 //! serial dependency, which the Stream VByte paper (§4) names as its limit.
 //! The branch on a zero control byte (four one-byte values, common in
 //! posting lists) breaks that chain where it predicts well: the next
-//! group's address no longer waits for the table lookup (without it, the
-//! kernel ran slower than the scalar decoder on posting lists).
+//! group's address no longer waits for the table lookup.
 //!
 //! Varint-G8IU's decoder (`g8iu/generic.rs`) has the same shape but stays a
 //! loop of its own: its blocks are a fixed 9 bytes holding a varying count

@@ -25,8 +25,8 @@ use super::tables::{DISTANCE_16, DISTANCE_32, JOIN_16, PATTERN_32, PATTERN_END_3
 ///   `DISTANCE_16[n]` back, reading the first store; the load that repeats
 ///   the 32 bytes reads two stores, which is not forwarded and waits for
 ///   them to reach the cache. On the long runs of short period that
-///   byte-split data is full of, this form ran well behind `Shuffle16` on
-///   Zen 4, and the register form ahead of it.
+///   byte-split data is full of, this form runs behind `Shuffle16` on Zen 4,
+///   and the register form ahead of it (`perf/amd-25-17.md`, "LZ4").
 pub(super) struct Copy32<const REGISTER: bool>;
 
 impl<const REGISTER: bool> Copier for Copy32<REGISTER> {

@@ -217,8 +217,8 @@ pub(super) unsafe fn copy_medium<C: Copier>(dst: *mut u8, src: *const u8) {
 
 /// Copies a match of at most [`SHORT_MATCH`] bytes at offset `offset` to
 /// `out + op`, writing at most [`SHORT_WRITE`] bytes: copies of 8, 8 and 2
-/// bytes when the offset is at least 8 (as liblz4 does: a third copy of 8
-/// bytes, reading across more of the stores just made, measured slower),
+/// bytes when the offset is at least 8 (as liblz4 does: the last copy of 2
+/// bytes reads less of the stores just made than a third copy of 8 would),
 /// else the copier's start of an overlapping match.
 ///
 /// # Safety

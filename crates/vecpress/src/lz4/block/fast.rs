@@ -67,8 +67,9 @@ fn extension(src: &[u8], ip: &mut usize, mut len: usize, cap: usize) -> Option<u
 /// else as [`copy_match`] does if the match plus one chunk fits the output;
 /// if not, runs `$decline`, having copied nothing. The caller knows `1 <=
 /// $offset <= $op <= $out_len`. A macro rather than a function returning
-/// whether it copied: that function, the same steps, measured slower (the
-/// loop's code moved).
+/// whether it copied, so that `$decline` (a `return`, or a `break` out of
+/// the pair loop) acts in the loop itself, with no flag to return and
+/// test, and the steps stay in the loop's own code.
 macro_rules! long_match {
     ($C:ty, $out:expr, $out_len:expr, $op:expr, $offset:expr, $len:expr, $decline:expr) => {
         if $len <= MEDIUM && $offset >= <$C>::W && MEDIUM <= $out_len - $op {

@@ -18,10 +18,11 @@ use super::{avx2, sse41};
 /// Decoding one block, the loop waits on a chain of loads: the next token's
 /// place depends on the lengths in this one. Two independent blocks give
 /// the CPU two chains to run side by side. That decodes faster than one
-/// block at a time (most on text, where sequences are shortest), even with
-/// a loop that already shortens its chain with a table of where each next
-/// token would be. Use it wherever blocks come two or more at a time: the
-/// blocks of a column, of a file, of a frame of independent blocks.
+/// block at a time (`perf/intel-6-207.md`, "LZ4"), most where sequences
+/// are shortest (text), even with a loop that already shortens its chain
+/// with a table of where each next token would be. Use it wherever blocks
+/// come two or more at a time: the blocks of a column, of a file, of a
+/// frame of independent blocks.
 ///
 /// ```
 /// use vecpress::lz4::block;
@@ -81,10 +82,10 @@ pub(crate) fn decompress_pair_with(
 /// [`decode_pair`] to run the pair loop on it; where either block of a pair
 /// expands more, each is decoded alone. Such a block is mostly long matches
 /// and runs, with few sequences, so there is little chain of loads for a
-/// second block to hide, and the pair loop ran slower on it than one block
-/// at a time (byte planes of float columns, as Blosc splits them, expanding
-/// about 8 times). A bound of 3 took the pair loop away from blocks it
-/// still sped up; one of 5 or more left it the blocks it slowed.
+/// second block to hide, and the pair loop runs slower than one block at a
+/// time on blocks that expand more than 4 times, as the byte planes of
+/// float columns that Blosc splits do (about 8 times; `perf/intel-6-207.md`,
+/// "LZ4").
 const PAIR_MAX_EXPANSION: usize = 4;
 
 /// The pair loop of `variant` over both blocks from their starts, then

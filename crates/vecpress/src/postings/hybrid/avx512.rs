@@ -3,16 +3,19 @@
 //! bytes, then widened to ids sixteen at a time: a third to a half of the
 //! time per id of four `vpcompressd` of the word's 16-bit pieces, on
 //! bitmaps of every density a block holds (perf/amd-25-17.md, "Hybrid
-//! posting queries"). The register forms: the memory form of a compress is
-//! slow on Zen 4.
+//! posting queries"). The register forms, each stored whole: Zen 4 runs
+//! the memory form of a compress as microcode, far slower than a compress
+//! and a store.
 
 use core::arch::x86_64::*;
 
 /// Appends the ids of the set bits of a window starting at `base`.
 ///
 /// # Safety
-/// The CPU has AVX-512 F, BW and VBMI2, and the AVX2 level's POPCNT.
-#[target_feature(enable = "avx2,bmi1,bmi2,popcnt,avx512f,avx512bw,avx512vl,avx512vbmi,avx512vbmi2")]
+/// The CPU has every feature of `Isa::Avx512`.
+#[target_feature(
+    enable = "sse2,ssse3,sse4.1,avx,avx2,bmi1,bmi2,popcnt,avx512f,avx512bw,avx512vl,avx512vbmi,avx512vbmi2"
+)]
 pub(super) unsafe fn extract(words: &[u64], base: u32, out: &mut Vec<u32>) {
     let total = super::count(words);
     // Sixteen lanes are stored from the last id written: room for them
@@ -70,8 +73,10 @@ pub(super) unsafe fn extract(words: &[u64], base: u32, out: &mut Vec<u32>) {
 /// with POPCNT.
 ///
 /// # Safety
-/// The CPU has the AVX2 level's POPCNT and AVX-512 F.
-#[target_feature(enable = "avx2,bmi1,bmi2,popcnt,avx512f,avx512bw,avx512vl,avx512vbmi,avx512vbmi2")]
+/// The CPU has every feature of `Isa::Avx512`.
+#[target_feature(
+    enable = "sse2,ssse3,sse4.1,avx,avx2,bmi1,bmi2,popcnt,avx512f,avx512bw,avx512vl,avx512vbmi,avx512vbmi2"
+)]
 pub(super) unsafe fn and_count2(a: &[u8], b: &[u8]) -> usize {
     super::scalar::and_count2(a, b)
 }

@@ -211,8 +211,8 @@ pub fn encode_into(values: &[u32], out: &mut Vec<u8>) -> Result<usize, Error> {
 /// than this fraction of its bitmap, so that a query decodes them faster
 /// than it reads the bitmap; and a bitmap where it takes fewer bytes than
 /// this many times its gaps, so that a query reads it in place where its
-/// gaps would be decoded (dense lists of census data: twice as fast, for
-/// a tenth more bytes).
+/// gaps would be decoded (dense lists of census data: a word of their
+/// bitmap read at a time, for a tenth more bytes than their gaps).
 const RUNS_UNDER: usize = 8;
 const BITMAP_UNDER: usize = 2;
 

@@ -10,10 +10,11 @@
 //! Lists dense in gaps below 32 decode faster than with the SSE4.1 kernel,
 //! by the byte sums, and so do runs of wider one-byte gaps, by the 256-bit
 //! 16-bit sums. Each 32 gaps choose their sums: a run handed whole to
-//! [`Sums16`] at its first wide gap measured slower on clustered lists, whose
-//! runs of gaps below 32 hold a wider one now and then. Pairs of groups
-//! measured slower than the 16-byte steps while the running total was
-//! carried through the pair's last value (a permute on the chain).
+//! [`Sums16`] at its first wide gap runs slower on clustered lists, whose
+//! runs of gaps below 32 hold a wider one now and then (`perf/amd-25-1.md`,
+//! "Stream VByte delta"). Pairs of groups keep the running total off the
+//! chain, as the 16-byte steps do: carried through the pair's last value,
+//! it would put a permute on the chain.
 
 use core::arch::x86_64::*;
 

@@ -7,9 +7,10 @@
 //! ([`Sums16`]). The last 64 bytes
 //! by the 16-byte steps of [`generic`](super::generic), VEX-encoded.
 //!
-//! Steps of four control bytes as four 16-byte lanes of one register (four
-//! loads inserted, one `vpshufb` with four table rows) measured slower than
-//! 16-byte steps.
+//! A step takes its sixteen values from one load and one `vpexpandb`, with
+//! no table row and no lane insert, where four control bytes as four
+//! 16-byte lanes of one register would take four loads inserted and one
+//! `vpshufb` with four table rows.
 
 use core::arch::x86_64::*;
 
@@ -132,11 +133,11 @@ unsafe fn expand<V: Variant>(control: &[u8], data: &[u8], out: &mut [u32]) -> (u
 /// to step. Runs of 16 zero control bytes go to `runs`. Returns the new
 /// `(key, pos)`; `*prev` is the last value decoded.
 ///
-/// With the running total carried through the last lane's permute (two
-/// permutes on the chain from step to step) this step measured slower than
-/// the 16-byte steps. Off the chain, and with `vpexpandb` kept to its
-/// register form ([`expand_bytes`]), it decodes long lists faster than
-/// them.
+/// The running total stays off the chain from step to step, where carried
+/// through the last lane's permute it would put two permutes on it; with
+/// that, and with `vpexpandb` kept to its register form ([`expand_bytes`]),
+/// the chain is one add a step, as in the 16-byte steps, for sixteen
+/// values where they take four.
 ///
 /// # Safety
 /// The CPU has AVX-512 F, BW, VBMI and VBMI2; `control.len() ==

@@ -29,9 +29,9 @@
 //! control bytes and their table rows are known ahead. With delta coding the
 //! running total is one add on the chain too: each step adds it to its
 //! prefix sums, and adds to it the step's own total (its last sum
-//! broadcast), computed off the chain. Adding the total to the sums first
-//! and broadcasting the last of them (an add and a shuffle on the chain)
-//! measured slower.
+//! broadcast), computed off the chain, where adding the total to the sums
+//! first and broadcasting the last of them would put an add and a shuffle
+//! on it.
 
 use crate::simd::Vector;
 use crate::stream_vbyte::tables::Variant;

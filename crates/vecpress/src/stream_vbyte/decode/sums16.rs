@@ -16,9 +16,8 @@
 //!
 //! Five shuffles per 8 values, where widening to 32-bit lanes and summing
 //! there takes four per 4, and the chain from one step to the next is one
-//! add (the total broadcast off it). Running the sums from `acc` and
-//! broadcasting the last of them (two adds and a shuffle on the chain)
-//! measured slower.
+//! add (the total broadcast off it), where running the sums from `acc` and
+//! broadcasting the last of them would put two adds and a shuffle on it.
 
 use core::arch::x86_64::*;
 

@@ -4,9 +4,9 @@
 //! A tile is transposed by rounds of interleaving: 32-bit elements of row
 //! pairs, then 64-bit pairs, then (AVX-512) 128-bit chunks, as a register
 //! transpose is done everywhere. AVX2 stores its two 128-bit halves where
-//! they go instead of a third round (storing a high half takes no shuffle;
-//! this measured faster), while AVX-512 keeps its two rounds of
-//! `vshufi32x4` (four stores a register measured slower). The shifts take
+//! they go instead of a third round (storing a high half takes no shuffle),
+//! while AVX-512 keeps its two rounds of `vshufi32x4`, so that a register
+//! leaves in one store rather than four. The shifts take
 //! their counts from a register, which LLVM folds to immediates since the
 //! counts are constants after inlining.
 

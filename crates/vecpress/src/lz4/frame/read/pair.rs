@@ -22,10 +22,11 @@ impl<R: Read> FrameDecoder<R> {
     /// other functions over slices read ahead).
     ///
     /// Reading ahead, the decoder reads the block after the one it decodes
-    /// and decodes both in one loop ([`block::decompress_pair`]: faster than
-    /// one block at a time, most on text, least on long matches; a whole
-    /// frame, whose content checksum takes its own time, gains less or
-    /// nothing), and holds two blocks (decoded and stored) instead of one.
+    /// and decodes both in one loop ([`block::decompress_pair`], which runs
+    /// the two blocks' chains of loads side by side: it helps most where
+    /// sequences are short, as in text, least on long matches, and a whole
+    /// frame less, its content checksum taking time of its own), and holds two blocks (decoded and
+    /// stored) instead of one.
     /// What it gives is the same either way: the same bytes in the same
     /// order, the same errors at the same offsets, each after all the output
     /// before it. The one difference is when a block's bytes come out: only
@@ -81,8 +82,9 @@ impl<R: Read> FrameDecoder<R> {
         // decode at once; it moves down when the first turns out shorter.
         let room = match target {
             Target::Slice(dst, pos) => *pos + max < dst.len(),
-            // Two decoded blocks of 4 MiB in the decoder's buffer measured
-            // slower than one, at twice the memory.
+            // In the decoder's own buffer, blocks above `OWN_PAIR_MAX`
+            // decode one at a time: two decoded blocks of 4 MiB would hold
+            // twice the memory of one.
             Target::Own => max <= OWN_PAIR_MAX,
         };
         if !room {
