@@ -53,6 +53,7 @@
 //! # Ok::<(), vecpress::Error>(())
 //! ```
 
+mod args;
 mod cursor;
 mod fused;
 mod generic;
@@ -70,6 +71,7 @@ pub use stream::{
 };
 pub use word::Word;
 
+use args::{block, check_width, lane_bases, out_block};
 use generic::{DELTA, FOR, PLAIN};
 
 use crate::{Error, Isa};
@@ -471,50 +473,6 @@ pub fn untranspose<T: Word>(values: &[T], out: &mut [T]) -> Result<(), Error> {
 /// The levels with a kernel of their own on this CPU, scalar first.
 pub fn kernels() -> Vec<Isa> {
     Isa::available().to_vec()
-}
-
-/// `values` as one whole block.
-fn block<T: Word>(values: &[T]) -> Result<&[T; BLOCK], Error> {
-    values.try_into().map_err(|_| Error::InvalidArgument {
-        what: "values in a block (1024)",
-        value: values.len(),
-    })
-}
-
-/// The first block of `out`.
-fn out_block<T: Word>(out: &mut [T]) -> Result<&mut [T; BLOCK], Error> {
-    let actual = out.len();
-    match out.get_mut(..BLOCK) {
-        Some(o) => Ok(o.try_into().expect("a slice of BLOCK")),
-        None => Err(Error::OutputTooSmall {
-            needed: BLOCK,
-            actual,
-        }),
-    }
-}
-
-/// `bases` when it has one base a lane.
-fn lane_bases<T: Word>(bases: &[T]) -> Result<&[T], Error> {
-    if bases.len() == T::LANES {
-        Ok(bases)
-    } else {
-        Err(Error::InvalidArgument {
-            what: "bases of a delta block (one a lane: 1024 / bits of the type)",
-            value: bases.len(),
-        })
-    }
-}
-
-/// `Ok` when `width` is one for `T`.
-fn check_width<T: Word>(width: u8) -> Result<usize, Error> {
-    if usize::from(width) <= T::BITS {
-        Ok(usize::from(width))
-    } else {
-        Err(Error::InvalidArgument {
-            what: "bit width (at most the bits of the type)",
-            value: usize::from(width),
-        })
-    }
 }
 
 /// The bits the widest value of form `OP` needs.

@@ -19,9 +19,10 @@
 //! ```
 #![forbid(unsafe_code)]
 
+use super::args::{check_width, lane_bases};
 use super::generic::FL_ORDER;
 use super::word::Word;
-use super::{BLOCK, check_width, lane_bases, packed_len};
+use super::{BLOCK, packed_len};
 use crate::{Error, Unit};
 
 /// Value `i` (natural order) of the block of `width`-bit values packed by

@@ -17,7 +17,7 @@ use core::arch::x86_64::*;
     enable = "sse2,ssse3,sse4.1,avx,avx2,bmi1,bmi2,popcnt,avx512f,avx512bw,avx512vl,avx512vbmi,avx512vbmi2"
 )]
 pub(super) unsafe fn extract(words: &[u64], base: u32, out: &mut Vec<u32>) {
-    let total = super::count(words);
+    let total = super::span::count(words);
     // Sixteen lanes are stored from the last id written: room for them
     // past the ids.
     out.reserve(total + 16);

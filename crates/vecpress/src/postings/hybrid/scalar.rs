@@ -4,7 +4,7 @@
 
 /// Appends the ids of the set bits of a window starting at `base`.
 pub(super) fn extract(words: &[u64], base: u32, out: &mut Vec<u32>) {
-    out.reserve(super::count(words));
+    out.reserve(super::span::count(words));
     for (j, &w) in words.iter().enumerate() {
         let mut w = w;
         while w != 0 {

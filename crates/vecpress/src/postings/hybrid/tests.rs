@@ -1,8 +1,10 @@
 use std::collections::BTreeSet;
 
 use super::read::{BITMAP, GAPS, RUNS, Single};
+use super::write::put_varint;
 use super::*;
 use crate::postings::tests::Rng;
+use crate::stream_vbyte;
 
 /// Ids in stretches of varied density: dense runs (bitmap windows) between
 /// sparse ones (gaps), from one id to a few hundred thousand, up to the

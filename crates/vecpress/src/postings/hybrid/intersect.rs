@@ -1,0 +1,236 @@
+//! The intersection: short lists merged whole, longer ones a span of
+//! windows at a time.
+
+use super::pool::{Found, Scratch, VIEWS, with_lists, with_pool, with_views};
+use super::read::{List, Single, View};
+use super::span::{and_count2, and_words, clipped, count, draw_runs, extract, span_end};
+use super::{Levels, SHIFT, WINDOWS, WORDS, scalar};
+use crate::{Error, Isa};
+
+/// The intersection, a span of windows at a time: from a window that every
+/// list holds ids in (leapfrogging to it) to the first end of a list's
+/// block, so that in the span each list is one bitmap or one array of ids.
+pub(super) fn intersect(levels: Levels, lists: &[&[u8]], found: &mut Found) -> Result<(), Error> {
+    if lists.is_empty() {
+        return Ok(());
+    }
+    let mut one = [Single::EMPTY; VIEWS];
+    if let Some(singles) = singles(lists, &mut one) {
+        return with_pool(|pool| {
+            let got = and_singles(levels, singles, &mut pool.scratch, found);
+            pool.scratch.trim();
+            got
+        });
+    }
+    let isa = levels.kernels;
+    with_lists(levels, lists, |lists, s| {
+        intersect_lists(isa, lists, s, found)
+    })
+}
+
+/// `lists` read into `room` as [`Single`]s, shortest first, if each is one
+/// and they are at most [`VIEWS`] (read in place: a query on short lists
+/// would feel their move).
+pub(super) fn singles<'r, 'a>(
+    lists: &[&'a [u8]],
+    room: &'r mut [Single<'a>; VIEWS],
+) -> Option<&'r [Single<'a>]> {
+    let room = room.get_mut(..lists.len())?;
+    for (s, bytes) in room.iter_mut().zip(lists) {
+        *s = Single::new(bytes)?;
+    }
+    room.sort_unstable_by_key(|s| s.n);
+    Some(room)
+}
+
+/// The intersection of lists of a single block each (short lists, mostly):
+/// the shortest decoded, its ids kept by a SIMD merge with each other list
+/// decoded whole, until none is left.
+fn and_singles(
+    levels: Levels,
+    lists: &[Single],
+    s: &mut Scratch,
+    found: &mut Found,
+) -> Result<(), Error> {
+    let (first, rest) = lists.split_first().expect("a query has lists");
+    first.decode(levels, &mut s.a)?;
+    let mut c = first.n;
+    for l in rest {
+        if c == 0 {
+            break;
+        }
+        l.decode(levels, &mut s.d)?;
+        if s.b.len() < c {
+            s.b.resize(c, 0);
+        }
+        c = crate::postings::keep_decoded(levels.kernels, &s.a[..c], &mut s.b[..c], &s.d[..l.n]);
+        core::mem::swap(&mut s.a, &mut s.b);
+    }
+    match found {
+        Found::Ids(out) => out.extend_from_slice(&s.a[..c]),
+        Found::Count(n) => **n += c,
+    }
+    Ok(())
+}
+
+fn intersect_lists(
+    isa: Isa,
+    lists: &mut [List],
+    s: &mut Scratch,
+    found: &mut Found,
+) -> Result<(), Error> {
+    let k = lists.len();
+    let mut w = 0u32;
+    'spans: while w < WINDOWS {
+        // Lists that all stand in blocks of gaps merge their ids there
+        // whole, from the last of their next ids: no leapfrog from id to id.
+        let mut first = w;
+        for l in lists.iter_mut() {
+            match l.seek(w)? {
+                None => break 'spans,
+                Some(at) => first = first.max(at),
+            }
+        }
+        if lists.iter().all(List::has_ids) {
+            let e = lists.iter().map(List::end).min().unwrap_or(first);
+            if first < e {
+                with_views(lists.iter(), first, e, |views| {
+                    span_and(isa, views, first, e, s, found)
+                });
+                w = e;
+                continue;
+            }
+        }
+        w = first;
+        let (mut agreed, mut i) = (0, 0);
+        while agreed < k {
+            match lists[i].seek(w)? {
+                None => break 'spans,
+                Some(at) if at == w => agreed += 1,
+                Some(at) => (w, agreed) = (at, 1),
+            }
+            i = (i + 1) % k;
+        }
+        let e = span_end(lists, w, lists.iter().map(List::end));
+        with_views(lists.iter(), w, e, |views| {
+            span_and(isa, views, w, e, s, found)
+        });
+        w = e;
+    }
+    Ok(())
+}
+
+/// The intersection of every list's ids in windows `w..e`, in each of which
+/// every list is in one block.
+fn span_and(isa: Isa, views: &[View], w: u32, e: u32, s: &mut Scratch, found: &mut Found) {
+    let (lo, hi) = (u64::from(w) << SHIFT, u64::from(e) << SHIFT);
+    // The shortest array of ids, if any list holds ids as gaps here, is
+    // where the candidates start; else the bitmaps are ANDed; else the runs
+    // are intersected.
+    let shortest = views
+        .iter()
+        .enumerate()
+        .filter_map(|(i, v)| match v {
+            View::Ids(ids) => Some((ids.len(), i)),
+            _ => None,
+        })
+        .min();
+    if let Some((_, first)) = shortest {
+        let View::Ids(ids) = views[first] else {
+            unreachable!("the shortest is an array of ids")
+        };
+        s.a.clear();
+        s.a.extend_from_slice(ids);
+        let mut c = s.a.len();
+        for (i, v) in views.iter().enumerate() {
+            if i == first || c == 0 {
+                continue;
+            }
+            match *v {
+                View::Bits(bits) => c = scalar::keep_set(bits, lo as u32, &mut s.a[..c]),
+                View::Runs(runs) => c = scalar::keep_in_runs(runs, &mut s.a[..c]),
+                View::Ids(other) => {
+                    s.b.resize(c.max(s.b.len()), 0);
+                    c = crate::postings::keep_decoded(isa, &s.a[..c], &mut s.b[..c], other);
+                    core::mem::swap(&mut s.a, &mut s.b);
+                }
+            }
+        }
+        match found {
+            Found::Ids(out) => out.extend_from_slice(&s.a[..c]),
+            Found::Count(n) => **n += c,
+        }
+        return;
+    }
+    if views.iter().any(|v| matches!(v, View::Bits(_))) {
+        if let (Found::Count(n), [View::Bits(a), View::Bits(b)]) = (&mut *found, views) {
+            **n += and_count2(isa, a, b);
+            return;
+        }
+        let words = (e - w) as usize * WORDS;
+        s.words.clear();
+        s.words.resize(words, !0);
+        for v in views {
+            match *v {
+                View::Bits(bits) => and_words(&mut s.words, bits),
+                View::Runs(runs) => {
+                    s.mask.clear();
+                    s.mask.resize(words, 0);
+                    draw_runs(&mut s.mask, runs, lo, hi);
+                    for (a, m) in s.words.iter_mut().zip(&s.mask) {
+                        *a &= m;
+                    }
+                }
+                View::Ids(_) => {}
+            }
+        }
+        match found {
+            Found::Ids(out) => extract(isa, &s.words, lo as u32, out),
+            Found::Count(n) => **n += count(&s.words),
+        }
+        return;
+    }
+    // Every list holds runs here: their intersection, run by run.
+    let (lo, last) = (lo as u32, (hi - 1) as u32);
+    let first = runs_of_view(&views[0]);
+    match (views, &mut *found) {
+        ([_], _) => {
+            s.runs.clear();
+            s.runs.extend(clipped(first, u64::from(lo), hi));
+        }
+        ([_, b], Found::Count(n)) => {
+            **n += scalar::and_runs_count(first, runs_of_view(b), lo, last);
+            return;
+        }
+        _ => {
+            s.runs.clear();
+            scalar::and_runs(first, runs_of_view(&views[1]), lo, last, &mut s.runs);
+            for v in &views[2..] {
+                s.other.clear();
+                scalar::and_runs(&s.runs, runs_of_view(v), lo, last, &mut s.other);
+                core::mem::swap(&mut s.runs, &mut s.other);
+            }
+        }
+    }
+    match found {
+        Found::Ids(out) => {
+            for &[a, b] in &s.runs {
+                out.extend(a..=b);
+            }
+        }
+        Found::Count(n) => {
+            **n += s
+                .runs
+                .iter()
+                .map(|&[a, b]| (b - a) as usize + 1)
+                .sum::<usize>()
+        }
+    }
+}
+
+fn runs_of_view<'v>(v: &View<'v>) -> &'v [[u32; 2]] {
+    match *v {
+        View::Runs(r) => r,
+        _ => &[],
+    }
+}

@@ -1,0 +1,158 @@
+//! What a query reuses: a thread's buffers and scratch, and its lists' views.
+
+use std::cell::RefCell;
+
+use super::Levels;
+use super::read::{List, View};
+use crate::Error;
+
+/// Where a query's ids go.
+pub(super) enum Found<'o> {
+    Ids(&'o mut Vec<u32>),
+    Count(&'o mut usize),
+}
+
+/// Scratch a query reuses from span to span.
+pub(super) struct Scratch {
+    /// Bitmaps of a span, ANDed or ORed, and runs drawn.
+    pub(super) words: Vec<u64>,
+    pub(super) mask: Vec<u64>,
+    /// Candidates, those kept of them, and a list decoded.
+    pub(super) a: Vec<u32>,
+    pub(super) b: Vec<u32>,
+    pub(super) d: Vec<u32>,
+    pub(super) runs: Vec<[u32; 2]>,
+    pub(super) other: Vec<[u32; 2]>,
+    /// A union's lists: the window each stands at, and its runs' ids.
+    pub(super) at: Vec<Option<u32>>,
+    pub(super) expanded: Vec<Vec<u32>>,
+}
+
+impl Scratch {
+    pub(super) const fn new() -> Scratch {
+        Scratch {
+            words: Vec::new(),
+            mask: Vec::new(),
+            a: Vec::new(),
+            b: Vec::new(),
+            d: Vec::new(),
+            runs: Vec::new(),
+            other: Vec::new(),
+            at: Vec::new(),
+            expanded: Vec::new(),
+        }
+    }
+
+    /// Frees buffers too long to keep for the next query.
+    pub(super) fn trim(&mut self) {
+        fn trim<T>(v: &mut Vec<T>) {
+            if v.capacity() > KEEP {
+                *v = Vec::new();
+            }
+        }
+        trim(&mut self.words);
+        trim(&mut self.mask);
+        trim(&mut self.a);
+        trim(&mut self.b);
+        trim(&mut self.d);
+        trim(&mut self.runs);
+        trim(&mut self.other);
+        trim(&mut self.at);
+        self.expanded.iter_mut().for_each(trim);
+    }
+}
+
+/// Buffers a thread's queries keep from one to the next: a query on short
+/// lists would otherwise spend much of its time allocating them.
+pub(super) struct Pool {
+    pub(super) buffers: Vec<(Vec<u32>, Vec<u32>)>,
+    pub(super) scratch: Scratch,
+}
+
+impl Pool {
+    pub(super) const fn new() -> Pool {
+        Pool {
+            buffers: Vec::new(),
+            scratch: Scratch::new(),
+        }
+    }
+}
+
+thread_local! {
+    // Made at compile time, so that a query's access is a load, not a
+    // check that the pool is made.
+    static POOL: RefCell<Pool> = const { RefCell::new(Pool::new()) };
+}
+
+/// Runs `f` with this thread's pool, borrowed in place (a move of the pool
+/// costs a short query more than its buffers' reuse saves); a query within
+/// a query, which none makes, would take a pool of its own.
+pub(super) fn with_pool<R>(f: impl FnOnce(&mut Pool) -> R) -> R {
+    POOL.with(|pool| match pool.try_borrow_mut() {
+        Ok(mut pool) => f(&mut pool),
+        Err(_) => f(&mut Pool::new()),
+    })
+}
+
+/// Buffers longer than this (in values) are freed after their query.
+const KEEP: usize = 1 << 20;
+
+/// Runs `f` with the lists of a query read from `lists` and this thread's
+/// scratch, then keeps their buffers for the next query.
+pub(super) fn with_lists<R>(
+    levels: Levels,
+    lists: &[&[u8]],
+    f: impl FnOnce(&mut [List], &mut Scratch) -> Result<R, Error>,
+) -> Result<R, Error> {
+    with_pool(|pool| query_with(levels, lists, pool, f))
+}
+
+fn query_with<R>(
+    levels: Levels,
+    lists: &[&[u8]],
+    pool: &mut Pool,
+    f: impl FnOnce(&mut [List], &mut Scratch) -> Result<R, Error>,
+) -> Result<R, Error> {
+    let mut read = Vec::with_capacity(lists.len());
+    let mut got = Ok(());
+    for bytes in lists {
+        match List::new(levels, bytes, pool.buffers.pop().unwrap_or_default()) {
+            Ok(l) => read.push(l),
+            Err(e) => {
+                got = Err(e);
+                break;
+            }
+        }
+    }
+    let got = got.and_then(|()| f(&mut read, &mut pool.scratch));
+    for l in read {
+        let (ids, runs) = l.into_buffers();
+        if ids.capacity() <= KEEP && runs.capacity() <= KEEP {
+            pool.buffers.push((ids, runs));
+        }
+    }
+    pool.scratch.trim();
+    got
+}
+
+/// Lists a query takes its views of without allocating.
+pub(super) const VIEWS: usize = 8;
+
+/// Runs `f` on the views of `lists` over windows `w..e`.
+pub(super) fn with_views<'l, R>(
+    lists: impl ExactSizeIterator<Item = &'l List<'l>>,
+    w: u32,
+    e: u32,
+    f: impl FnOnce(&[View<'l>]) -> R,
+) -> R {
+    let k = lists.len();
+    if k <= VIEWS {
+        let mut views = [View::Ids(&[]); VIEWS];
+        for (v, l) in views.iter_mut().zip(lists) {
+            *v = l.span(w, e);
+        }
+        f(&views[..k])
+    } else {
+        f(&lists.map(|l| l.span(w, e)).collect::<Vec<_>>())
+    }
+}

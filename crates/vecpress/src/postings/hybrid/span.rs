@@ -1,0 +1,98 @@
+//! A span's pieces: its end, runs cut to it, and its bitmap words.
+
+#[cfg(target_arch = "x86_64")]
+use super::avx512;
+use super::read::List;
+use super::scalar;
+use crate::Isa;
+
+/// Windows a span takes at most where a list is a bitmap, so that the
+/// bitmaps ANDed for it stay in the first level of cache, and runs drawn
+/// over it draw no more than this.
+pub(super) const CHUNK: u32 = 32;
+
+/// Where a span from `w` ends: at the first of `ends`, and within
+/// [`CHUNK`] windows where a list there is a bitmap.
+pub(super) fn span_end(lists: &[List], w: u32, ends: impl Iterator<Item = u32>) -> u32 {
+    let e = ends.min().unwrap_or(w + 1).max(w + 1);
+    if lists.iter().any(List::has_bits) {
+        e.min(w.saturating_add(CHUNK))
+    } else {
+        e
+    }
+}
+
+/// Runs cut to ids `lo..hi`.
+pub(super) fn clipped(runs: &[[u32; 2]], lo: u64, hi: u64) -> impl Iterator<Item = [u32; 2]> + '_ {
+    runs.iter().filter_map(move |&[a, b]| {
+        let (a, b) = (u64::from(a).max(lo), u64::from(b).min(hi - 1));
+        (a <= b).then_some([a as u32, b as u32])
+    })
+}
+
+/// Sets the bits of ids in `runs` (cut to `lo..hi`) in a bitmap of ids
+/// from `lo`.
+pub(super) fn draw_runs(words: &mut [u64], runs: &[[u32; 2]], lo: u64, hi: u64) {
+    for [a, b] in clipped(runs, lo, hi) {
+        let (a, b) = (
+            (u64::from(a) - lo) as usize,
+            (u64::from(b) - lo) as usize + 1,
+        );
+        if b > words.len() * 64 {
+            continue;
+        }
+        let (aw, bw) = (a / 64, (b - 1) / 64);
+        let first = !0u64 << (a % 64);
+        let last = !0u64 >> (63 - (b - 1) % 64);
+        if aw == bw {
+            words[aw] |= first & last;
+        } else {
+            words[aw] |= first;
+            words[aw + 1..bw].fill(!0);
+            words[bw] |= last;
+        }
+    }
+}
+
+pub(super) fn load(words: &mut [u64], bits: &[u8]) {
+    for (w, b) in words.iter_mut().zip(bits.chunks_exact(8)) {
+        *w = u64::from_le_bytes(b.try_into().expect("eight bytes"));
+    }
+}
+
+pub(super) fn and_words(words: &mut [u64], bits: &[u8]) {
+    for (w, b) in words.iter_mut().zip(bits.chunks_exact(8)) {
+        *w &= u64::from_le_bytes(b.try_into().expect("eight bytes"));
+    }
+}
+
+pub(super) fn or_words(words: &mut [u64], bits: &[u8]) {
+    for (w, b) in words.iter_mut().zip(bits.chunks_exact(8)) {
+        *w |= u64::from_le_bytes(b.try_into().expect("eight bytes"));
+    }
+}
+
+pub(super) fn count(words: &[u64]) -> usize {
+    words.iter().map(|w| w.count_ones() as usize).sum()
+}
+
+/// Ids set in both bitmaps (of like lengths).
+pub(super) fn and_count2(isa: Isa, a: &[u8], b: &[u8]) -> usize {
+    match isa {
+        // SAFETY: `tune::isa` or a checked level: the CPU has AVX-512.
+        #[cfg(target_arch = "x86_64")]
+        Isa::Avx512 => unsafe { avx512::and_count2(a, b) },
+        _ => scalar::and_count2(a, b),
+    }
+}
+
+/// Appends the ids of the set bits of a window starting at `base`.
+pub(super) fn extract(isa: Isa, words: &[u64], base: u32, out: &mut Vec<u32>) {
+    match isa {
+        // SAFETY: `tune::isa` or a checked level: the CPU has AVX-512 (F,
+        // VBMI2 among its features) and the AVX2 level's POPCNT and BMI.
+        #[cfg(target_arch = "x86_64")]
+        Isa::Avx512 => unsafe { avx512::extract(words, base, out) },
+        _ => scalar::extract(words, base, out),
+    }
+}

@@ -1,0 +1,185 @@
+//! The union: short lists merged whole, longer ones a span of windows at a
+//! time, drawn into a bitmap where dense.
+
+use super::intersect::singles;
+use super::pool::{Scratch, VIEWS, with_lists, with_pool};
+use super::read::{List, Single, View};
+use super::span::{CHUNK, clipped, draw_runs, extract, or_words, span_end};
+use super::{Levels, SHIFT, WINDOWS, WORDS};
+use crate::{Error, Isa};
+
+/// Ids a span's lists hold, per word of its bitmap, at least, for a union
+/// to draw them into the bitmap rather than merge them: a word drawn and
+/// read back costs a union about what this many ids merged do (sorted
+/// census lists, whose runs hold thousands of ids, unite four times as
+/// fast drawn; lists of short runs lose a few percent drawn at half this).
+const DRAWN: usize = 8;
+
+/// The union, a span of windows at a time: from the first window any list
+/// holds ids in to the first end of those lists' blocks or start of
+/// another's, so that in the span each list there is in one block.
+pub(super) fn unite(levels: Levels, lists: &[&[u8]], out: &mut Vec<u32>) -> Result<(), Error> {
+    let mut one = [Single::EMPTY; VIEWS];
+    if let Some(singles) = singles(lists, &mut one) {
+        return with_pool(|pool| {
+            let got = or_singles(levels, singles, &mut pool.scratch, out);
+            pool.scratch.trim();
+            got
+        });
+    }
+    let isa = levels.kernels;
+    with_lists(levels, lists, |lists, s| unite_lists(isa, lists, s, out))
+}
+
+/// The union of lists of a single block each: each decoded whole, and
+/// merged into the union of those before.
+fn or_singles(
+    levels: Levels,
+    lists: &[Single],
+    s: &mut Scratch,
+    out: &mut Vec<u32>,
+) -> Result<(), Error> {
+    let Some((first, rest)) = lists.split_first() else {
+        return Ok(());
+    };
+    first.decode(levels, &mut s.a)?;
+    if rest.is_empty() {
+        out.extend_from_slice(&s.a[..first.n]);
+        crate::postings::dedup(out, 0);
+        return Ok(());
+    }
+    s.a.truncate(first.n);
+    for (i, l) in rest.iter().enumerate() {
+        l.decode(levels, &mut s.d)?;
+        // The last union is the answer.
+        let to = if i + 1 == rest.len() {
+            &mut *out
+        } else {
+            &mut s.b
+        };
+        crate::postings::merge::union(levels.kernels, &s.a, &s.d[..l.n], to);
+        core::mem::swap(&mut s.a, &mut s.b);
+    }
+    Ok(())
+}
+
+fn unite_lists(
+    isa: Isa,
+    lists: &mut [List],
+    s: &mut Scratch,
+    out: &mut Vec<u32>,
+) -> Result<(), Error> {
+    // Kept in the scratch, for the next query.
+    let mut at = core::mem::take(&mut s.at);
+    let mut expanded = core::mem::take(&mut s.expanded);
+    at.clear();
+    at.resize(lists.len(), None);
+    if expanded.len() < lists.len() {
+        expanded.resize_with(lists.len(), Vec::new);
+    }
+    let got = unite_spans(isa, lists, s, &mut at, &mut expanded, out);
+    s.at = at;
+    s.expanded = expanded;
+    got
+}
+
+/// [`unite_lists`] with where each list stands (`at`) and its runs' ids
+/// listed (`expanded`).
+fn unite_spans(
+    isa: Isa,
+    lists: &mut [List],
+    s: &mut Scratch,
+    at: &mut [Option<u32>],
+    expanded: &mut [Vec<u32>],
+    out: &mut Vec<u32>,
+) -> Result<(), Error> {
+    let mut w = 0u32;
+    while w < WINDOWS {
+        for (l, a) in lists.iter_mut().zip(at.iter_mut()) {
+            *a = l.seek(w)?;
+        }
+        let Some(start) = at.iter().flatten().copied().min() else {
+            break;
+        };
+        // The span ends where a list here ends its block, or where another
+        // starts.
+        let ends = lists.iter().zip(at.iter()).filter_map(|(l, a)| match a {
+            Some(a) if *a == start => Some(l.end()),
+            Some(a) => Some(*a),
+            None => None,
+        });
+        let mut e = span_end(lists, start, ends);
+        let span = |e: u32| -> Vec<View> {
+            lists
+                .iter()
+                .zip(at.iter())
+                .filter(|(_, a)| **a == Some(start))
+                .map(|(l, _)| l.span(start, e))
+                .collect()
+        };
+        let mut views = span(e);
+        // A bitmap is read in place; runs and ids, where they hold
+        // [`DRAWN`] ids a word or more, are drawn and set in a bitmap (a
+        // run of many ids costs its words), not listed and merged. Runs
+        // count whole, a little more than the span may hold of them.
+        let words = |e: u32| (e - start) as usize * WORDS;
+        let held: usize = views
+            .iter()
+            .map(|v| match *v {
+                View::Bits(_) => 0,
+                View::Ids(ids) => ids.len(),
+                View::Runs(runs) => runs
+                    .iter()
+                    .map(|&[a, b]| b.wrapping_sub(a) as usize + 1)
+                    .sum(),
+            })
+            .sum();
+        let drawn = views.iter().any(|v| matches!(v, View::Bits(_))) || held >= words(e) * DRAWN;
+        // Over as many windows as a bitmap block's span.
+        if drawn && e - start > CHUNK {
+            e = start + CHUNK;
+            views = span(e);
+        }
+        let (lo, hi) = (u64::from(start) << SHIFT, u64::from(e) << SHIFT);
+        let words = words(e);
+        if drawn {
+            s.words.clear();
+            s.words.resize(words, 0);
+            for v in &views {
+                match *v {
+                    View::Bits(bits) => or_words(&mut s.words, bits),
+                    View::Runs(runs) => draw_runs(&mut s.words, runs, lo, hi),
+                    View::Ids(ids) => {
+                        let span = s.words.len() * 64;
+                        for &v in ids {
+                            let bit = u64::from(v).wrapping_sub(lo) as usize;
+                            if bit < span {
+                                s.words[bit / 64] |= 1 << (bit % 64);
+                            }
+                        }
+                    }
+                }
+            }
+            extract(isa, &s.words, lo as u32, out);
+        } else {
+            // Arrays of ids and runs: the runs' ids are the output's, so
+            // listing them costs what writing them does.
+            for (v, x) in views.iter().zip(expanded.iter_mut()) {
+                if let View::Runs(runs) = *v {
+                    x.clear();
+                    for [a, b] in clipped(runs, lo, hi) {
+                        x.extend(a..=b);
+                    }
+                }
+            }
+            let ids = views.iter().zip(expanded.iter()).map(|(v, x)| match *v {
+                View::Ids(ids) => ids,
+                _ => &x[..],
+            });
+            crate::postings::or_decoded(isa, ids, &mut s.a);
+            out.extend_from_slice(&s.a);
+        }
+        w = e;
+    }
+    Ok(())
+}
