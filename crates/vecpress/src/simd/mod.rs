@@ -11,6 +11,10 @@
 //!   `__m256i`, `uint8x16_t`) with operations that stay within a lane, so
 //!   that the wider register runs two 16-byte problems side by side: the
 //!   Byte Split transposition.
+//! * [`u32s::U32s`] (x86-64): a register of 4, 8 or 16 u32 (`__m128i`,
+//!   `__m256i`, `__m512i`) with shifts, masks, adds and a tile's
+//!   transposed store: the FastLanes fused delta decoder, one generic
+//!   decode for the three widths.
 //!
 //! Kernels built on whole-register operations that only one level has
 //! (AVX-512 byte permutes and expands, AVX2 lane-crossing permutes) call
@@ -25,13 +29,15 @@
 //! # Safety
 //!
 //! Calling any method requires the CPU to support the instruction set of the
-//! implementing type (SSSE3 + SSE4.1 for `__m128i`, AVX2 for `__m256i`, Neon
-//! for `uint8x16_t`); methods that take pointers state their ranges.
+//! implementing type (SSSE3 + SSE4.1 for `__m128i`, AVX2 for `__m256i`,
+//! AVX-512 for `__m512i`, Neon for `uint8x16_t`); methods that take pointers state their ranges.
 
 #[cfg(target_arch = "aarch64")]
 pub(crate) mod aarch64;
 #[cfg(target_arch = "x86_64")]
 pub(crate) mod tiny_gaps;
+#[cfg(target_arch = "x86_64")]
+pub(crate) mod u32s;
 #[cfg(target_arch = "x86_64")]
 pub(crate) mod x86;
 

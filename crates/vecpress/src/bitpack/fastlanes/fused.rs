@@ -17,15 +17,17 @@
 //! ```
 //!
 //! The arithmetic of a row (which word, which shift, whether a value
-//! crosses a word's end) is the one of `generic.rs`, written over [`Reg`]
-//! so that each level's register width (SSE4.1's 4 lanes, AVX2's 8,
-//! AVX-512's 16) runs it; widths and rows are constants when it compiles,
-//! so every shift is an immediate. Without a kernel (the scalar level,
+//! crosses a word's end) is the one of `generic.rs`, written over
+//! `simd::u32s::U32s` so that each level's register width (SSE4.1's 4
+//! lanes, AVX2's 8, AVX-512's 16) runs it; widths and rows are constants
+//! when it compiles, so every shift is an immediate. Without a kernel (the scalar level,
 //! Neon), [`delta_unpack_natural`] runs the plain kernel and the
 //! un-transposition one after the other.
 
 use super::BLOCK;
 use crate::Isa;
+#[cfg(target_arch = "x86_64")]
+use crate::simd::u32s::U32s;
 
 /// Lanes (and rows) of a u32 block.
 const LANES: usize = 32;
@@ -64,40 +66,6 @@ pub(super) fn delta_unpack_natural(
     super::untranspose(&lanes, out).expect("whole blocks");
 }
 
-/// A register of [`Reg::N`] u32 with the operations the fused decoder
-/// needs.
-///
-/// # Safety
-/// Every method needs the CPU features of its implementation; callers are
-/// `#[target_feature]` kernels that have them. Pointers must be valid for
-/// the elements each method says it reads or writes.
-#[cfg(target_arch = "x86_64")]
-trait Reg: Copy {
-    /// u32 elements.
-    const N: usize;
-    /// `N` registers: a tile of `N` rows.
-    type Tile: Copy + core::ops::IndexMut<usize, Output = Self>;
-    /// A tile of zeros.
-    unsafe fn tile() -> Self::Tile;
-    /// All zeros.
-    unsafe fn zero() -> Self;
-    /// Reads `N` u32 (little-endian, unaligned) at `p`.
-    unsafe fn load(p: *const u8) -> Self;
-    /// Each element shifted right by `s` (< 32).
-    unsafe fn shr(self, s: u32) -> Self;
-    /// Each element shifted left by `s` (< 32).
-    unsafe fn shl(self, s: u32) -> Self;
-    /// Each element and `m`.
-    unsafe fn and(self, m: u32) -> Self;
-    /// Bitwise or.
-    unsafe fn or(self, other: Self) -> Self;
-    /// Element-wise wrapping addition.
-    unsafe fn add(self, other: Self) -> Self;
-    /// Writes element `j` of `tile[r]` to `out[j stride + r]`, for `r` and
-    /// `j` below `N`.
-    unsafe fn store_transposed(tile: &Self::Tile, out: *mut u32, stride: usize);
-}
-
 /// Rows `$r` of the block, each a constant.
 #[cfg(target_arch = "x86_64")]
 macro_rules! rows {
@@ -122,7 +90,7 @@ const fn mask(w: usize) -> u32 {
 /// As [`fused`]'s, for the lanes `l0 .. l0 + N`.
 #[cfg(target_arch = "x86_64")]
 #[inline(always)]
-unsafe fn row<R: Reg, const W: usize, const ROW: usize>(
+unsafe fn row<R: U32s, const W: usize, const ROW: usize>(
     input: *const u8,
     l0: usize,
     src: &mut R,
@@ -175,7 +143,7 @@ unsafe fn row<R: Reg, const W: usize, const ROW: usize>(
 /// `bases` holds 32 values and `out` is writable for 1024.
 #[cfg(target_arch = "x86_64")]
 #[inline(always)]
-unsafe fn fused<R: Reg, const W: usize>(input: *const u8, bases: &[u32; LANES], out: *mut u32) {
+unsafe fn fused<R: U32s, const W: usize>(input: *const u8, bases: &[u32; LANES], out: *mut u32) {
     for l0 in (0..LANES).step_by(R::N) {
         // SAFETY: `l0 + N <= 32` bases; word 0 of the lanes is inside
         // `input` when `W > 0`.
