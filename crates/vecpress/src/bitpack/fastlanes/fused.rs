@@ -52,7 +52,7 @@ pub(super) fn delta_unpack_natural(
 ) {
     assert!(width <= 32 && input.len() >= 128 * width);
     #[cfg(target_arch = "x86_64")]
-    if let Some(f) = x86::kernel(isa, width) {
+    if let Some(f) = kernels::kernel(isa, width) {
         // SAFETY: `isa` is one the CPU has (callers take it from
         // `Isa::best()`, `Isa::check()` or `tune::isa()`); `input` holds the `128 width`
         // bytes the kernel reads (asserted above) and `out` the 1024 values
@@ -166,4 +166,4 @@ unsafe fn fused<R: U32s, const W: usize>(input: *const u8, bases: &[u32; LANES],
 }
 
 #[cfg(target_arch = "x86_64")]
-mod x86;
+mod kernels;

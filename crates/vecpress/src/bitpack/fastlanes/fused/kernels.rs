@@ -1,6 +1,6 @@
-//! The fused delta decoder's entry points on x86-64, one a level and width,
-//! over the registers of `simd::u32s` (4 lanes with SSE4.1, 8 with AVX2,
-//! 16 with AVX-512).
+//! The fused delta decoder compiled per x86-64 level, one entry point a
+//! level and width, over the registers of `simd::u32s` (4 lanes with
+//! SSE4.1, 8 with AVX2, 16 with AVX-512).
 
 use core::arch::x86_64::*;
 
