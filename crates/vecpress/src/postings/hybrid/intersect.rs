@@ -2,7 +2,7 @@
 //! windows at a time.
 
 use super::pool::{Found, Scratch, VIEWS, with_lists, with_pool, with_views};
-use super::read::{List, Single, View};
+use super::read::{List, Single, View, singles};
 use super::span::{and_count2, and_words, clipped, count, draw_runs, extract, span_end};
 use super::{Levels, SHIFT, WINDOWS, WORDS, scalar};
 use crate::{Error, Isa};
@@ -26,21 +26,6 @@ pub(super) fn intersect(levels: Levels, lists: &[&[u8]], found: &mut Found) -> R
     with_lists(levels, lists, |lists, s| {
         intersect_lists(isa, lists, s, found)
     })
-}
-
-/// `lists` read into `room` as [`Single`]s, shortest first, if each is one
-/// and they are at most [`VIEWS`] (read in place: a query on short lists
-/// would feel their move).
-pub(super) fn singles<'r, 'a>(
-    lists: &[&'a [u8]],
-    room: &'r mut [Single<'a>; VIEWS],
-) -> Option<&'r [Single<'a>]> {
-    let room = room.get_mut(..lists.len())?;
-    for (s, bytes) in room.iter_mut().zip(lists) {
-        *s = Single::new(bytes)?;
-    }
-    room.sort_unstable_by_key(|s| s.n);
-    Some(room)
 }
 
 /// The intersection of lists of a single block each (short lists, mostly):

@@ -4,6 +4,7 @@
 #![forbid(unsafe_code)]
 
 use super::Levels;
+use super::pool::VIEWS;
 use super::scalar::gallop;
 use super::{SHIFT, WINDOW, WINDOW_BYTES, WINDOWS};
 use crate::{Error, Unit, stream_vbyte};
@@ -436,6 +437,21 @@ impl<'a> Single<'a> {
         }
         Ok(())
     }
+}
+
+/// `lists` read into `room` as [`Single`]s, shortest first, if each is one
+/// and they are at most [`VIEWS`] (read in place: a query on short lists
+/// would feel their move).
+pub(super) fn singles<'r, 'a>(
+    lists: &[&'a [u8]],
+    room: &'r mut [Single<'a>; VIEWS],
+) -> Option<&'r [Single<'a>]> {
+    let room = room.get_mut(..lists.len())?;
+    for (s, bytes) in room.iter_mut().zip(lists) {
+        *s = Single::new(bytes)?;
+    }
+    room.sort_unstable_by_key(|s| s.n);
+    Some(room)
 }
 
 /// A LEB128 varint of at most five bytes, whose value fits in 32 bits.

@@ -1,9 +1,8 @@
 //! The union: short lists merged whole, longer ones a span of windows at a
 //! time, drawn into a bitmap where dense.
 
-use super::intersect::singles;
 use super::pool::{Scratch, VIEWS, with_lists, with_pool};
-use super::read::{List, Single, View};
+use super::read::{List, Single, View, singles};
 use super::span::{CHUNK, clipped, draw_runs, extract, or_words, span_end};
 use super::{Levels, SHIFT, WINDOWS, WORDS};
 use crate::{Error, Isa};
