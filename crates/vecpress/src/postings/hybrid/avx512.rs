@@ -9,6 +9,56 @@
 
 use core::arch::x86_64::*;
 
+/// [`super::scalar::widen`]: 32 offsets a step, each compared with the one
+/// before it (the step's register with the last step's, shifted in by one
+/// lane) and widened to two registers of ids; masked loads and stores for
+/// the last step, so that a short list's few offsets take one step and no
+/// scalar tail.
+///
+/// # Safety
+/// The CPU has every feature of `Isa::Avx512`.
+#[target_feature(
+    enable = "sse2,ssse3,sse4.1,avx,avx2,bmi1,bmi2,popcnt,avx512f,avx512bw,avx512vl,avx512vbmi,avx512vbmi2"
+)]
+pub(super) unsafe fn widen(first: u32, offsets: &[[u8; 2]], out: &mut [u32]) -> bool {
+    let n = offsets.len().min(out.len());
+    let (src, dst) = (offsets.as_ptr().cast::<u16>(), out.as_mut_ptr());
+    let base = _mm512_set1_epi32(first as i32);
+    // Lane 0 from the last lane of the step before (the second source),
+    // lane k from lane k - 1.
+    let shift = _mm512_set_epi16(
+        30, 29, 28, 27, 26, 25, 24, 23, 22, 21, 20, 19, 18, 17, 16, 15, 14, 13, 12, 11, 10, 9, 8,
+        7, 6, 5, 4, 3, 2, 1, 0, 63,
+    );
+    // The offset before the first is 0, so that a first offset of 0 falls.
+    let mut before = _mm512_setzero_si512();
+    let mut falls: u32 = 0;
+    let mut k = 0;
+    while k < n {
+        let left = n - k;
+        let m: u32 = if left >= 32 { !0 } else { (1 << left) - 1 };
+        // SAFETY: lanes of `m` are offsets `k..k + 32` below `n`, in both
+        // slices; masked-off lanes are neither read nor written (the second
+        // store's address, past the end on a last step of 16 or fewer, is
+        // formed by a wrapping add).
+        unsafe {
+            let cur = _mm512_maskz_loadu_epi16(m, src.add(k).cast());
+            let prev = _mm512_permutex2var_epi16(cur, shift, before);
+            falls |= _mm512_mask_cmple_epu16_mask(m, cur, prev);
+            let lo = _mm512_add_epi32(_mm512_cvtepu16_epi32(_mm512_castsi512_si256(cur)), base);
+            let hi = _mm512_add_epi32(
+                _mm512_cvtepu16_epi32(_mm512_extracti64x4_epi64::<1>(cur)),
+                base,
+            );
+            _mm512_mask_storeu_epi32(dst.add(k).cast(), m as u16, lo);
+            _mm512_mask_storeu_epi32(dst.wrapping_add(k + 16).cast(), (m >> 16) as u16, hi);
+            before = cur;
+        }
+        k += 32;
+    }
+    falls != 0
+}
+
 /// Appends the ids of the set bits of a window starting at `base`.
 ///
 /// # Safety

@@ -1,23 +1,26 @@
 //! Reading a list a span of windows at a time: its blocks' headers as it
-//! reaches them, a block of gaps decoded whole on the way in, a bitmap
-//! block read in place, a block of runs read into intervals.
+//! reaches them, a block of gaps decoded whole on the way in (an array's
+//! 16-bit offsets widened), a bitmap block read in place, a block of runs
+//! read into intervals.
 #![forbid(unsafe_code)]
 
 use super::Levels;
 use super::pool::VIEWS;
 use super::scalar::gallop;
+use super::span;
 use super::{SHIFT, WINDOW, WINDOW_BYTES, WINDOWS};
-use crate::{Error, Unit, stream_vbyte};
+use crate::{Error, Isa, Unit, stream_vbyte};
 
 /// Block kinds, the low two bits of a block's header.
 pub(super) const GAPS: u32 = 0;
 pub(super) const BITMAP: u32 = 1;
 pub(super) const RUNS: u32 = 2;
+pub(super) const ARRAY: u32 = 3;
 
 /// What a list holds in a span of windows.
 #[derive(Clone, Copy)]
 pub(super) enum View<'a> {
-    /// Its ids there, decoded from gaps.
+    /// Its ids there, decoded from gaps or widened from an array.
     Ids(&'a [u32]),
     /// The span's bitmap, 512 bytes a window.
     Bits(&'a [u8]),
@@ -29,9 +32,10 @@ pub(super) enum View<'a> {
 
 /// The block a list stands in.
 enum Block<'a> {
-    /// A block of gaps or runs whose header has been read, to be decoded
-    /// when a seek reaches its ids: its kind and count, its bytes after
-    /// the header (from `start` in the list), the id before it, its last.
+    /// A block of gaps, runs or an array whose header has been read, to be
+    /// decoded when a seek reaches its ids: its kind and count, its bytes
+    /// after the header (from `start` in the list), the id before it (an
+    /// array's first id), its last.
     Unread {
         kind: u32,
         n: usize,
@@ -40,7 +44,7 @@ enum Block<'a> {
         before: u32,
         last: u32,
     },
-    /// Ids decoded from a block of gaps, in `List::ids`.
+    /// Ids decoded from a block of gaps or an array, in `List::ids`.
     Ids,
     /// Windows `first..first + bits.len() / 512`.
     Bits { first: u32, bits: &'a [u8] },
@@ -58,7 +62,7 @@ pub(super) struct List<'a> {
     pos: usize,
     /// Blocks not yet reached.
     left: u32,
-    /// The id before the next block of gaps or runs.
+    /// The id before the next block of gaps, runs or an array.
     prev: u32,
     /// The first window the next bitmap block can start at, and the end of
     /// the block the list stands in.
@@ -205,8 +209,8 @@ impl<'a> List<'a> {
         let kind = head & 3;
         match kind {
             BITMAP => return self.read_bitmap(at, n),
-            GAPS | RUNS => {}
-            _ => return Err(corrupt(at, "a block of an unknown kind")),
+            ARRAY => return self.read_array_head(n as usize),
+            _ => {}
         }
         let last_at = self.pos;
         let last = u64::from(self.prev) + u64::from(varint(self.bytes, &mut self.pos)?);
@@ -246,10 +250,15 @@ impl<'a> List<'a> {
         else {
             return Ok(());
         };
-        let got = if kind == GAPS {
-            self.read_gaps(n, start, body, before)?
-        } else {
-            self.read_runs(n, start, body, before)?
+        let got = match kind {
+            GAPS => self.read_gaps(n, start, body, before)?,
+            RUNS => self.read_runs(n, start, body, before)?,
+            _ => {
+                widen(self.levels.kernels, n, start, body, before, &mut self.ids)?;
+                self.ids.truncate(n);
+                self.block = Block::Ids;
+                return Ok(());
+            }
         };
         if got != last {
             return Err(corrupt(start, "a block's last id is not its header's"));
@@ -283,6 +292,36 @@ impl<'a> List<'a> {
         let out = if runs { &mut self.runs } else { &mut self.ids };
         decode_stream(self.levels, values, start, stream, before, out)?;
         out.truncate(values);
+        Ok(())
+    }
+
+    /// Reads an array block's first id, and its last from its last offset
+    /// (read in place, so that a query skips the block by it).
+    fn read_array_head(&mut self, n: usize) -> Result<(), Error> {
+        let first_at = self.pos;
+        let first = u64::from(self.prev) + u64::from(varint(self.bytes, &mut self.pos)?);
+        let start = self.pos;
+        let len = 2 * (n - 1);
+        if len > self.bytes.len() - start {
+            return Err(truncated(first_at, len - (self.bytes.len() - start)));
+        }
+        let body = &self.bytes[start..start + len];
+        let last = first + u64::from(last_offset(body));
+        let Ok(last) = u32::try_from(last) else {
+            return Err(corrupt(first_at, "a block past the largest id"));
+        };
+        self.block = Block::Unread {
+            kind: ARRAY,
+            n,
+            start,
+            body,
+            // At most `last`.
+            before: first as u32,
+            last,
+        };
+        self.pos = start + len;
+        self.prev = last;
+        self.next = (last >> SHIFT) + 1;
         Ok(())
     }
 
@@ -385,54 +424,103 @@ fn decode_stream(
     Ok(())
 }
 
-/// A list of a single block of gaps, as short lists are: a query reads it
-/// by one decode, without a [`List`] and its walk from span to span.
+/// Widens an array block's offsets (`body`, at `start` in its list) into
+/// its `n` ids from `first`, the first `n` of `out` (grown to that, not
+/// cleared, as by [`decode_stream`]). Its last id, `first` plus its last
+/// offset, is known to fit; offsets that rise keep the others below it.
+fn widen(
+    isa: Isa,
+    n: usize,
+    start: usize,
+    body: &[u8],
+    first: u32,
+    out: &mut Vec<u32>,
+) -> Result<(), Error> {
+    if out.len() < n {
+        out.resize(n, 0);
+    }
+    let (head, rest) = out[..n].split_first_mut().expect("a block has ids");
+    *head = first;
+    if span::widen(isa, first, body.as_chunks::<2>().0, rest) {
+        return Err(corrupt(start, "an array whose ids do not rise"));
+    }
+    Ok(())
+}
+
+/// An array block's last offset from its first id (0 for an array of one).
+fn last_offset(body: &[u8]) -> u16 {
+    match body.as_chunks::<2>().0.last() {
+        Some(o) => u16::from_le_bytes(*o),
+        None => 0,
+    }
+}
+
+/// A list of a single block of gaps or an array, as short lists are: a
+/// query reads it by one decode, without a [`List`] and its walk from span
+/// to span.
 #[derive(Clone, Copy)]
 pub(super) struct Single<'a> {
     /// Its ids.
     pub(super) n: usize,
-    /// Its stream, at `start` in the list.
-    stream: &'a [u8],
+    /// [`GAPS`] or [`ARRAY`].
+    kind: u32,
+    /// Its stream or offsets, at `start` in the list.
+    body: &'a [u8],
     start: usize,
-    last: u32,
+    /// The last id its header gives (gaps), or its first (an array).
+    id: u32,
 }
 
 impl<'a> Single<'a> {
     pub(super) const EMPTY: Single<'static> = Single {
         n: 0,
-        stream: &[],
+        kind: GAPS,
+        body: &[],
         start: 0,
-        last: 0,
+        id: 0,
     };
 
-    /// The list at the start of `bytes`, if it is a single block of gaps
-    /// whose header is whole; `None` otherwise (a [`List`] then reads it,
-    /// and names any damage).
+    /// The list at the start of `bytes`, if it is a single block of gaps or
+    /// an array whose header and body are whole; `None` otherwise (a
+    /// [`List`] then reads it, and names any damage).
     pub(super) fn new(bytes: &'a [u8]) -> Option<Single<'a>> {
         let mut pos = 0;
         if varint(bytes, &mut pos).ok()? != 1 {
             return None;
         }
         let head = varint(bytes, &mut pos).ok()?;
-        if head & 3 != GAPS || head >> 2 == 0 {
+        let (kind, n) = (head & 3, (head >> 2) as usize);
+        if n == 0 || kind == BITMAP || kind == RUNS {
             return None;
         }
-        let last = varint(bytes, &mut pos).ok()?;
-        let len = varint(bytes, &mut pos).ok()? as usize;
-        let stream = bytes.get(pos..pos.checked_add(len)?)?;
+        let id = varint(bytes, &mut pos).ok()?;
+        let len = if kind == GAPS {
+            varint(bytes, &mut pos).ok()? as usize
+        } else {
+            2 * (n - 1)
+        };
+        let body = bytes.get(pos..pos.checked_add(len)?)?;
+        // An array's last id must fit, as a [`List`] checks.
+        if kind == ARRAY && id.checked_add(u32::from(last_offset(body))).is_none() {
+            return None;
+        }
         Some(Single {
-            n: (head >> 2) as usize,
-            stream,
+            n,
+            kind,
+            body,
             start: pos,
-            last,
+            id,
         })
     }
 
     /// Decodes its ids into the first [`n`](Single::n) of `out` (grown to
     /// that), with the checks of a [`List`]'s block.
     pub(super) fn decode(&self, levels: Levels, out: &mut Vec<u32>) -> Result<(), Error> {
-        decode_stream(levels, self.n, self.start, self.stream, 0, out)?;
-        if out[self.n - 1] != self.last {
+        if self.kind == ARRAY {
+            return widen(levels.kernels, self.n, self.start, self.body, self.id, out);
+        }
+        decode_stream(levels, self.n, self.start, self.body, 0, out)?;
+        if out[self.n - 1] != self.id {
             return Err(corrupt(self.start, "a block's last id is not its header's"));
         }
         Ok(())

@@ -1,4 +1,5 @@
-//! A span's pieces: its end, runs cut to it, and its bitmap words.
+//! A span's pieces: its end, runs cut to it, and its bitmap words; an
+//! array's offsets widened.
 
 #[cfg(target_arch = "x86_64")]
 use super::avx512;
@@ -83,6 +84,18 @@ pub(super) fn and_count2(isa: Isa, a: &[u8], b: &[u8]) -> usize {
         #[cfg(target_arch = "x86_64")]
         Isa::Avx512 => unsafe { avx512::and_count2(a, b) },
         _ => scalar::and_count2(a, b),
+    }
+}
+
+/// Writes ids `first` plus each 16-bit offset into `out` (as long);
+/// whether the offsets fall or start at 0.
+pub(super) fn widen(isa: Isa, first: u32, offsets: &[[u8; 2]], out: &mut [u32]) -> bool {
+    match isa {
+        // SAFETY: `tune::isa` or a checked level: the CPU has every feature
+        // of `Isa::Avx512`.
+        #[cfg(target_arch = "x86_64")]
+        Isa::Avx512 => unsafe { avx512::widen(first, offsets, out) },
+        _ => scalar::widen(first, offsets, out),
     }
 }
 

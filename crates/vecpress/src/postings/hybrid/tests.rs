@@ -1,7 +1,7 @@
 use std::collections::BTreeSet;
 
-use super::read::{BITMAP, GAPS, RUNS, Single};
-use super::write::put_varint;
+use super::read::{ARRAY, BITMAP, GAPS, RUNS, Single};
+use super::write::{encode_gaps, put_varint, roaring_len};
 use super::*;
 use crate::postings::tests::Rng;
 use crate::stream_vbyte;
@@ -55,12 +55,22 @@ fn or_of(lists: &[Vec<u32>]) -> Vec<u32> {
     acc.into_iter().collect()
 }
 
+/// A list as the encoder writes it (`case` even), or with gaps where that
+/// has arrays (odd), so that the tests read both forms.
+fn form(values: &[u32], case: usize) -> Vec<u8> {
+    if case % 2 == 0 {
+        encode(values).unwrap()
+    } else {
+        encode_gaps(values)
+    }
+}
+
 #[test]
 fn lists_round_trip_at_every_level() {
     let mut rng = Rng(7);
     for case in 0..60 {
         let values = list(&mut rng, case % 10 == 9);
-        let bytes = encode(&values).unwrap();
+        let bytes = form(&values, case);
         for &isa in Isa::available() {
             let mut got = vec![99];
             let used = decode_into_with(isa, &bytes, &mut got).unwrap();
@@ -78,20 +88,50 @@ fn dense_windows_become_bitmaps_and_cost_less_than_gaps() {
     // 25 windows of 512 bytes, and a few bytes of headers.
     assert!(bytes.len() < 25 * 512 + 16, "{}", bytes.len());
     assert!(bytes.len() * 4 < stream_vbyte::encode_delta_to_vec(&dense, 0).len());
-    let sparse: Vec<u32> = (0..100).map(|v| v * 5000).collect();
-    let bytes = encode(&sparse).unwrap();
-    // One block of gaps: its stream, after the block count (1 byte), the
+    let sparse: Vec<u32> = (0..400).map(|v| v * 300).collect();
+    // As gaps, one block: its stream, after the block count (1 byte), the
     // kind and count (2), the last id (3) and the byte length (2).
-    assert_eq!(
-        bytes.len(),
-        stream_vbyte::encode_delta_to_vec(&sparse, 0).len() + 8
-    );
+    let gaps = stream_vbyte::encode_delta_to_vec(&sparse, 0).len() + 8;
+    assert_eq!(encode_gaps(&sparse).len(), gaps);
+    // As written, arrays: two bytes an id, a block in each 65,536 ids, for
+    // fewer bytes than the gaps take here (two data bytes each) and no more
+    // than a Roaring bitmap's arrays.
+    let bytes = encode(&sparse).unwrap();
+    assert_eq!(u32::from(bytes[1]) & 3, ARRAY);
+    assert!(bytes.len() < gaps, "{}", bytes.len());
+    assert!(bytes.len() <= roaring_len(&sparse));
+    assert_eq!(decode_to_vec(&bytes).unwrap(), sparse);
+    // Ids too sparse for arrays of a few dozen: one block of gaps, where
+    // arrays would take a block (a header, a step of a query) per few ids.
+    let sparser: Vec<u32> = (0..100).map(|v| v * 5000).collect();
+    assert_eq!(encode(&sparser).unwrap(), encode_gaps(&sparser));
+}
+
+/// Arrays take the room a list has within its Roaring bitmap's bytes: most
+/// lists hold some, and none takes more than the larger of those bytes and
+/// its gaps' form.
+#[test]
+fn arrays_fill_the_room_within_a_roaring_bitmaps_bytes() {
+    let mut rng = Rng(29);
+    let mut with_arrays = 0;
+    for case in 0..60 {
+        let values = list(&mut rng, case % 10 == 9);
+        let (bytes, gaps) = (encode(&values).unwrap(), encode_gaps(&values));
+        let budget = roaring_len(&values).max(gaps.len());
+        assert!(bytes.len() <= budget, "case {case}");
+        with_arrays += usize::from(bytes != gaps);
+    }
+    assert!(with_arrays > 20, "{with_arrays}");
 }
 
 /// AND, its count and OR of `lists` encoded, at every level, against the
 /// sets' (`out` holding ids before each query).
 fn answers_as_sets_do(lists: &[Vec<u32>], case: usize) {
-    let encoded: Vec<Vec<u8>> = lists.iter().map(|l| encode(l).unwrap()).collect();
+    let encoded: Vec<Vec<u8>> = lists
+        .iter()
+        .enumerate()
+        .map(|(i, l)| form(l, case + i))
+        .collect();
     let refs: Vec<&[u8]> = encoded.iter().map(|b| &b[..]).collect();
     let (want_and, want_or) = (and_of(lists), or_of(lists));
     for &isa in Isa::available() {
@@ -115,7 +155,7 @@ fn queries_agree_with_sets_at_every_level() {
     }
 }
 
-/// Short lists (one block of gaps each, read without a `List`) beside
+/// Short lists (one block of gaps or an array each, read without a `List`) beside
 /// longer ones: every mix answers as the sets do, up to more lists than a
 /// query holds on its stack.
 #[test]
@@ -144,7 +184,12 @@ fn short_lists_of_one_block_answer_as_sets_do() {
 fn a_damaged_short_list_fails_as_decoding_it_does() {
     let mut rng = Rng(19);
     let ids: Vec<u32> = (0..40).map(|i| i * 37 + rng.below(30) as u32).collect();
-    let bytes = encode(&ids).unwrap();
+    for form in [encode(&ids).unwrap(), encode_gaps(&ids)] {
+        damaged_short_list_fails_as_decoding_it_does(form);
+    }
+}
+
+fn damaged_short_list_fails_as_decoding_it_does(bytes: Vec<u8>) {
     assert!(Single::new(&bytes).is_some());
     let mut failed = 0;
     for i in 0..bytes.len() {
@@ -332,14 +377,47 @@ fn hostile_headers_are_named() {
             what: "runs that do not rise"
         })
     );
-    // A block of no ids, of an unknown kind; a varint that never ends.
+    // Arrays (their offsets from offset 3): offsets that fall, a first
+    // offset of 0, a last id past the largest, more offsets than bytes.
+    let array = |first: u32, offsets: &[u16]| {
+        let mut b = head(ARRAY, offsets.len() as u32 + 1);
+        put_varint(&mut b, first);
+        for o in offsets {
+            b.extend(o.to_le_bytes());
+        }
+        b
+    };
+    assert_eq!(
+        decode_to_vec(&array(5, &[1, 9, 700])),
+        Ok(vec![5, 6, 14, 705])
+    );
+    for bad in [&[9, 9][..], &[9, 3, 700], &[0, 1]] {
+        assert_eq!(
+            decode_to_vec(&array(5, bad)),
+            Err(Error::Corrupt {
+                offset: 3,
+                what: "an array whose ids do not rise"
+            }),
+            "{bad:?}"
+        );
+    }
+    assert!(matches!(
+        decode_to_vec(&array(u32::MAX - 2, &[1, 3])),
+        Err(Error::Corrupt { offset: 2, .. })
+    ));
+    let mut b = head(ARRAY, 1 << 29);
+    let at = b.len();
+    b.extend([0, 1, 0]);
+    assert!(matches!(decode_to_vec(&b), Err(Error::Truncated { offset, .. }) if offset == at));
+    // A block of no ids; an array's first id cut off; a varint that never
+    // ends.
     assert!(matches!(
         decode_to_vec(&[1, 0]),
         Err(Error::Corrupt { offset: 1, .. })
     ));
     assert!(matches!(
         decode_to_vec(&[1, 7]),
-        Err(Error::Corrupt { offset: 1, .. })
+        Err(Error::Truncated { offset: 2, .. })
     ));
     assert!(matches!(
         decode_to_vec(&[0x80; 9]),
@@ -393,16 +471,62 @@ fn window_kernels_agree_with_the_scalar_ones() {
     }
 }
 
+/// Arrays' offsets widened at every level as by the scalar kernel, at
+/// every length about a step of 32 and its masked tail, rising or with one
+/// offset that falls, repeats or is a first 0, at any place; the ids
+/// around them untouched.
+#[test]
+fn array_kernels_agree_with_the_scalar_one() {
+    let mut rng = Rng(31);
+    for case in 0..3000 {
+        let n = rng.below(100) as usize;
+        let mut offsets: Vec<u16> = Vec::with_capacity(n);
+        let mut at = 0u16;
+        for _ in 0..n {
+            at = at.saturating_add(1 + rng.below(600) as u16);
+            offsets.push(at);
+        }
+        if n > 0 && case % 3 != 0 {
+            let k = rng.below(n as u64) as usize;
+            offsets[k] = match rng.below(3) {
+                0 => 0,
+                1 if k > 0 => offsets[k - 1],
+                _ => offsets[k].wrapping_sub(1 + rng.below(700) as u16),
+            };
+        }
+        let offsets: Vec<[u8; 2]> = offsets.iter().map(|o| o.to_le_bytes()).collect();
+        let first = rng.below(u64::from(u32::MAX - 0xffff)) as u32;
+        let mut want = vec![7; n + 2];
+        let want_falls = scalar::widen(first, &offsets, &mut want[1..n + 1]);
+        let rising = offsets
+            .windows(2)
+            .all(|w| u16::from_le_bytes(w[1]) > u16::from_le_bytes(w[0]));
+        assert_eq!(
+            want_falls,
+            !(rising && offsets.first().is_none_or(|o| *o != [0, 0]))
+        );
+        for &isa in Isa::available() {
+            let mut got = vec![7; n + 2];
+            let falls = span::widen(isa, first, &offsets, &mut got[1..n + 1]);
+            assert_eq!(falls, want_falls, "case {case}, {isa:?}");
+            assert_eq!(got, want, "case {case}, {isa:?}");
+        }
+    }
+}
+
 #[test]
 fn the_format_documents_example_is_what_the_encoder_writes() {
     // docs/FORMAT.md, "Hybrid posting lists".
     let bytes = encode(&[5, 300, 1000]).unwrap();
+    assert_eq!(bytes, [0x01, 0x0f, 0x05, 0x27, 0x01, 0xe3, 0x03]);
+    let bytes = encode_gaps(&[5, 300, 1000]);
     assert_eq!(
         bytes,
         [
             0x01, 0x0c, 0xe8, 0x07, 0x06, 0x14, 0x05, 0x27, 0x01, 0xbc, 0x02
         ]
     );
+    assert_eq!(decode_to_vec(&bytes).unwrap(), [5, 300, 1000]);
     let all: Vec<u32> = (0..10_000).collect();
     let bytes = encode(&all).unwrap();
     assert_eq!(bytes[..2], [0x01, RUNS as u8 | 3 << 2]);

@@ -1,6 +1,6 @@
 //! The encoder: each window's form chosen, and its blocks written.
 
-use super::read::{BITMAP, GAPS, RUNS};
+use super::read::{ARRAY, BITMAP, GAPS, RUNS};
 use super::{SHIFT, WINDOW_BYTES};
 use crate::{Error, stream_vbyte};
 
@@ -19,6 +19,9 @@ const BITMAP_UNDER: usize = 2;
 /// block holds whole windows, so that in a window a list is in one block.
 const GAPS_PER_BLOCK: usize = 1024;
 const RUNS_PER_BLOCK: usize = 128;
+/// Ids of a list in 65,536 (an array block's reach), at least, for arrays
+/// there: see [`with_arrays`].
+const ARRAY_MIN: usize = 64;
 
 /// `items` (sorted by `window`) cut into pieces of at least `min` items
 /// (but the last), each ending where a window does.
@@ -55,11 +58,13 @@ fn put_block(out: &mut Vec<u8>, kind: u32, n: usize, values: &[u32], prev: u32) 
     last
 }
 
-/// A block the encoder writes: ids `from..to`, of a kind.
-struct Block {
+/// A window of the list: its ids `from..to`, its form, and the quarters of
+/// a byte its ids take as gaps.
+struct Window {
     from: usize,
     to: usize,
     kind: u32,
+    gaps: usize,
 }
 
 /// Runs of consecutive ids, first and last, each in one window.
@@ -78,10 +83,9 @@ fn runs_of(ids: &[u32]) -> Vec<[u32; 2]> {
 /// [`RUNS_UNDER`] and [`BITMAP_UNDER`] weigh them: 512 as a bitmap; as
 /// gaps, a quarter byte of control and one to four data bytes each; as
 /// runs, two such gaps each (to its first id, and from there to its last).
-/// Adjacent bitmap windows make one block; windows of gaps, or of runs,
-/// one block until a window of another form.
-fn plan(values: &[u32]) -> Vec<Block> {
-    let mut blocks: Vec<Block> = Vec::new();
+/// Arrays are chosen after, by [`with_arrays`].
+fn plan(values: &[u32]) -> Vec<Window> {
+    let mut windows = Vec::new();
     let mut i = 0;
     let mut prev = 0u32;
     while i < values.len() {
@@ -112,22 +116,87 @@ fn plan(values: &[u32]) -> Vec<Block> {
         } else {
             GAPS
         };
-        match blocks.last_mut() {
-            Some(b)
-                if b.kind == kind
-                    && (kind != BITMAP || values[b.to - 1] >> SHIFT == w.wrapping_sub(1)) =>
-            {
-                b.to = end
-            }
-            _ => blocks.push(Block {
-                from: i,
-                to: end,
-                kind,
-            }),
-        }
+        windows.push(Window {
+            from: i,
+            to: end,
+            kind,
+            gaps,
+        });
         i = end;
     }
-    blocks
+    windows
+}
+
+/// The bytes of `values` as a Roaring bitmap with run containers where
+/// smaller, in its portable serialized form, at least: a cookie, and for
+/// each 65,536 ids a container's key and count, and the least of its ids
+/// as 16-bit values, its bitmap, and its runs (a count, then a start and a
+/// length each).
+pub(super) fn roaring_len(values: &[u32]) -> usize {
+    let mut len = 4;
+    for chunk in values.chunk_by(|a, b| a >> 16 == b >> 16) {
+        let runs = 1 + chunk.windows(2).filter(|w| w[1] != w[0] + 1).count();
+        len += 4 + (2 * chunk.len()).min(8192).min(2 + 4 * runs);
+    }
+    len
+}
+
+/// The list written with windows of gaps turned into arrays, those whose
+/// gaps take the most bytes an id first (an array takes two an id, and is
+/// read without a decode), as many as keep the list within the bytes of
+/// its Roaring bitmap ([`roaring_len`], the structure databases answer
+/// these queries with) or of its gaps, if those are more.
+fn with_arrays(values: &[u32], mut windows: Vec<Window>) -> (u32, Vec<u8>) {
+    let plain = write(values, &windows);
+    let budget = roaring_len(values).max(plain.1.len());
+    // A window's chunk of 65,536 ids (an array block's reach) holds enough
+    // of the list's ids for an array there to hold about as many as the
+    // block of gaps it is cut from would: where it holds a few, arrays would
+    // cut a block of gaps into many, each a header to read and a step of a
+    // query's walk.
+    let mut dense = vec![false; windows.len()];
+    let mut i = 0;
+    while i < windows.len() {
+        let c = values[windows[i].from] >> 16;
+        let end = i + windows[i..].partition_point(|w| values[w.from] >> 16 == c);
+        let ids = windows[end - 1].to - windows[i].from;
+        dense[i..end].fill(ids >= ARRAY_MIN.min(values.len()));
+        i = end;
+    }
+    let mut order: Vec<usize> = (0..windows.len())
+        .filter(|&i| windows[i].kind == GAPS && dense[i])
+        .collect();
+    // Most quarters of a byte an id first: `a` before `b` where a's gaps
+    // over its ids exceed b's.
+    let per_id = |w: &Window| (w.gaps, w.to - w.from);
+    order.sort_by(|&a, &b| {
+        let ((ga, na), (gb, nb)) = (per_id(&windows[a]), per_id(&windows[b]));
+        (gb * na).cmp(&(ga * nb))
+    });
+    // What each costs, in quarters of a byte, against the room left.
+    let mut room = 4 * (budget - plain.1.len()) as i64;
+    let mut take = 0;
+    for &i in &order {
+        let w = &windows[i];
+        let extra = 8 * (w.to - w.from) as i64 - w.gaps as i64;
+        if extra > room {
+            break;
+        }
+        room -= extra;
+        take += 1;
+    }
+    // Block headers are not in the estimate: fewer windows, until the list
+    // fits.
+    loop {
+        for (k, &i) in order.iter().enumerate() {
+            windows[i].kind = if k < take { ARRAY } else { GAPS };
+        }
+        let got = write(values, &windows);
+        if take == 0 || got.1.len() <= budget {
+            return got;
+        }
+        take = take * 3 / 4;
+    }
 }
 
 pub(super) fn put_varint(out: &mut Vec<u8>, mut v: u32) {
@@ -146,12 +215,48 @@ pub(super) fn encode_into(values: &[u32], out: &mut Vec<u8>) -> Result<usize, Er
             value: i + 1,
         });
     }
+    let (count, body) = with_arrays(values, plan(values));
+    let start = out.len();
+    put_varint(out, count);
+    out.extend_from_slice(&body);
+    Ok(out.len() - start)
+}
+
+/// The list as [`encode_into`] writes it, but with gaps where it has
+/// arrays: the other form of sparse windows, for tests of both.
+#[cfg(test)]
+pub(super) fn encode_gaps(values: &[u32]) -> Vec<u8> {
+    let (count, body) = write(values, &plan(values));
+    let mut out = Vec::new();
+    put_varint(&mut out, count);
+    out.extend_from_slice(&body);
+    out
+}
+
+/// The list's blocks, each window in its planned form: adjacent bitmap
+/// windows make one block; windows of gaps, runs or arrays, blocks of
+/// about [`GAPS_PER_BLOCK`] ids (or [`RUNS_PER_BLOCK`] runs) until a window
+/// of another form. Its blocks, and their bytes.
+fn write(values: &[u32], windows: &[Window]) -> (u32, Vec<u8>) {
     let mut body = Vec::new();
     let mut count = 0u32;
     let (mut prev, mut next) = (0u32, 0u32);
-    for b in plan(values) {
-        let ids = &values[b.from..b.to];
-        match b.kind {
+    let mut rest = windows;
+    while let Some(w) = rest.first() {
+        // Windows of the same form, adjacent ones for a bitmap.
+        let same = 1 + rest[1..]
+            .iter()
+            .zip(rest)
+            .take_while(|(b, a)| {
+                b.kind == w.kind
+                    && (w.kind != BITMAP
+                        || values[b.from] >> SHIFT == (values[a.to - 1] >> SHIFT) + 1)
+            })
+            .count();
+        let (group, after) = rest.split_at(same);
+        rest = after;
+        let ids = &values[w.from..group[same - 1].to];
+        match w.kind {
             BITMAP => {
                 let (first, last) = (ids[0] >> SHIFT, ids[ids.len() - 1] >> SHIFT);
                 let n = last - first + 1;
@@ -167,6 +272,7 @@ pub(super) fn encode_into(values: &[u32], out: &mut Vec<u8>) -> Result<usize, Er
                 count += 1;
                 next = first + n;
                 prev = ((u64::from(next) << SHIFT) - 1) as u32;
+                continue;
             }
             RUNS => {
                 let runs = runs_of(ids);
@@ -174,19 +280,55 @@ pub(super) fn encode_into(values: &[u32], out: &mut Vec<u8>) -> Result<usize, Er
                     prev = put_block(&mut body, RUNS, part.len(), part.as_flattened(), prev);
                     count += 1;
                 }
-                next = (prev >> SHIFT) + 1;
+            }
+            ARRAY => {
+                for part in array_blocks(ids) {
+                    prev = put_array(&mut body, part, prev);
+                    count += 1;
+                }
             }
             _ => {
                 for part in whole_windows(ids, |&v| v >> SHIFT, GAPS_PER_BLOCK) {
                     prev = put_block(&mut body, GAPS, part.len(), part, prev);
                     count += 1;
                 }
-                next = (prev >> SHIFT) + 1;
             }
         }
+        next = (prev >> SHIFT) + 1;
     }
-    let start = out.len();
-    put_varint(out, count);
-    out.extend_from_slice(&body);
-    Ok(out.len() - start)
+    (count, body)
+}
+
+/// `ids` (of whole windows) cut into arrays of whole windows, each of
+/// about [`GAPS_PER_BLOCK`] ids at most and within 65,536 of its first.
+fn array_blocks(ids: &[u32]) -> impl Iterator<Item = &[u32]> {
+    let mut rest = ids;
+    core::iter::from_fn(move || {
+        let first = *rest.first()?;
+        let mut end = 0;
+        while end < rest.len() {
+            let w = rest[end] >> SHIFT;
+            let to = end + rest[end..].partition_point(|&v| v >> SHIFT == w);
+            if end > 0 && (end >= GAPS_PER_BLOCK || rest[to - 1] - first > 0xffff) {
+                break;
+            }
+            end = to;
+        }
+        let (piece, after) = rest.split_at(end);
+        rest = after;
+        Some(piece)
+    })
+}
+
+/// Writes an array block of `ids` (within 65,536 of the first, or one
+/// window of them): its header (its kind and count, its first id's
+/// distance from `prev`), then the later ids' 16-bit offsets from the
+/// first. Returns its last id.
+fn put_array(out: &mut Vec<u8>, ids: &[u32], prev: u32) -> u32 {
+    put_varint(out, ARRAY | (ids.len() as u32) << 2);
+    put_varint(out, ids[0] - prev);
+    for &v in &ids[1..] {
+        out.extend_from_slice(&((v - ids[0]) as u16).to_le_bytes());
+    }
+    ids[ids.len() - 1]
 }
