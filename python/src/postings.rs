@@ -190,17 +190,35 @@ fn spans(starts: Vec<usize>, counts: Vec<usize>) -> PyResult<Vec<(usize, usize)>
 }
 
 /// Encodes a 1-D uint32 array of strictly increasing ids as a hybrid list
-/// (`vecpress::postings::hybrid`); the GIL released while it runs.
+/// (`vecpress::postings::hybrid`), with arrays within `room` ("gaps" or
+/// "roaring", `hybrid::Room`); the GIL released while it runs.
 #[pyfunction]
-pub fn postings_hybrid_encode(py: Python<'_>, ids: &Bound<'_, PyAny>) -> PyResult<Py<PyBytes>> {
+#[pyo3(signature = (ids, room = "gaps"))]
+pub fn postings_hybrid_encode(
+    py: Python<'_>,
+    ids: &Bound<'_, PyAny>,
+    room: &str,
+) -> PyResult<Py<PyBytes>> {
     crate::errors::guarded(|| {
+        let room = match room {
+            "gaps" => hybrid::Room::Gaps,
+            "roaring" => hybrid::Room::Roaring,
+            _ => {
+                return Err(PyValueError::new_err(format!(
+                    "room {room:?}: expected \"gaps\" or \"roaring\""
+                )));
+            }
+        };
         let (arr, _) = input_array(ids, &["<u4"])?;
         let ro = readonly::<u32>(&arr)?;
         let values = ro
             .as_slice()
             .map_err(|e| PyValueError::new_err(e.to_string()))?;
         let bytes = py
-            .detach(|| hybrid::encode(values))
+            .detach(|| {
+                let mut out = Vec::new();
+                hybrid::encode_within(values, room, &mut out).map(|_| out)
+            })
             .map_err(|e| to_py(py, e))?;
         Ok(PyBytes::new(py, &bytes).unbind())
     })

@@ -178,10 +178,11 @@ def hybrid_lists(rng):
     return [dense, runs.astype(np.uint32), sparse, dense[::7].copy()]
 
 
-def test_hybrid_queries_agree_with_sets():
+@pytest.mark.parametrize("room", ["gaps", "roaring"])
+def test_hybrid_queries_agree_with_sets(room):
     rng = np.random.default_rng(5)
     arrays = hybrid_lists(rng)
-    parts = [postings.hybrid_encode(a) for a in arrays]
+    parts = [postings.hybrid_encode(a, room=room) for a in arrays]
     for a, p in zip(arrays, parts):
         assert postings.hybrid_decode(p).tolist() == a.tolist()
         # At most twice the bytes of a Stream VByte stream of the same ids (a
@@ -215,6 +216,8 @@ def test_hybrid_bad_input_raises():
         postings.hybrid_encode(np.array([3, 3], dtype=np.uint32))
     with pytest.raises(TypeError):
         postings.hybrid_encode(np.array([3, 4], dtype=np.int64))
+    with pytest.raises(ValueError, match="roaring"):
+        postings.hybrid_encode(np.array([3, 4], dtype=np.uint32), room="more")
     rng = np.random.default_rng(1)
     for _ in range(200):
         junk = rng.integers(0, 256, size=int(rng.integers(0, 600)), dtype=np.uint8).tobytes()

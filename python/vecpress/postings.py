@@ -167,21 +167,29 @@ def union_lists(data: Any, starts: Any, counts: Any) -> npt.NDArray[np.uint32]:
     return _native.postings_query_lists(data, _indices("starts", starts), _indices("counts", counts), "or")
 
 
-def hybrid_encode(ids: Any) -> bytes:
+def hybrid_encode(ids: Any, room: str = "gaps") -> bytes:
     """A sorted uint32 array of distinct ids as a hybrid list: each window of
     4096 ids a bitmap where the list is dense, runs where it holds
     stretches, Stream VByte gaps where it is sparse (``vecpress::postings::
     hybrid``; docs/FORMAT.md). A list is self-delimiting: lists stored one
     after another are each found by where it starts.
 
+    ``room`` is the bytes a list may spend on arrays of 16-bit ids, which a
+    query reads without a decode: ``"gaps"`` (no more than its gaps take)
+    or ``"roaring"`` (up to its bytes as a Roaring bitmap: faster queries on
+    short lists, for more bytes).
+
     >>> a = hybrid_encode(np.arange(0, 100_000, 3, dtype=np.uint32))
     >>> len(a) < len(np.arange(0, 100_000, 3)) // 2
     True
+    >>> short = np.arange(1_000, 3_000, 37, dtype=np.uint32)
+    >>> len(hybrid_encode(short)) < len(hybrid_encode(short, room="roaring"))
+    True
 
     Raises ``TypeError`` for another dtype and ``ValueError`` where the ids
-    do not rise.
+    do not rise or ``room`` is neither.
     """
-    return _native.postings_hybrid_encode(ids)
+    return _native.postings_hybrid_encode(ids, room)
 
 
 def hybrid_decode(data: Any) -> npt.NDArray[np.uint32]:

@@ -525,10 +525,14 @@ fn hybrid_postings_allocate_within_their_bound() {
     let mut inputs: Vec<Vec<u8>> = Vec::new();
     for list in [&dense, &runs, &sparse, &short] {
         inputs.extend(damaged(&hybrid::encode(list).unwrap()));
+        // With arrays (the short list becomes one).
+        let mut arrays = Vec::new();
+        hybrid::encode_within(list, hybrid::Room::Roaring, &mut arrays).unwrap();
+        inputs.extend(damaged(&arrays));
     }
     // One block of each kind claiming the most its header can state, then
     // bytes that cannot back it.
-    for kind in 0..3u32 {
+    for kind in 0..4u32 {
         let mut b = vec![1];
         varint(&mut b, kind | (u32::MAX >> 2) << 2);
         varint(&mut b, 0);

@@ -17,7 +17,9 @@
 //! - `hybrid`: [`postings::hybrid`] lists (bitmap windows where a list is
 //!   dense, Stream VByte gaps where sparse), its `and` and `or`; `hybrid,
 //!   AND counted` counts an AND's ids with `and_count` (its OR columns are
-//!   `or`'s, as in `hybrid`);
+//!   `or`'s, as in `hybrid`); `hybrid, arrays` (and its count) the same
+//!   on lists encoded with `hybrid::Room::Roaring`, arrays of 16-bit ids
+//!   where the list's Roaring bitmap would take the bytes;
 //! - `stream-vbyte-delta decode+merge`: each list decoded whole by
 //!   vecpress, then intersected or merged as below (where the time goes);
 //! - `peer:streamvbyte-c decode+merge`: each list decoded whole by the C
@@ -67,6 +69,8 @@ struct List {
     fastlanes: Vec<u8>,
     pfor: Vec<u8>,
     hybrid: Vec<u8>,
+    /// The same with arrays where Roaring's bytes leave room.
+    hybrid_arrays: Vec<u8>,
     #[cfg(feature = "peers")]
     bitmap: croaring::Bitmap,
 }
@@ -90,6 +94,12 @@ impl List {
             fastlanes: fastlanes::encode_delta_to_vec(&values, 0),
             pfor: pfor::encode_delta_to_vec(&values, 0),
             hybrid: hybrid::encode(&values).expect("posting lists are sorted"),
+            hybrid_arrays: {
+                let mut out = Vec::new();
+                hybrid::encode_within(&values, hybrid::Room::Roaring, &mut out)
+                    .expect("posting lists are sorted");
+                out
+            },
             svb,
             svb_len,
             values,
@@ -318,13 +328,23 @@ pub fn run(name: &str, raw: Vec<Vec<u32>>, reps: u32) -> Result<()> {
         },
         Contestant {
             name: HYBRID,
-            run: Box::new(|k, qs| hybrid_queries(lists, k, qs, false)),
+            run: Box::new(|k, qs| hybrid_queries(lists, k, qs, false, |l| &l.hybrid)),
             bytes_per_posting: per(used.iter().map(|&i| lists[i].hybrid.len()).sum()),
         },
         Contestant {
             name: HYBRID_COUNT,
-            run: Box::new(|k, qs| hybrid_queries(lists, k, qs, true)),
+            run: Box::new(|k, qs| hybrid_queries(lists, k, qs, true, |l| &l.hybrid)),
             bytes_per_posting: per(used.iter().map(|&i| lists[i].hybrid.len()).sum()),
+        },
+        Contestant {
+            name: HYBRID_ARRAYS,
+            run: Box::new(|k, qs| hybrid_queries(lists, k, qs, false, |l| &l.hybrid_arrays)),
+            bytes_per_posting: per(used.iter().map(|&i| lists[i].hybrid_arrays.len()).sum()),
+        },
+        Contestant {
+            name: HYBRID_ARRAYS_COUNT,
+            run: Box::new(|k, qs| hybrid_queries(lists, k, qs, true, |l| &l.hybrid_arrays)),
+            bytes_per_posting: per(used.iter().map(|&i| lists[i].hybrid_arrays.len()).sum()),
         },
         Contestant {
             name: "stream-vbyte-delta decode+merge",
@@ -452,9 +472,16 @@ pub fn run(name: &str, raw: Vec<Vec<u32>>, reps: u32) -> Result<()> {
         ROARING_COUNT,
         "peer:croaring to array",
     ];
-    for (own, peer) in ["stream-vbyte-delta", ONE_CALL, HYBRID, HYBRID_COUNT]
-        .into_iter()
-        .flat_map(|own| peers.map(|peer| (own, peer)))
+    for (own, peer) in [
+        "stream-vbyte-delta",
+        ONE_CALL,
+        HYBRID,
+        HYBRID_COUNT,
+        HYBRID_ARRAYS,
+        HYBRID_ARRAYS_COUNT,
+    ]
+    .into_iter()
+    .flat_map(|own| peers.map(|peer| (own, peer)))
     {
         let (Some(o), Some(p)) = (
             contestants.iter().position(|c| c.name == own),
@@ -505,16 +532,27 @@ const HYBRID: &str = "hybrid";
 /// The same, an AND counted (`hybrid::and_count`), as the Roaring peer
 /// counts its bitmap.
 const HYBRID_COUNT: &str = "hybrid, AND counted";
+/// `hybrid` and `hybrid, AND counted` on lists encoded with
+/// `hybrid::Room::Roaring`: arrays of 16-bit ids where a list's Roaring
+/// bitmap would take the bytes.
+const HYBRID_ARRAYS: &str = "hybrid, arrays";
+const HYBRID_ARRAYS_COUNT: &str = "hybrid, arrays, AND counted";
 
-/// Answers the queries from the lists' `postings::hybrid` bytes; with
-/// `count`, an AND's ids are counted, not written.
-fn hybrid_queries(lists: &[List], kind: Kind, queries: &[Query], count: bool) -> Result<Answers> {
+/// Answers the queries from the lists' `postings::hybrid` bytes (those
+/// `form` gives); with `count`, an AND's ids are counted, not written.
+fn hybrid_queries(
+    lists: &[List],
+    kind: Kind,
+    queries: &[Query],
+    count: bool,
+    form: impl Fn(&List) -> &Vec<u8>,
+) -> Result<Answers> {
     let mut answers = Answers::default();
     let mut out = Vec::new();
     let mut q_lists: Vec<&[u8]> = Vec::with_capacity(3);
     for q in queries {
         q_lists.clear();
-        q_lists.extend(q.iter().map(|&i| &lists[i].hybrid[..]));
+        q_lists.extend(q.iter().map(|&i| &form(&lists[i])[..]));
         if kind.and && count {
             answers.count += hybrid::and_count(&q_lists)?;
             continue;

@@ -29,7 +29,11 @@
 //!   - 1, bitmap: *varint* `w - next`, where the block covers windows `w`
 //!     to `w + n - 1` (ids `w * 4096` to `(w + n) * 4096 - 1`), then
 //!     `n * 512` bytes: each window's 64 words, little-endian, bit `i` of
-//!     word `j` standing for id `w * 4096 + 64 * j + i`.
+//!     word `j` standing for id `w * 4096 + 64 * j + i`;
+//!   - 3, array: *varint* `first - before`, its first id, then the `n - 1`
+//!     later ids' offsets from it, rising, as 16-bit little-endian values
+//!     (so its ids lie within 65,536 of the first; its last id is the first
+//!     plus the last offset).
 //!
 //! `before` is the last id of the block before (0 before the first block),
 //! a bitmap block's last id counting as `(w + n) * 4096 - 1`; `last` is the
@@ -41,17 +45,23 @@
 //!
 //! The encoder ([`encode_into`]) gives each window the form of fewest
 //! bytes, weighed for speed: runs where they take less than an eighth of
-//! the bitmap, a bitmap where it takes less than twice the gaps. Adjacent
-//! bitmap windows make one block; windows of gaps (or of runs) make blocks
-//! of about 1024 ids (128 runs), so that a query skips what it does not
-//! need by the blocks' headers.
+//! the bitmap, a bitmap where it takes less than twice the gaps. Windows
+//! left to gaps become arrays, which a query reads without a decode, as
+//! far as the list's [`Room`] allows: by default where they take no more
+//! bytes than the gaps, with [`Room::Roaring`] up to the bytes of the
+//! list's Roaring bitmap; and only where a list holds dozens of ids in
+//! 65,536, so that arrays do not cut its blocks small. Adjacent bitmap
+//! windows make one block; windows of gaps (or of runs, or arrays) make
+//! blocks of about 1024 ids (128 runs), so that a query skips what it does
+//! not need by the blocks' headers.
 //!
 //! # Queries
 //!
 //! A query walks its lists a span of windows at a time: from a window that
 //! every list holds ids in (for [`and`]; any list, for [`or`]) to the
 //! first end of a list's block there. A block of gaps or runs is decoded
-//! when the query first needs its ids (one SIMD Stream VByte decode), and
+//! when the query first needs its ids (one SIMD Stream VByte decode; an
+//! array's offsets are widened, 32 a step at the AVX-512 level), and
 //! skipped by its header's last id otherwise. In a span where every list
 //! is a bitmap, the intersection is the AND of their words, written out
 //! sixteen ids at a time (at the AVX-512 level, `vpcompressd` of the set
@@ -62,7 +72,8 @@
 //! runs are intersected. A union draws a span into a bitmap where its
 //! lists are dense there (a bitmap, or runs and ids of eight or more ids a
 //! word), and merges the lists' ids elsewhere. Lists that are each a single
-//! block of gaps (short lists, up to a thousand ids or so) skip the walk:
+//! block of gaps or an array (short lists, up to a thousand ids or so)
+//! skip the walk:
 //! each is decoded whole, and the shortest's ids kept by a SIMD merge with
 //! each other (or merged into the union). A thread keeps its queries'
 //! buffers, so that a query on short lists allocates little.
@@ -70,7 +81,8 @@
 //! Damaged bytes give an error naming the offset in that list's bytes,
 //! never a panic. A count is trusted for no more room than its bytes can
 //! hold (a data byte and a quarter per gap), and runs are checked to rise
-//! and to fit a window, so a list of `b` bytes decodes to at most
+//! and to fit a window, and arrays to rise, so a list of `b` bytes decodes
+//! to at most
 //! [`max_decoded_len`]`(b)` ids.
 //!
 //! ```
@@ -163,7 +175,38 @@ pub fn encode(values: &[u32]) -> Result<Vec<u8>, Error> {
 /// # Ok::<(), vecpress::Error>(())
 /// ```
 pub fn encode_into(values: &[u32], out: &mut Vec<u8>) -> Result<usize, Error> {
-    write::encode_into(values, out)
+    write::encode_into(values, out, Room::Gaps)
+}
+
+/// The bytes a list may spend on arrays, which a query reads without a
+/// decode: two bytes an id, against a byte and a quarter or so for gaps.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum Room {
+    /// No more than its gaps would take: arrays only where ids are so far
+    /// apart that their gaps take two bytes or more ([`encode`]'s choice).
+    #[default]
+    Gaps,
+    /// Up to the bytes of the list as a Roaring bitmap (arrays of 16-bit
+    /// ids, bitmaps and runs in each 65,536 ids), or its gaps' if more:
+    /// short lists become arrays, and an AND of them takes about three
+    /// quarters of the time, for half as many bytes again.
+    Roaring,
+}
+
+/// [`encode_into`], with arrays wherever `room` leaves bytes for them.
+///
+/// ```
+/// use vecpress::postings::hybrid::{self, Room};
+/// let ids: Vec<u32> = (0..60).map(|i| 1_000 + 37 * i).collect();
+/// let (mut small, mut fast) = (Vec::new(), Vec::new());
+/// hybrid::encode_within(&ids, Room::Gaps, &mut small)?;
+/// hybrid::encode_within(&ids, Room::Roaring, &mut fast)?;
+/// assert!(small.len() < fast.len());
+/// assert_eq!(hybrid::decode_to_vec(&fast)?, ids);
+/// # Ok::<(), vecpress::Error>(())
+/// ```
+pub fn encode_within(values: &[u32], room: Room, out: &mut Vec<u8>) -> Result<usize, Error> {
+    write::encode_into(values, out, room)
 }
 
 /// Decodes a list into a new vector.

@@ -1,7 +1,7 @@
 //! The encoder: each window's form chosen, and its blocks written.
 
 use super::read::{ARRAY, BITMAP, GAPS, RUNS};
-use super::{SHIFT, WINDOW_BYTES};
+use super::{Room, SHIFT, WINDOW_BYTES};
 use crate::{Error, stream_vbyte};
 
 /// A window is runs where they take fewer bytes than its gaps and less
@@ -143,15 +143,17 @@ pub(super) fn roaring_len(values: &[u32]) -> usize {
 
 /// The list written with windows of gaps turned into arrays, those whose
 /// gaps take the most bytes an id first (an array takes two an id, and is
-/// read without a decode), as many as keep the list within the bytes of
-/// its Roaring bitmap ([`roaring_len`], the structure databases answer
-/// these queries with) or of its gaps, if those are more.
-fn with_arrays(values: &[u32], mut windows: Vec<Window>) -> (u32, Vec<u8>) {
+/// read without a decode), as many as keep the list within the bytes
+/// `room` gives it.
+fn with_arrays(values: &[u32], mut windows: Vec<Window>, room: Room) -> (u32, Vec<u8>) {
     let plain = write(values, &windows);
-    let budget = roaring_len(values).max(plain.1.len());
-    // A window's chunk of 65,536 ids (an array block's reach) holds enough
-    // of the list's ids for an array there to hold about as many as the
-    // block of gaps it is cut from would: where it holds a few, arrays would
+    let budget = match room {
+        Room::Gaps => plain.1.len(),
+        Room::Roaring => roaring_len(values).max(plain.1.len()),
+    };
+    // Windows whose chunk of 65,536 ids (an array block's reach) holds
+    // enough of the list's ids for its arrays to hold about as many as the
+    // block of gaps they are cut from: where it holds a few, arrays would
     // cut a block of gaps into many, each a header to read and a step of a
     // query's walk.
     let mut dense = vec![false; windows.len()];
@@ -174,16 +176,19 @@ fn with_arrays(values: &[u32], mut windows: Vec<Window>) -> (u32, Vec<u8>) {
         (gb * na).cmp(&(ga * nb))
     });
     // What each costs, in quarters of a byte, against the room left.
-    let mut room = 4 * (budget - plain.1.len()) as i64;
+    let mut left = 4 * (budget - plain.1.len()) as i64;
     let mut take = 0;
     for &i in &order {
         let w = &windows[i];
         let extra = 8 * (w.to - w.from) as i64 - w.gaps as i64;
-        if extra > room {
+        if extra > left {
             break;
         }
-        room -= extra;
+        left -= extra;
         take += 1;
+    }
+    if take == 0 {
+        return plain;
     }
     // Block headers are not in the estimate: fewer windows, until the list
     // fits.
@@ -208,14 +213,14 @@ pub(super) fn put_varint(out: &mut Vec<u8>, mut v: u32) {
 }
 
 /// The work of [`super::encode_into`].
-pub(super) fn encode_into(values: &[u32], out: &mut Vec<u8>) -> Result<usize, Error> {
+pub(super) fn encode_into(values: &[u32], out: &mut Vec<u8>, room: Room) -> Result<usize, Error> {
     if let Some(i) = values.windows(2).position(|w| w[0] >= w[1]) {
         return Err(Error::InvalidArgument {
             what: "an id not above the one before",
             value: i + 1,
         });
     }
-    let (count, body) = with_arrays(values, plan(values));
+    let (count, body) = with_arrays(values, plan(values), room);
     let start = out.len();
     put_varint(out, count);
     out.extend_from_slice(&body);
