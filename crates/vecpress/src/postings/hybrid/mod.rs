@@ -188,8 +188,11 @@ pub enum Room {
     Gaps,
     /// Up to the bytes of the list as a Roaring bitmap (arrays of 16-bit
     /// ids, bitmaps and runs in each 65,536 ids), or its gaps' if more:
-    /// short lists become arrays, and an AND of them takes about three
-    /// quarters of the time, for half as many bytes again.
+    /// short lists become arrays, read with no decode on the query's path,
+    /// for up to 2 bytes an id where gaps take about 1.25. A file whose
+    /// long lists take more than their Roaring bytes as gaps can then take
+    /// more than Roaring's in sum: docs/BENCHMARKS.md gives both forms'
+    /// queries and bytes on the posting files.
     Roaring,
 }
 
