@@ -3,7 +3,7 @@
 
 use super::pool::{Found, Scratch, VIEWS, with_lists, with_pool, with_views};
 use super::read::{List, Single, View, singles};
-use super::span::{and_count2, and_words, clipped, count, draw_runs, extract, span_end};
+use super::span::{self, and_count2, and_words, clipped, count, draw_runs, extract, span_end};
 use super::{Levels, SHIFT, WINDOWS, WORDS, scalar};
 use crate::{Error, Isa};
 
@@ -184,15 +184,15 @@ fn span_and(isa: Isa, views: &[View], w: u32, e: u32, s: &mut Scratch, found: &m
             s.runs.extend(clipped(first, u64::from(lo), hi));
         }
         ([_, b], Found::Count(n)) => {
-            **n += scalar::and_runs_count(first, runs_of_view(b), lo, last);
+            **n += span::and_runs_count(isa, first, runs_of_view(b), lo, last);
             return;
         }
         _ => {
             s.runs.clear();
-            scalar::and_runs(first, runs_of_view(&views[1]), lo, last, &mut s.runs);
+            span::and_runs(isa, first, runs_of_view(&views[1]), lo, last, &mut s.runs);
             for v in &views[2..] {
                 s.other.clear();
-                scalar::and_runs(&s.runs, runs_of_view(v), lo, last, &mut s.other);
+                span::and_runs(isa, &s.runs, runs_of_view(v), lo, last, &mut s.other);
                 core::mem::swap(&mut s.runs, &mut s.other);
             }
         }

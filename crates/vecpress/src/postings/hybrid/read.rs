@@ -361,16 +361,9 @@ impl<'a> List<'a> {
         self.decode_stream(2 * n, start, body, before, true)?;
         let runs = self.runs.as_chunks::<2>().0;
         // Runs rise (a gap's sum that wrapped past the largest id falls)
-        // and none is longer than a window: checked with no branch per run
-        // (a loop the compiler vectorises), then, in a damaged block, run
-        // by run for the error.
-        let falls = runs
-            .windows(2)
-            .fold(false, |bad, w| bad | (w[1][0] <= w[0][1]));
-        let misfit = runs.iter().fold(false, |bad, r| {
-            bad | (r[1] < r[0]) | (r[1].wrapping_sub(r[0]) >= WINDOW)
-        });
-        if !(falls | misfit | (runs[0][0] < before)) {
+        // and none is longer than a window: checked with no branch per run,
+        // then, in a damaged block, run by run for the error.
+        if span::runs_fit(self.levels.kernels, runs, before) {
             self.block = Block::Runs;
             return Ok(runs[n - 1][1]);
         }

@@ -43,6 +43,20 @@ pub(super) fn keep_set(bits: &[u8], base: u32, ids: &mut [u32]) -> usize {
     kept
 }
 
+/// Whether runs (first and last) rise from `before` with no two touching,
+/// and none is longer than a window: checked with no branch per run (a
+/// loop the compiler vectorises).
+#[inline(always)]
+pub(super) fn runs_fit(runs: &[[u32; 2]], before: u32) -> bool {
+    let falls = runs
+        .windows(2)
+        .fold(false, |bad, w| bad | (w[1][0] <= w[0][1]));
+    let misfit = runs.iter().fold(false, |bad, r| {
+        bad | (r[1] < r[0]) | (r[1].wrapping_sub(r[0]) >= super::WINDOW)
+    });
+    !(falls | misfit | runs.first().is_some_and(|r| r[0] < before))
+}
+
 /// Ids set in both bitmaps (of like lengths).
 #[inline(always)]
 pub(super) fn and_count2(a: &[u8], b: &[u8]) -> usize {
@@ -80,40 +94,60 @@ pub(super) fn keep_in_runs(runs: &[[u32; 2]], ids: &mut [u32]) -> usize {
 /// A list this many times longer than the other is searched by galloping
 /// (a few compares for each of the other's items, however far apart), not
 /// walked.
-const SKEW: usize = 16;
+pub(super) const SKEW: usize = 16;
 
 /// The intersection of two sorted lists of runs (first and last), cut to
-/// ids `lo..=hi`, appended to `out`. A step per run of either list, with no
-/// branch on the ids: the two runs' overlap is written, and kept where it
-/// is one; the run that ends first moves on. Unsorted runs (a damaged
-/// list's) give unspecified runs, never a read out of bounds.
+/// ids `lo..=hi`, appended to `out`.
 pub(super) fn and_runs(a: &[[u32; 2]], b: &[[u32; 2]], lo: u32, hi: u32, out: &mut Vec<[u32; 2]>) {
-    if a.len() > SKEW * b.len() || b.len() > SKEW * a.len() {
-        return and_runs_far(a, b, lo, hi, |r| out.push(r));
-    }
-    let start = out.len();
-    // A step keeps at most one run, and the last step is at most the
-    // `a.len() + b.len() - 1`th.
-    out.resize(start + a.len() + b.len(), [0; 2]);
-    let dst = &mut out[start..];
-    let (mut i, mut j, mut k) = (0, 0, 0);
-    while i < a.len() && j < b.len() {
-        let (x, y) = (a[i], b[j]);
-        let first = x[0].max(y[0]).max(lo);
-        let last = x[1].min(y[1]).min(hi);
-        dst[k] = [first, last];
-        k += usize::from(first <= last);
-        let a_ends = x[1] <= y[1];
-        i += usize::from(a_ends);
-        j += usize::from(!a_ends);
-    }
-    out.truncate(start + k);
+    overlaps(a, b, lo, hi, |r| out.push(r));
 }
 
-/// [`and_runs`] where one list has far more runs: each run of the shorter
+/// The ids in both lists of runs (as [`and_runs`]), counted.
+pub(super) fn and_runs_count(a: &[[u32; 2]], b: &[[u32; 2]], lo: u32, hi: u32) -> usize {
+    let mut n = 0;
+    overlaps(a, b, lo, hi, |[x, y]| n += (y - x) as usize + 1);
+    n
+}
+
+/// The overlaps of two sorted lists of runs, cut to ids `lo..=hi`, in
+/// order, each given to `put`. A step per run of either list: a run that
+/// ends before the other's begins moves on, else their overlap is given
+/// and the run that ends first moves on. Branches, not arithmetic: a step
+/// whose moves are computed waits on the step before's loads, and most
+/// steps on posting lists' runs pass a run that misses the other list,
+/// which the branches learn. Unsorted runs (a damaged list's) give
+/// unspecified runs, never a read out of bounds.
+fn overlaps(a: &[[u32; 2]], b: &[[u32; 2]], lo: u32, hi: u32, mut put: impl FnMut([u32; 2])) {
+    if a.len() > SKEW * b.len() || b.len() > SKEW * a.len() {
+        return overlaps_far(a, b, lo, hi, put);
+    }
+    let (mut i, mut j) = (0, 0);
+    while i < a.len() && j < b.len() {
+        let (x, y) = (a[i], b[j]);
+        if x[1] < y[0] {
+            i += 1;
+            continue;
+        }
+        if y[1] < x[0] {
+            j += 1;
+            continue;
+        }
+        let (first, last) = (x[0].max(y[0]).max(lo), x[1].min(y[1]).min(hi));
+        if first <= last {
+            put([first, last]);
+        }
+        if x[1] <= y[1] {
+            i += 1;
+        } else {
+            j += 1;
+        }
+    }
+}
+
+/// [`overlaps`] where one list has far more runs: each run of the shorter
 /// gallops to the first of the longer's that ends in it or after, and takes
 /// the overlaps from there.
-fn and_runs_far(a: &[[u32; 2]], b: &[[u32; 2]], lo: u32, hi: u32, mut put: impl FnMut([u32; 2])) {
+fn overlaps_far(a: &[[u32; 2]], b: &[[u32; 2]], lo: u32, hi: u32, mut put: impl FnMut([u32; 2])) {
     let (short, long) = if a.len() <= b.len() { (a, b) } else { (b, a) };
     let mut j = 0;
     for &[c, d] in short {
@@ -125,30 +159,6 @@ fn and_runs_far(a: &[[u32; 2]], b: &[[u32; 2]], lo: u32, hi: u32, mut put: impl 
             }
         }
     }
-}
-
-/// The ids in both lists of runs (as [`and_runs`]), counted.
-pub(super) fn and_runs_count(a: &[[u32; 2]], b: &[[u32; 2]], lo: u32, hi: u32) -> usize {
-    if a.len() > SKEW * b.len() || b.len() > SKEW * a.len() {
-        let mut n = 0;
-        and_runs_far(a, b, lo, hi, |[x, y]| n += (y - x) as usize + 1);
-        return n;
-    }
-    let (mut i, mut j, mut n) = (0, 0, 0);
-    while i < a.len() && j < b.len() {
-        let (x, y) = (a[i], b[j]);
-        let first = x[0].max(y[0]).max(lo);
-        let last = x[1].min(y[1]).min(hi);
-        n += if first <= last {
-            (last - first) as usize + 1
-        } else {
-            0
-        };
-        let a_ends = x[1] <= y[1];
-        i += usize::from(a_ends);
-        j += usize::from(!a_ends);
-    }
-    n
 }
 
 /// The first index of `s` (sorted by `below`) at which `below` is false:

@@ -87,6 +87,18 @@ pub(super) fn and_count2(isa: Isa, a: &[u8], b: &[u8]) -> usize {
     }
 }
 
+/// Whether runs rise from `before`, none touching the next or longer than
+/// a window.
+pub(super) fn runs_fit(isa: Isa, runs: &[[u32; 2]], before: u32) -> bool {
+    match isa {
+        // SAFETY: `tune::isa` or a checked level: the CPU has every feature
+        // of `Isa::Avx512`.
+        #[cfg(target_arch = "x86_64")]
+        Isa::Avx512 => unsafe { avx512::runs_fit(runs, before) },
+        _ => scalar::runs_fit(runs, before),
+    }
+}
+
 /// Writes ids `first` plus each 16-bit offset into `out` (as long);
 /// whether the offsets fall or start at 0.
 pub(super) fn widen(isa: Isa, first: u32, offsets: &[[u8; 2]], out: &mut [u32]) -> bool {
@@ -108,4 +120,48 @@ pub(super) fn extract(isa: Isa, words: &[u64], base: u32, out: &mut Vec<u32>) {
         Isa::Avx512 => unsafe { avx512::extract(words, base, out) },
         _ => scalar::extract(words, base, out),
     }
+}
+
+/// The intersection of two sorted lists of runs (first and last), cut to
+/// ids `lo..=hi`, appended to `out`.
+pub(super) fn and_runs(
+    isa: Isa,
+    a: &[[u32; 2]],
+    b: &[[u32; 2]],
+    lo: u32,
+    hi: u32,
+    out: &mut Vec<[u32; 2]>,
+) {
+    let (i, j) = match isa {
+        #[cfg(target_arch = "x86_64")]
+        Isa::Avx512 if near(a, b) => {
+            // SAFETY: `tune::isa` or a checked level: the CPU has every
+            // feature of `Isa::Avx512`.
+            let done = unsafe { avx512::and_runs::<false>(a, b, lo, hi, out) };
+            (done.a, done.b)
+        }
+        _ => (0, 0),
+    };
+    scalar::and_runs(&a[i..], &b[j..], lo, hi, out);
+}
+
+/// The ids in both lists of runs (as [`and_runs`]), counted.
+pub(super) fn and_runs_count(isa: Isa, a: &[[u32; 2]], b: &[[u32; 2]], lo: u32, hi: u32) -> usize {
+    let (i, j, n) = match isa {
+        #[cfg(target_arch = "x86_64")]
+        Isa::Avx512 if near(a, b) => {
+            // SAFETY: `tune::isa` or a checked level: the CPU has every
+            // feature of `Isa::Avx512`.
+            let done = unsafe { avx512::and_runs::<true>(a, b, lo, hi, &mut Vec::new()) };
+            (done.a, done.b, done.ids)
+        }
+        _ => (0, 0, 0),
+    };
+    n + scalar::and_runs_count(&a[i..], &b[j..], lo, hi)
+}
+
+/// Whether two lists of runs are walked side by side (a block of each a
+/// step), not the shorter's runs searched for in the longer.
+fn near(a: &[[u32; 2]], b: &[[u32; 2]]) -> bool {
+    a.len() <= scalar::SKEW * b.len() && b.len() <= scalar::SKEW * a.len()
 }

@@ -544,7 +544,8 @@ fn the_format_documents_example_is_what_the_encoder_writes() {
 
 /// The run intersections against sets of their ids, cut to a span, on runs
 /// that touch, nest, share ends and miss each other, in lists of like
-/// lengths and of far unlike ones; and ids kept by the runs they are in.
+/// lengths and of far unlike ones, by the kernel of every level; and ids
+/// kept by the runs they are in.
 #[test]
 fn run_intersections_are_those_of_their_ids() {
     let mut rng = Rng(23);
@@ -552,10 +553,13 @@ fn run_intersections_are_those_of_their_ids() {
         let mut runs = Vec::new();
         let mut at = rng.below(20) as u32;
         let n = [12, 300][rng.below(2) as usize];
+        // Gaps of a few ids (most runs meet one of the other list's) or of
+        // dozens (most miss).
+        let apart = [6, 60][rng.below(2) as usize];
         for _ in 0..rng.below(n) {
             let len = rng.below(9) as u32;
             runs.push([at, at + len]);
-            at += len + 1 + rng.below(6) as u32;
+            at += len + 1 + rng.below(apart) as u32;
         }
         runs
     };
@@ -584,6 +588,13 @@ fn run_intersections_are_those_of_their_ids() {
             "{a:?} {b:?} {lo} {hi}"
         );
         assert_eq!(scalar::and_runs_count(&a, &b, lo, hi), want.len());
+        for &isa in Isa::available() {
+            let mut by = vec![[7, 7]];
+            span::and_runs(isa, &a, &b, lo, hi, &mut by);
+            assert_eq!(by, got, "{isa:?} {a:?} {b:?} {lo} {hi}");
+            let n = span::and_runs_count(isa, &a, &b, lo, hi);
+            assert_eq!(n, want.len(), "{isa:?} {a:?} {b:?} {lo} {hi}");
+        }
         // Ids kept by the runs they are in.
         let mut probe: Vec<u32> = ids(&b)
             .into_iter()
