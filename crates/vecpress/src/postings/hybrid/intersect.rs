@@ -69,9 +69,12 @@ fn intersect_lists(
     'spans: while w < WINDOWS {
         // Lists that all stand in blocks of gaps merge their ids there
         // whole, from the last of their next ids: no leapfrog from id to id.
+        // Each list seeks the first window the lists before it hold ids
+        // in, so that a long list after a short one (the order queries
+        // are given in) is not decoded where the short one has no ids.
         let mut first = w;
         for l in lists.iter_mut() {
-            match l.seek(w)? {
+            match l.seek(first)? {
                 None => break 'spans,
                 Some(at) => first = first.max(at),
             }
