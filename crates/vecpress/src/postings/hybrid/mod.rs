@@ -69,9 +69,11 @@
 //! list holds gaps, the shortest array of ids gives the candidates, kept
 //! by a bit test against each bitmap, by a walk of each list of runs, and
 //! by the SIMD merge against other gaps. Where every list holds runs, the
-//! runs are intersected. A union draws a span into a bitmap where its
-//! lists are dense there (a bitmap, or runs and ids of eight or more ids a
-//! word), and merges the lists' ids elsewhere. Lists that are each a single
+//! runs are intersected (at the AVX-512 level eight runs of each list a
+//! step, every run of one against every run of the other). A union draws
+//! a span into a bitmap where its lists are dense there (a bitmap, or runs
+//! and ids of eight or more ids a word), and merges the lists' ids
+//! elsewhere. Lists that are each a single
 //! block of gaps or an array (short lists, up to a thousand ids or so)
 //! skip the walk:
 //! each is decoded whole, and the shortest's ids kept by a SIMD merge with
