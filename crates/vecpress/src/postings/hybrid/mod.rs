@@ -73,11 +73,10 @@
 //! step, every run of one against every run of the other). A union draws
 //! a span into a bitmap where its lists are dense there (a bitmap, or runs
 //! and ids of eight or more ids a word), and merges the lists' ids
-//! elsewhere. Lists that are each a single
-//! block of gaps or an array (short lists, up to a thousand ids or so)
-//! skip the walk:
-//! each is decoded whole, and the shortest's ids kept by a SIMD merge with
-//! each other (or merged into the union). A thread keeps its queries'
+//! elsewhere. Lists that are each a single block of gaps or an array
+//! (short lists, up to a thousand ids or so) skip the walk: each is
+//! decoded whole, and the shortest's ids kept by a SIMD merge with each
+//! other (or merged into the union). A thread keeps its queries'
 //! buffers, so that a query on short lists allocates little.
 //!
 //! Damaged bytes give an error naming the offset in that list's bytes,

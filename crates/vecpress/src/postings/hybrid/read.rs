@@ -384,8 +384,7 @@ impl<'a> List<'a> {
 
 /// Decodes the Stream VByte stream of a block (at `start` in its list)
 /// into `values` sums of its gaps from `before`, the first `values` of
-/// `out` (grown to that, not cleared: a zero-fill of room the decode
-/// writes would cost a short list as much as its decode): the short-list
+/// `out` (as [`first_n`] gives them): the short-list
 /// kernel for a few values (most blocks of short lists), else the level's
 /// decoder, which also names any error. The stream must end with the
 /// block.
@@ -402,10 +401,7 @@ fn decode_stream(
     if stream.len() < values + values.div_ceil(4) {
         return Err(corrupt(start, "more ids than the block's bytes can hold"));
     }
-    if out.len() < values {
-        out.resize(values, 0);
-    }
-    let out = &mut out[..values];
+    let out = first_n(out, values);
     let used = match stream_vbyte::decode_short_delta(levels.short, stream, out, before) {
         Some(used) => used,
         None => stream_vbyte::decode_delta_with(levels.gaps, stream, out, before)
@@ -418,8 +414,8 @@ fn decode_stream(
 }
 
 /// Widens an array block's offsets (`body`, at `start` in its list) into
-/// its `n` ids from `first`, the first `n` of `out` (grown to that, not
-/// cleared, as by [`decode_stream`]). Its last id, `first` plus its last
+/// its `n` ids from `first`, the first `n` of `out` (as [`first_n`] gives
+/// them). Its last id, `first` plus its last
 /// offset, is known to fit; offsets that rise keep the others below it.
 fn widen(
     isa: Isa,
@@ -429,15 +425,22 @@ fn widen(
     first: u32,
     out: &mut Vec<u32>,
 ) -> Result<(), Error> {
-    if out.len() < n {
-        out.resize(n, 0);
-    }
-    let (head, rest) = out[..n].split_first_mut().expect("a block has ids");
+    let (head, rest) = first_n(out, n).split_first_mut().expect("a block has ids");
     *head = first;
     if span::widen(isa, first, body.as_chunks::<2>().0, rest) {
         return Err(corrupt(start, "an array whose ids do not rise"));
     }
     Ok(())
+}
+
+/// The first `n` of `out`, which is grown to `n` but not cleared: a
+/// zero-fill of room a decode writes would cost a short list as much as
+/// its decode.
+fn first_n(out: &mut Vec<u32>, n: usize) -> &mut [u32] {
+    if out.len() < n {
+        out.resize(n, 0);
+    }
+    &mut out[..n]
 }
 
 /// An array block's last offset from its first id (0 for an array of one).
