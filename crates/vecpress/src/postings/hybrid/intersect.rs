@@ -2,7 +2,7 @@
 //! windows at a time.
 
 use super::pool::{Found, Scratch, VIEWS, with_lists, with_pool, with_views};
-use super::read::{List, Single, View, singles};
+use super::read::{Filters, List, Single, View, singles};
 use super::span::{self, and_count2, and_words, clipped, count, draw_runs, extract, span_end};
 use super::{Levels, SHIFT, WINDOWS, WORDS, scalar};
 use crate::{Error, Isa};
@@ -15,7 +15,7 @@ pub(super) fn intersect(levels: Levels, lists: &[&[u8]], found: &mut Found) -> R
         return Ok(());
     }
     let mut one = [Single::EMPTY; VIEWS];
-    if let Some(singles) = singles(lists, &mut one) {
+    if let Some(singles) = singles(lists, &mut one, Filters::Kept) {
         return with_pool(|pool| {
             let got = and_singles(levels, singles, &mut pool.scratch, found);
             pool.scratch.trim();
@@ -29,8 +29,9 @@ pub(super) fn intersect(levels: Levels, lists: &[&[u8]], found: &mut Found) -> R
 }
 
 /// The intersection of lists of a single block each (short lists, mostly):
-/// the shortest decoded, its ids kept by a SIMD merge with each other list
-/// decoded whole, until none is left.
+/// the shortest of gaps or an array decoded, its ids kept by a SIMD merge
+/// with each other such list decoded whole, and by a bit test against a
+/// bitmap or a walk of runs, until none is left.
 fn and_singles(
     levels: Levels,
     lists: &[Single],
@@ -43,6 +44,10 @@ fn and_singles(
     for l in rest {
         if c == 0 {
             break;
+        }
+        if !l.gives_ids() {
+            c = l.keep(levels, &mut s.a[..c], &mut s.d)?;
+            continue;
         }
         l.decode(levels, &mut s.d)?;
         if s.b.len() < c {

@@ -6,7 +6,7 @@
 
 use super::Levels;
 use super::pool::VIEWS;
-use super::scalar::gallop;
+use super::scalar::{self, gallop};
 use super::span;
 use super::{SHIFT, WINDOW, WINDOW_BYTES, WINDOWS};
 use crate::{Error, Isa, Unit, stream_vbyte};
@@ -359,27 +359,36 @@ impl<'a> List<'a> {
         before: u32,
     ) -> Result<u32, Error> {
         self.decode_stream(2 * n, start, body, before, true)?;
-        let runs = self.runs.as_chunks::<2>().0;
-        // Runs rise (a gap's sum that wrapped past the largest id falls)
-        // and none is longer than a window: checked with no branch per run,
-        // then, in a damaged block, run by run for the error.
-        if span::runs_fit(self.levels.kernels, runs, before) {
-            self.block = Block::Runs;
-            return Ok(runs[n - 1][1]);
-        }
-        let mut prev = before;
-        for (k, r) in self.runs.as_chunks::<2>().0.iter().enumerate() {
-            if r[0] < prev || r[1] < r[0] || (k > 0 && r[0] == prev) {
-                return Err(corrupt(start, "runs that do not rise"));
-            }
-            if r[1] - r[0] >= WINDOW {
-                return Err(corrupt(start, "a run longer than a window"));
-            }
-            prev = r[1];
-        }
+        let last = check_runs(
+            self.levels.kernels,
+            self.runs.as_chunks::<2>().0,
+            start,
+            before,
+        )?;
         self.block = Block::Runs;
-        Ok(prev)
+        Ok(last)
     }
+}
+
+/// Checks runs decoded from a block at `start` (after the id `before`):
+/// they rise (a gap's sum that wrapped past the largest id falls) and none
+/// is longer than a window, checked with no branch per run, then, in a
+/// damaged block, run by run for the error. Their last id.
+fn check_runs(isa: Isa, runs: &[[u32; 2]], start: usize, before: u32) -> Result<u32, Error> {
+    if span::runs_fit(isa, runs, before) {
+        return Ok(runs.last().map_or(before, |r| r[1]));
+    }
+    let mut prev = before;
+    for (k, r) in runs.iter().enumerate() {
+        if r[0] < prev || r[1] < r[0] || (k > 0 && r[0] == prev) {
+            return Err(corrupt(start, "runs that do not rise"));
+        }
+        if r[1] - r[0] >= WINDOW {
+            return Err(corrupt(start, "a run longer than a window"));
+        }
+        prev = r[1];
+    }
+    Ok(prev)
 }
 
 /// Decodes the Stream VByte stream of a block (at `start` in its list)
@@ -451,20 +460,30 @@ fn last_offset(body: &[u8]) -> u16 {
     }
 }
 
-/// A list of a single block of gaps or an array, as short lists are: a
-/// query reads it by one decode, without a [`List`] and its walk from span
-/// to span.
+/// A list of a single block, as short lists are: a query reads it by one
+/// decode, without a [`List`] and its walk from span to span. Those of
+/// gaps or an array give ids; those of a bitmap or runs (with
+/// [`Filters::Kept`]) only keep ids another gives.
 #[derive(Clone, Copy)]
 pub(super) struct Single<'a> {
-    /// Its ids.
+    /// Its ids (gaps, an array), runs, or windows (a bitmap).
     pub(super) n: usize,
-    /// [`GAPS`] or [`ARRAY`].
+    /// [`GAPS`], [`ARRAY`], [`RUNS`] or [`BITMAP`].
     kind: u32,
-    /// Its stream or offsets, at `start` in the list.
+    /// Its stream, offsets or bitmap, at `start` in the list.
     body: &'a [u8],
     start: usize,
-    /// The last id its header gives (gaps), or its first (an array).
+    /// The last id its header gives (gaps, runs), its first (an array), or
+    /// its first window (a bitmap).
     id: u32,
+}
+
+/// Whether [`singles`] takes lists of a bitmap or runs, which only keep
+/// the ids of others (an intersection's), or leaves them to a [`List`].
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(super) enum Filters {
+    Kept,
+    Refused,
 }
 
 impl<'a> Single<'a> {
@@ -476,24 +495,27 @@ impl<'a> Single<'a> {
         id: 0,
     };
 
-    /// The list at the start of `bytes`, if it is a single block of gaps or
-    /// an array whose header and body are whole; `None` otherwise (a
-    /// [`List`] then reads it, and names any damage).
-    pub(super) fn new(bytes: &'a [u8]) -> Option<Single<'a>> {
+    /// The list at the start of `bytes`, if it is a single block (of gaps
+    /// or an array; of a bitmap or runs too with [`Filters::Kept`]) whose
+    /// header and body are whole; `None` otherwise (a [`List`] then reads
+    /// it, and names any damage).
+    pub(super) fn new(bytes: &'a [u8], filters: Filters) -> Option<Single<'a>> {
         let mut pos = 0;
         if varint(bytes, &mut pos).ok()? != 1 {
             return None;
         }
         let head = varint(bytes, &mut pos).ok()?;
         let (kind, n) = (head & 3, (head >> 2) as usize);
-        if n == 0 || kind == BITMAP || kind == RUNS {
+        if n == 0 || (filters == Filters::Refused && (kind == BITMAP || kind == RUNS)) {
             return None;
         }
         let id = varint(bytes, &mut pos).ok()?;
-        let len = if kind == GAPS {
-            varint(bytes, &mut pos).ok()? as usize
-        } else {
-            2 * (n - 1)
+        let len = match kind {
+            GAPS | RUNS => varint(bytes, &mut pos).ok()? as usize,
+            ARRAY => 2 * (n - 1),
+            // Its windows within the range of ids, as a [`List`] checks.
+            _ if u64::from(id) + n as u64 > u64::from(WINDOWS) => return None,
+            _ => n * WINDOW_BYTES,
         };
         let body = bytes.get(pos..pos.checked_add(len)?)?;
         // An array's last id must fit, as a [`List`] checks.
@@ -509,8 +531,13 @@ impl<'a> Single<'a> {
         })
     }
 
+    /// Whether it gives ids (gaps, an array), not only keeps them.
+    pub(super) fn gives_ids(&self) -> bool {
+        self.kind == GAPS || self.kind == ARRAY
+    }
+
     /// Decodes its ids into the first [`n`](Single::n) of `out` (grown to
-    /// that), with the checks of a [`List`]'s block.
+    /// that), with the checks of a [`List`]'s block. Gaps or an array.
     pub(super) fn decode(&self, levels: Levels, out: &mut Vec<u32>) -> Result<(), Error> {
         if self.kind == ARRAY {
             return widen(levels.kernels, self.n, self.start, self.body, self.id, out);
@@ -521,21 +548,43 @@ impl<'a> Single<'a> {
         }
         Ok(())
     }
+
+    /// Keeps, at the front of `ids`, those it holds; how many. Runs are
+    /// decoded into `d` and checked as a [`List`]'s block; a bitmap is read
+    /// in place. Runs or a bitmap.
+    pub(super) fn keep(
+        &self,
+        levels: Levels,
+        ids: &mut [u32],
+        d: &mut Vec<u32>,
+    ) -> Result<usize, Error> {
+        if self.kind == BITMAP {
+            return Ok(scalar::keep_set(self.body, self.id << SHIFT, ids));
+        }
+        decode_stream(levels, 2 * self.n, self.start, self.body, 0, d)?;
+        let runs = &d.as_chunks::<2>().0[..self.n];
+        if check_runs(levels.kernels, runs, self.start, 0)? != self.id {
+            return Err(corrupt(self.start, "a block's last id is not its header's"));
+        }
+        Ok(scalar::keep_in_runs(runs, ids))
+    }
 }
 
-/// `lists` read into `room` as [`Single`]s, shortest first, if each is one
-/// and they are at most [`VIEWS`] (read in place: a query on short lists
-/// would feel their move).
+/// `lists` read into `room` as [`Single`]s, those that give ids first and
+/// shortest first, if each is one, the first gives ids, and they are at
+/// most [`VIEWS`] (read in place: a query on short lists would feel their
+/// move).
 pub(super) fn singles<'r, 'a>(
     lists: &[&'a [u8]],
     room: &'r mut [Single<'a>; VIEWS],
+    filters: Filters,
 ) -> Option<&'r [Single<'a>]> {
     let room = room.get_mut(..lists.len())?;
     for (s, bytes) in room.iter_mut().zip(lists) {
-        *s = Single::new(bytes)?;
+        *s = Single::new(bytes, filters)?;
     }
-    room.sort_unstable_by_key(|s| s.n);
-    Some(room)
+    room.sort_unstable_by_key(|s| (!s.gives_ids(), s.n));
+    room.first()?.gives_ids().then_some(&*room)
 }
 
 /// A LEB128 varint of at most five bytes, whose value fits in 32 bits.

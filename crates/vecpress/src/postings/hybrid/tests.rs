@@ -1,6 +1,6 @@
 use std::collections::BTreeSet;
 
-use super::read::{ARRAY, BITMAP, GAPS, RUNS, Single};
+use super::read::{ARRAY, BITMAP, Filters, GAPS, RUNS, Single};
 use super::write::{encode_gaps, put_varint, roaring_len};
 use super::*;
 use crate::postings::tests::Rng;
@@ -162,18 +162,35 @@ fn queries_agree_with_sets_at_every_level() {
     }
 }
 
-/// Short lists (one block of gaps or an array each, read without a `List`) beside
-/// longer ones: every mix answers as the sets do, up to more lists than a
-/// query holds on its stack.
+/// Short lists (one block of gaps, an array, runs or a bitmap each, read
+/// without a `List`) beside longer ones: every mix answers as the sets do,
+/// up to more lists than a query holds on its stack.
 #[test]
 fn short_lists_of_one_block_answer_as_sets_do() {
     let mut rng = Rng(17);
-    for case in 0..200 {
+    for case in 0..300 {
         let k = 1 + rng.below(10) as usize;
         let lists: Vec<Vec<u32>> = (0..k)
             .map(|i| {
                 if case % 5 == 4 && i == 0 {
                     return list(&mut rng, false);
+                }
+                let w = rng.below(40) as u32 * WINDOW;
+                match rng.below(5) {
+                    // A window's bitmap: one id in two of most of it.
+                    0 => return (w..w + 3000).step_by(2).collect(),
+                    // A window's runs of consecutive ids.
+                    1 => {
+                        let mut at = w + rng.below(100) as u32;
+                        let mut ids = Vec::new();
+                        while at < w + 3500 {
+                            let run = 1 + rng.below(60) as u32;
+                            ids.extend(at..at + run);
+                            at += run + 1 + rng.below(200) as u32;
+                        }
+                        return ids;
+                    }
+                    _ => {}
                 }
                 let n = [1, 3, 16, 64, 65, 300, 1024][rng.below(7) as usize];
                 let span = [n as u64, 4 * n as u64, 100_000][rng.below(3) as usize];
@@ -191,13 +208,22 @@ fn short_lists_of_one_block_answer_as_sets_do() {
 fn a_damaged_short_list_fails_as_decoding_it_does() {
     let mut rng = Rng(19);
     let ids: Vec<u32> = (0..40).map(|i| i * 37 + rng.below(30) as u32).collect();
-    for form in [roomy(&ids), encode_gaps(&ids)] {
+    let runs: Vec<u32> = (0..30).flat_map(|i| i * 90..i * 90 + 1 + i).collect();
+    let dense: Vec<u32> = (0..2700).step_by(3).collect();
+    for form in [
+        roomy(&ids),
+        encode_gaps(&ids),
+        encode(&runs).unwrap(),
+        encode(&dense).unwrap(),
+    ] {
         damaged_short_list_fails_as_decoding_it_does(form);
     }
 }
 
 fn damaged_short_list_fails_as_decoding_it_does(bytes: Vec<u8>) {
-    assert!(Single::new(&bytes).is_some());
+    assert!(Single::new(&bytes, Filters::Kept).is_some());
+    // A short list of gaps whose ids the damaged one keeps.
+    let partner = encode_gaps(&(0..3000).step_by(7).collect::<Vec<u32>>());
     let mut failed = 0;
     for i in 0..bytes.len() {
         for bit in 0..8 {
@@ -219,6 +245,18 @@ fn damaged_short_list_fails_as_decoding_it_does(bytes: Vec<u8>) {
                 let mut and = Vec::new();
                 if let Err(e) = and_with(isa, &[&bad, &bytes], &mut and) {
                     assert_eq!(decode_to_vec(&bad), Err(e));
+                }
+                match (
+                    and_with(isa, &[&bad, &partner], &mut and),
+                    decode_to_vec(&bad),
+                ) {
+                    (Err(e), want) => assert_eq!(want, Err(e), "byte {i}, bit {bit}, {isa:?}"),
+                    (Ok(()), Ok(ids)) => {
+                        let partner = decode_to_vec(&partner).unwrap();
+                        assert_eq!(and, and_of(&[ids, partner]), "byte {i}, bit {bit}");
+                    }
+                    // The walk of a list stops where the other ends.
+                    (Ok(()), Err(_)) => {}
                 }
             }
         }

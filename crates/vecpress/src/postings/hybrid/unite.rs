@@ -2,7 +2,7 @@
 //! time, drawn into a bitmap where dense.
 
 use super::pool::{Scratch, VIEWS, with_lists, with_pool};
-use super::read::{List, Single, View, singles};
+use super::read::{Filters, List, Single, View, singles};
 use super::span::{CHUNK, clipped, draw_runs, extract, or_words, span_end};
 use super::{Levels, SHIFT, WINDOWS, WORDS};
 use crate::{Error, Isa};
@@ -19,7 +19,7 @@ const DRAWN: usize = 8;
 /// another's, so that in the span each list there is in one block.
 pub(super) fn unite(levels: Levels, lists: &[&[u8]], out: &mut Vec<u32>) -> Result<(), Error> {
     let mut one = [Single::EMPTY; VIEWS];
-    if let Some(singles) = singles(lists, &mut one) {
+    if let Some(singles) = singles(lists, &mut one, Filters::Refused) {
         return with_pool(|pool| {
             let got = or_singles(levels, singles, &mut pool.scratch, out);
             pool.scratch.trim();
