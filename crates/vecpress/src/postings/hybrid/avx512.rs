@@ -9,6 +9,8 @@
 
 use core::arch::x86_64::*;
 
+use super::span::clipped;
+
 /// [`super::scalar::widen`]: 32 offsets a step, each compared with the one
 /// before it (the step's register with the last step's, shifted in by one
 /// lane) and widened to two registers of ids; masked loads and stores for
@@ -116,6 +118,55 @@ pub(super) unsafe fn extract(words: &[u64], base: u32, out: &mut Vec<u32>) {
     }
     // SAFETY: the first `n` are initialised: the old ones, then exactly the
     // ids of the `total` set bits.
+    unsafe { out.set_len(n) };
+}
+
+/// Appends the ids of `runs` cut to ids `lo..hi`: sixteen ids a store
+/// from a run's first (a run of a few ids, as most are, in one), each store
+/// starting where the run before ended, with room reserved for the last
+/// store's lanes past the ids. Where a loop of an id a step (the scalar
+/// one's, vectorised only for long runs) takes a step per id.
+///
+/// # Safety
+/// The CPU has every feature of `Isa::Avx512`.
+#[target_feature(
+    enable = "sse2,ssse3,sse4.1,avx,avx2,bmi1,bmi2,popcnt,avx512f,avx512bw,avx512vl,avx512vbmi,avx512vbmi2"
+)]
+pub(super) unsafe fn expand(runs: &[[u32; 2]], lo: u64, hi: u64, out: &mut Vec<u32>) {
+    let total: usize = clipped(runs, lo, hi)
+        .map(|[a, b]| (b - a) as usize + 1)
+        .sum();
+    out.reserve(total + 16);
+    let mut n = out.len();
+    let ptr = out.as_mut_ptr();
+    let iota = _mm512_set_epi32(15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0);
+    let sixteen = _mm512_set1_epi32(16);
+    for [a, b] in clipped(runs, lo, hi) {
+        let len = (b - a) as usize + 1;
+        let mut ids = _mm512_add_epi32(_mm512_set1_epi32(a as i32), iota);
+        // SAFETY: (for each store) it starts below `n + len`, and the runs
+        // before took `n - out.len()` of the `total` ids (the same runs,
+        // cut the same way, summed above): its lanes end before
+        // `out.len() + total + 16`, in the room reserved.
+        unsafe {
+            // Most runs hold a few ids: eight lanes, a store of half the
+            // cost of sixteen.
+            _mm256_storeu_si256(ptr.add(n).cast(), _mm512_castsi512_si256(ids));
+            let mut k = 8;
+            while k < len {
+                _mm512_storeu_si512(
+                    ptr.add(n + k).cast(),
+                    _mm512_add_epi32(ids, _mm512_set1_epi32(8)),
+                );
+                ids = _mm512_add_epi32(ids, sixteen);
+                k += 16;
+            }
+        }
+        n += len;
+    }
+    // SAFETY: the first `n` are initialised: the old ones, then exactly the
+    // `total` ids of the runs, in order (each run's stores overwrite the
+    // lanes past the run before).
     unsafe { out.set_len(n) };
 }
 

@@ -206,11 +206,7 @@ fn span_and(isa: Isa, views: &[View], w: u32, e: u32, s: &mut Scratch, found: &m
         }
     }
     match found {
-        Found::Ids(out) => {
-            for &[a, b] in &s.runs {
-                out.extend(a..=b);
-            }
-        }
+        Found::Ids(out) => span::expand(isa, &s.runs, 0, 1 << 32, out),
         Found::Count(n) => {
             **n += s
                 .runs

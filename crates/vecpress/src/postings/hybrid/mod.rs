@@ -122,7 +122,7 @@ use crate::{Error, Isa};
 use intersect::intersect;
 use pool::{Found, with_lists};
 use read::View;
-use span::{clipped, extract, load, span_end};
+use span::{extract, load, span_end};
 use unite::unite;
 
 /// Ids a window spans: a bitmap block holds 4096 bits (512 bytes) a window.
@@ -262,9 +262,8 @@ fn decode_at(levels: Levels, bytes: &[u8], out: &mut Vec<u32>) -> Result<usize, 
                     extract(isa, words, at << SHIFT, out);
                 }
                 View::Runs(runs) => {
-                    for [a, b] in clipped(runs, u64::from(at) << SHIFT, u64::from(e) << SHIFT) {
-                        out.extend(a..=b);
-                    }
+                    let (lo, hi) = (u64::from(at) << SHIFT, u64::from(e) << SHIFT);
+                    span::expand(isa, runs, lo, hi, out);
                 }
             }
             if e >= WINDOWS {

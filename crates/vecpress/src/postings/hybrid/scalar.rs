@@ -16,6 +16,16 @@ pub(super) fn widen(first: u32, offsets: &[[u8; 2]], out: &mut [u32]) -> bool {
     falls || offsets.first().is_some_and(|o| *o == [0, 0])
 }
 
+/// Appends the ids of `runs` cut to ids `lo..hi`, each run's as a range
+/// of its first to its last, and its last (a range that ends past its last
+/// takes a test more a step).
+pub(super) fn expand(runs: &[[u32; 2]], lo: u64, hi: u64, out: &mut Vec<u32>) {
+    for [a, b] in super::span::clipped(runs, lo, hi) {
+        out.extend(a..b);
+        out.push(b);
+    }
+}
+
 /// Appends the ids of the set bits of a window starting at `base`.
 pub(super) fn extract(words: &[u64], base: u32, out: &mut Vec<u32>) {
     out.reserve(super::span::count(words));

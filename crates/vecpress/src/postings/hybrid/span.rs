@@ -111,6 +111,17 @@ pub(super) fn widen(isa: Isa, first: u32, offsets: &[[u8; 2]], out: &mut [u32]) 
     }
 }
 
+/// Appends the ids of `runs` cut to ids `lo..hi`.
+pub(super) fn expand(isa: Isa, runs: &[[u32; 2]], lo: u64, hi: u64, out: &mut Vec<u32>) {
+    match isa {
+        // SAFETY: `tune::isa` or a checked level: the CPU has every feature
+        // of `Isa::Avx512`.
+        #[cfg(target_arch = "x86_64")]
+        Isa::Avx512 => unsafe { avx512::expand(runs, lo, hi, out) },
+        _ => scalar::expand(runs, lo, hi, out),
+    }
+}
+
 /// Appends the ids of the set bits of a window starting at `base`.
 pub(super) fn extract(isa: Isa, words: &[u64], base: u32, out: &mut Vec<u32>) {
     match isa {

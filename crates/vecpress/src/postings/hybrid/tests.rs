@@ -516,6 +516,50 @@ fn window_kernels_agree_with_the_scalar_ones() {
     }
 }
 
+/// Runs' ids written at every level as a range of each: runs of one id to
+/// a window's, a few apart or far, up to the largest id, cut to spans that
+/// start and end inside them or hold them whole; the ids before untouched.
+#[test]
+fn run_expansions_are_their_ranges() {
+    let mut rng = Rng(37);
+    for case in 0..2000 {
+        let mut runs = Vec::new();
+        let mut at = if case % 10 == 9 {
+            u64::from(u32::MAX) - rng.below(20_000)
+        } else {
+            rng.below(1 << 20)
+        };
+        for _ in 0..rng.below(40) {
+            let len = [1, 2, 15, 16, 17, 33, WINDOW as u64][rng.below(7) as usize];
+            let last = (at + len - 1).min(u64::from(u32::MAX));
+            runs.push([at as u32, last as u32]);
+            at = last + 2 + rng.below(100);
+            if at > u64::from(u32::MAX) {
+                break;
+            }
+        }
+        let (lo, hi) = match (runs.first(), runs.last()) {
+            (Some(f), Some(l)) if case % 2 == 0 => {
+                let (f, l) = (u64::from(f[0]), u64::from(l[1]));
+                (f + rng.below(l - f + 1), f + rng.below(l - f + 2))
+            }
+            _ => (0, 1 << 32),
+        };
+        let want: Vec<u32> = [9, 9]
+            .into_iter()
+            .chain(runs.iter().flat_map(|&[a, b]| a..=b))
+            .enumerate()
+            .filter(|&(i, v)| i < 2 || (lo..hi).contains(&u64::from(v)))
+            .map(|(_, v)| v)
+            .collect();
+        for &isa in Isa::available() {
+            let mut got = vec![9, 9];
+            span::expand(isa, &runs, lo, hi, &mut got);
+            assert_eq!(got, want, "case {case}, {isa:?}");
+        }
+    }
+}
+
 /// Arrays' offsets widened at every level as by the scalar kernel, at
 /// every length about a step of 32 and its masked tail, rising or with one
 /// offset that falls, repeats or is a first 0, at any place; the ids

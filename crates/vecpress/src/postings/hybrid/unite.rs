@@ -3,7 +3,7 @@
 
 use super::pool::{Scratch, VIEWS, with_lists, with_pool};
 use super::read::{Filters, List, Single, View, singles};
-use super::span::{CHUNK, clipped, draw_runs, extract, or_words, span_end};
+use super::span::{CHUNK, draw_runs, expand, extract, or_words, span_end};
 use super::{Levels, SHIFT, WINDOWS, WORDS};
 use crate::{Error, Isa};
 
@@ -166,9 +166,7 @@ fn unite_spans(
             for (v, x) in views.iter().zip(expanded.iter_mut()) {
                 if let View::Runs(runs) = *v {
                     x.clear();
-                    for [a, b] in clipped(runs, lo, hi) {
-                        x.extend(a..=b);
-                    }
+                    expand(isa, runs, lo, hi, x);
                 }
             }
             let ids = views.iter().zip(expanded.iter()).map(|(v, x)| match *v {
