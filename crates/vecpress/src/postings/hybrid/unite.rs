@@ -169,12 +169,28 @@ fn unite_spans(
                     expand(isa, runs, lo, hi, x);
                 }
             }
-            let ids = views.iter().zip(expanded.iter()).map(|(v, x)| match *v {
+            let mut ids = views.iter().zip(expanded.iter()).map(|(v, x)| match *v {
                 View::Ids(ids) => ids,
                 _ => &x[..],
             });
-            crate::postings::or_decoded(isa, ids, &mut s.a);
-            out.extend_from_slice(&s.a);
+            // One or two lists (most spans) merged straight into the
+            // answer, after the spans before (all below this one's ids).
+            match (views.len(), ids.next(), ids.next()) {
+                (1, Some(a), _) => {
+                    let from = out.len();
+                    out.extend_from_slice(a);
+                    crate::postings::dedup(out, from);
+                }
+                (2, Some(a), Some(b)) => crate::postings::merge::union_after(isa, a, b, out),
+                _ => {
+                    let ids = views.iter().zip(expanded.iter()).map(|(v, x)| match *v {
+                        View::Ids(ids) => ids,
+                        _ => &x[..],
+                    });
+                    crate::postings::or_decoded(isa, ids, &mut s.a);
+                    out.extend_from_slice(&s.a);
+                }
+            }
         }
         w = e;
     }

@@ -62,9 +62,9 @@ pub(super) unsafe fn keep_common(
     unsafe { generic::keep_common::<Vl>(a, i, out, kept, b) }
 }
 
-/// [`union`](super::union) with AVX-512, for lists of 16 values or more:
-/// sixteen at a time while both lists have sixteen left, then the scalar
-/// merge of the sixteen carried over and what is left.
+/// [`union_after`](super::union_after) with AVX-512, for lists of 16
+/// values or more: sixteen at a time while both lists have sixteen left,
+/// then the scalar merge of the sixteen carried over and what is left.
 ///
 /// # Safety
 /// The CPU has every feature of `Isa::Avx512`.
@@ -73,29 +73,34 @@ pub(super) unsafe fn keep_common(
 )]
 pub(super) unsafe fn union(a: &[u32], b: &[u32], out: &mut Vec<u32>) {
     assert!(a.len() >= 16 && b.len() >= 16);
-    out.clear();
+    let base = out.len();
+    let last = out.last().copied();
     // Every store is of sixteen lanes, at most the values taken so far
-    // less the sixteen carried: within this.
+    // less the sixteen carried, after `base`: within this.
     out.reserve(a.len() + b.len() + 16);
     let (mut i, mut j) = (16, 16);
     let mut carry = [0u32; 16];
     // SAFETY: AVX-512 is the caller's promise. Loads: sixteen values from
     // `a[i..]` or `b[j..]` only while `i + 16 <= a.len()` and
     // `j + 16 <= b.len()`, and the first sixteen of each (the assert).
-    // Stores: sixteen lanes at `k`, where `k` is at most the values emitted
-    // (`i + j - 16`, sixteen emitted a step, of which `k` counts those
-    // kept), so below `a.len() + b.len()`, in the room reserved; `k`
-    // values are written when the length is set to it.
+    // Stores: sixteen lanes at `base + k`, where `k` is at most the values
+    // emitted (`i + j - 16`, sixteen emitted a step, of which `k` counts
+    // those kept), so below `a.len() + b.len()`, in the room reserved; `k`
+    // values are written when the length is set to `base + k`.
     unsafe {
-        let dst = out.as_mut_ptr();
+        let dst = out.as_mut_ptr().add(base);
         let (pa, pb) = (a.as_ptr(), b.as_ptr());
         let first = _mm512_loadu_si512(pa.cast());
         let (lo, mut hi) = merge16(first, _mm512_loadu_si512(pb.cast()));
-        // The value "before" the first: its own, changed, so it is kept.
-        let before = _mm512_xor_si512(
-            _mm512_broadcastd_epi32(_mm512_castsi512_si128(lo)),
-            _mm512_set1_epi32(1),
-        );
+        // The value "before" the first: the last in `out`, or its own,
+        // changed, so that it is kept.
+        let before = match last {
+            Some(v) => _mm512_set1_epi32(v as i32),
+            None => _mm512_xor_si512(
+                _mm512_broadcastd_epi32(_mm512_castsi512_si128(lo)),
+                _mm512_set1_epi32(1),
+            ),
+        };
         let mut k = emit(lo, before, dst);
         let mut prev = lo;
         while i + 16 <= a.len() && j + 16 <= b.len() {
@@ -109,7 +114,7 @@ pub(super) unsafe fn union(a: &[u32], b: &[u32], out: &mut Vec<u32>) {
             prev = lo;
         }
         _mm512_storeu_si512(carry.as_mut_ptr().cast(), hi);
-        out.set_len(k);
+        out.set_len(base + k);
     }
     // The carried sixteen and what is left of each list, all above what
     // left: the carried with the list that ran short first (both short),

@@ -82,6 +82,12 @@ pub(crate) fn keep_common(
 /// unspecified order, never a read or write out of bounds.
 pub(crate) fn union(isa: Isa, a: &[u32], b: &[u32], out: &mut Vec<u32>) {
     out.clear();
+    union_after(isa, a, b, out);
+}
+
+/// [`union`] appended to `out`, none of its values equal to the last there
+/// (a union of pieces in order writes each where it goes, with no copy).
+pub(crate) fn union_after(isa: Isa, a: &[u32], b: &[u32], out: &mut Vec<u32>) {
     match isa {
         // SAFETY: `tune::isa`, `Isa::best` or a checked level: the CPU has AVX-512.
         #[cfg(target_arch = "x86_64")]

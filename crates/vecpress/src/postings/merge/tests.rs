@@ -133,6 +133,33 @@ fn every_level_unites_as_the_scalar_merge_does() {
     }
 }
 
+/// A union appended after values, none equal to the last of them: every
+/// level as the scalar union, the values before untouched.
+#[test]
+fn unions_appended_after_values() {
+    let mut rng = Rng(0xa99e);
+    for isa in Isa::available().iter().copied() {
+        for round in 0..2000 {
+            let len = rng.below(300) as u32;
+            let base = 2 + rng.below(1 << 20) as u32;
+            let (pa, pb) = (rng.below(17), rng.below(17));
+            let (a, b) = blocks(&mut rng, len, pa, pb, base);
+            let first = a.iter().chain(&b).min().copied().unwrap_or(base);
+            // Below every value, or equal to the least (then dropped).
+            let last = if round % 2 == 0 { first - 1 } else { first };
+            let mut got = vec![0, last];
+            super::union_after(isa, &a, &b, &mut got);
+            let want: Vec<u32> = [0, last]
+                .into_iter()
+                .chain(a.iter().chain(&b).copied().filter(|&v| v != last))
+                .collect::<std::collections::BTreeSet<_>>()
+                .into_iter()
+                .collect();
+            assert_eq!(got, want, "{isa:?}: a {a:?} b {b:?} after {last}");
+        }
+    }
+}
+
 #[test]
 fn unions_of_repeated_and_unsorted_values() {
     let mut rng = Rng(0x5eed5);
