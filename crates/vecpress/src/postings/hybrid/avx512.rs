@@ -121,9 +121,9 @@ pub(super) unsafe fn extract(words: &[u64], base: u32, out: &mut Vec<u32>) {
     unsafe { out.set_len(n) };
 }
 
-/// Appends the ids of `runs` cut to ids `lo..hi`: sixteen ids a store
-/// from a run's first (a run of a few ids, as most are, in one), each store
-/// starting where the run before ended, with room reserved for the last
+/// Appends the ids of `runs` cut to ids `lo..hi`: eight ids, then sixteen
+/// a store from a run's first (a run of a few ids, as most are, in one),
+/// each store starting where the run before ended, with room for the last
 /// store's lanes past the ids. Where a loop of an id a step (the scalar
 /// one's, vectorised only for long runs) takes a step per id.
 ///
@@ -133,21 +133,25 @@ pub(super) unsafe fn extract(words: &[u64], base: u32, out: &mut Vec<u32>) {
     enable = "sse2,ssse3,sse4.1,avx,avx2,bmi1,bmi2,popcnt,avx512f,avx512bw,avx512vl,avx512vbmi,avx512vbmi2"
 )]
 pub(super) unsafe fn expand(runs: &[[u32; 2]], lo: u64, hi: u64, out: &mut Vec<u32>) {
-    let total: usize = clipped(runs, lo, hi)
-        .map(|[a, b]| (b - a) as usize + 1)
-        .sum();
-    out.reserve(total + 16);
     let mut n = out.len();
-    let ptr = out.as_mut_ptr();
+    let mut ptr = out.as_mut_ptr();
     let iota = _mm512_set_epi32(15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0);
     let sixteen = _mm512_set1_epi32(16);
     for [a, b] in clipped(runs, lo, hi) {
         let len = (b - a) as usize + 1;
+        // Room for the run and the last store's lanes past it, grown as
+        // the runs come (a pass to count them first costs as much as
+        // writing them).
+        if out.capacity() - n < len + 16 {
+            // SAFETY: the first `n` are initialised (the old ones, then the
+            // runs' ids so far), and kept by the move `reserve` makes.
+            unsafe { out.set_len(n) };
+            out.reserve(len + 16);
+            ptr = out.as_mut_ptr();
+        }
         let mut ids = _mm512_add_epi32(_mm512_set1_epi32(a as i32), iota);
-        // SAFETY: (for each store) it starts below `n + len`, and the runs
-        // before took `n - out.len()` of the `total` ids (the same runs,
-        // cut the same way, summed above): its lanes end before
-        // `out.len() + total + 16`, in the room reserved.
+        // SAFETY: (for each store) it starts below `n + len`, so its lanes
+        // end before `n + len + 16`, within the capacity just checked.
         unsafe {
             // Most runs hold a few ids: eight lanes, a store of half the
             // cost of sixteen.
@@ -165,8 +169,8 @@ pub(super) unsafe fn expand(runs: &[[u32; 2]], lo: u64, hi: u64, out: &mut Vec<u
         n += len;
     }
     // SAFETY: the first `n` are initialised: the old ones, then exactly the
-    // `total` ids of the runs, in order (each run's stores overwrite the
-    // lanes past the run before).
+    // runs' ids, in order (each run's stores overwrite the lanes past the
+    // run before).
     unsafe { out.set_len(n) };
 }
 
