@@ -132,25 +132,35 @@ fn span_and(isa: Isa, views: &[View], w: u32, e: u32, s: &mut Scratch, found: &m
         let View::Ids(ids) = views[first] else {
             unreachable!("the shortest is an array of ids")
         };
-        s.a.clear();
-        s.a.extend_from_slice(ids);
-        let mut c = s.a.len();
+        // The candidates: the list's own ids until a filter writes those
+        // kept to `s.a` (a merge reads them in place, with no copy first).
+        let (mut c, mut copied) = (ids.len(), false);
         for (i, v) in views.iter().enumerate() {
             if i == first || c == 0 {
                 continue;
             }
+            if let View::Ids(other) = *v {
+                s.b.resize(c.max(s.b.len()), 0);
+                let from = if copied { &s.a[..c] } else { ids };
+                c = crate::postings::keep_decoded(isa, from, &mut s.b[..c], other);
+                core::mem::swap(&mut s.a, &mut s.b);
+                copied = true;
+                continue;
+            }
+            if !copied {
+                s.a.clear();
+                s.a.extend_from_slice(ids);
+                copied = true;
+            }
             match *v {
                 View::Bits(bits) => c = scalar::keep_set(bits, lo as u32, &mut s.a[..c]),
                 View::Runs(runs) => c = scalar::keep_in_runs(runs, &mut s.a[..c]),
-                View::Ids(other) => {
-                    s.b.resize(c.max(s.b.len()), 0);
-                    c = crate::postings::keep_decoded(isa, &s.a[..c], &mut s.b[..c], other);
-                    core::mem::swap(&mut s.a, &mut s.b);
-                }
+                View::Ids(_) => {}
             }
         }
+        let kept = if copied { &s.a[..c] } else { ids };
         match found {
-            Found::Ids(out) => out.extend_from_slice(&s.a[..c]),
+            Found::Ids(out) => out.extend_from_slice(kept),
             Found::Count(n) => **n += c,
         }
         return;
