@@ -124,7 +124,14 @@ pub fn run(
     }
 
     let columns = [("every list", &every[..]), ("each query's lists", queries)];
-    let mut medians = vec![Vec::new(); contestants.len() + 2];
+    // The contestants, then the copy and the fill of the values they write.
+    let names: Vec<&str> = contestants
+        .iter()
+        .map(|c| c.0)
+        .chain([COPY, FILL])
+        .collect();
+    let all = names.len();
+    let mut medians = vec![Vec::new(); all];
     for (column, lists) in columns {
         let batches: Vec<Batch> = lists
             .iter()
@@ -138,9 +145,6 @@ pub fn run(
             .collect();
         let n = want.len();
         let mut out = vec![0u32; n];
-        // The contestants, then the copy and the fill of the values they
-        // write.
-        let all = contestants.len() + 2;
         let mut times = vec![Vec::new(); all];
         for pass in 0..reps.max(1) as usize {
             for j in 0..all {
@@ -155,7 +159,7 @@ pub fn run(
                 }
                 times[c].push(start.elapsed());
                 if !fill && out != want {
-                    bail!("{}: decoded {column} otherwise", contestants[c].0);
+                    bail!("{}: decoded {column} otherwise", names[c]);
                 }
             }
         }
@@ -171,11 +175,6 @@ pub fn run(
     );
     println!("|---|---:|---:|");
     let speed = |(n, t): (usize, Duration)| n as f64 / t.as_secs_f64() / 1e6;
-    let names: Vec<&str> = contestants
-        .iter()
-        .map(|c| c.0)
-        .chain([COPY, FILL])
-        .collect();
     for (c, name) in names.iter().enumerate() {
         println!(
             "| {name:<38} | {:>10.0} | {:>18.0} |",

@@ -135,27 +135,39 @@ fn span_and(isa: Isa, views: &[View], w: u32, e: u32, s: &mut Scratch, found: &m
         // The candidates: the list's own ids until a filter writes those
         // kept to `s.a` (a merge reads them in place, with no copy first).
         let (mut c, mut copied) = (ids.len(), false);
+        // The first `c` candidates in `a` (copied there from `ids` the
+        // first time), for a filter that keeps them in place.
+        fn in_place<'a>(
+            a: &'a mut Vec<u32>,
+            ids: &[u32],
+            copied: &mut bool,
+            c: usize,
+        ) -> &'a mut [u32] {
+            if !*copied {
+                a.clear();
+                a.extend_from_slice(ids);
+                *copied = true;
+            }
+            &mut a[..c]
+        }
         for (i, v) in views.iter().enumerate() {
             if i == first || c == 0 {
                 continue;
             }
-            if let View::Ids(other) = *v {
-                s.b.resize(c.max(s.b.len()), 0);
-                let from = if copied { &s.a[..c] } else { ids };
-                c = crate::postings::keep_decoded(isa, from, &mut s.b[..c], other);
-                core::mem::swap(&mut s.a, &mut s.b);
-                copied = true;
-                continue;
-            }
-            if !copied {
-                s.a.clear();
-                s.a.extend_from_slice(ids);
-                copied = true;
-            }
             match *v {
-                View::Bits(bits) => c = scalar::keep_set(bits, lo as u32, &mut s.a[..c]),
-                View::Runs(runs) => c = scalar::keep_in_runs(runs, &mut s.a[..c]),
-                View::Ids(_) => {}
+                View::Ids(other) => {
+                    s.b.resize(c.max(s.b.len()), 0);
+                    let from = if copied { &s.a[..c] } else { ids };
+                    c = crate::postings::keep_decoded(isa, from, &mut s.b[..c], other);
+                    core::mem::swap(&mut s.a, &mut s.b);
+                    copied = true;
+                }
+                View::Bits(bits) => {
+                    c = scalar::keep_set(bits, lo as u32, in_place(&mut s.a, ids, &mut copied, c));
+                }
+                View::Runs(runs) => {
+                    c = scalar::keep_in_runs(runs, in_place(&mut s.a, ids, &mut copied, c));
+                }
             }
         }
         let kept = if copied { &s.a[..c] } else { ids };

@@ -169,13 +169,16 @@ fn unite_spans(
                     expand(isa, runs, lo, hi, x);
                 }
             }
-            let mut ids = views.iter().zip(expanded.iter()).map(|(v, x)| match *v {
-                View::Ids(ids) => ids,
-                _ => &x[..],
-            });
+            let ids = || {
+                views.iter().zip(expanded.iter()).map(|(v, x)| match *v {
+                    View::Ids(ids) => ids,
+                    _ => &x[..],
+                })
+            };
             // One or two lists (most spans) merged straight into the
             // answer, after the spans before (all below this one's ids).
-            match (views.len(), ids.next(), ids.next()) {
+            let mut first_two = ids();
+            match (views.len(), first_two.next(), first_two.next()) {
                 (1, Some(a), _) => {
                     let from = out.len();
                     out.extend_from_slice(a);
@@ -183,11 +186,7 @@ fn unite_spans(
                 }
                 (2, Some(a), Some(b)) => crate::postings::merge::union_after(isa, a, b, out),
                 _ => {
-                    let ids = views.iter().zip(expanded.iter()).map(|(v, x)| match *v {
-                        View::Ids(ids) => ids,
-                        _ => &x[..],
-                    });
-                    crate::postings::or_decoded(isa, ids, &mut s.a);
+                    crate::postings::or_decoded(isa, ids(), &mut s.a);
                     out.extend_from_slice(&s.a);
                 }
             }
