@@ -4,7 +4,7 @@
 use super::pool::{Found, Scratch, VIEWS, with_lists, with_pool, with_views};
 use super::read::{Filters, List, Single, View, singles};
 use super::span::{self, and_count2, and_words, clipped, count, draw_runs, extract, span_end};
-use super::{Levels, SHIFT, WINDOWS, WORDS, scalar};
+use super::{Levels, SHIFT, WORDS, scalar};
 use crate::{Error, Isa};
 
 /// The intersection, a span of windows at a time: from a window that every
@@ -39,6 +39,9 @@ fn and_singles(
     found: &mut Found,
 ) -> Result<(), Error> {
     let (first, rest) = lists.split_first().expect("a query has lists");
+    if first.is_runs() {
+        return and_single_runs(levels, lists, s, found);
+    }
     first.decode(levels, &mut s.a)?;
     let mut c = first.n;
     for l in rest {
@@ -63,26 +66,158 @@ fn and_singles(
     Ok(())
 }
 
+/// The intersection of lists of a single block of runs each: their runs
+/// intersected, then written out as ids or counted.
+fn and_single_runs(
+    levels: Levels,
+    lists: &[Single],
+    s: &mut Scratch,
+    found: &mut Found,
+) -> Result<(), Error> {
+    let isa = levels.kernels;
+    let (first, rest) = lists.split_first().expect("a query has lists");
+    s.runs.clear();
+    s.runs.extend_from_slice(first.runs(levels, &mut s.d)?);
+    for l in rest {
+        if s.runs.is_empty() {
+            break;
+        }
+        s.other.clear();
+        span::and_runs(
+            isa,
+            &s.runs,
+            l.runs(levels, &mut s.d)?,
+            0,
+            u32::MAX,
+            &mut s.other,
+        );
+        core::mem::swap(&mut s.runs, &mut s.other);
+    }
+    match found {
+        Found::Ids(out) => span::expand(isa, &s.runs, 0, 1 << 32, out),
+        Found::Count(n) => {
+            **n += s
+                .runs
+                .iter()
+                .map(|&[a, b]| (b - a) as usize + 1)
+                .sum::<usize>()
+        }
+    }
+    Ok(())
+}
+
+/// The intersection of lists of several blocks: the list of fewest ids (as
+/// its first block's header and its count of blocks suggest) drives, a
+/// block at a time. A block of gaps or an array gives its ids as
+/// candidates, which each other list keeps by the blocks that may hold
+/// them (decoding those alone, and passing the rest by their headers),
+/// unless another list holds nothing in the block's range. A bitmap or
+/// runs block is walked a span of windows at a time with the others, where
+/// bitmaps meet word by word and runs run by run.
+///
+/// Kept out of [`intersect`], so that a query on short lists does not
+/// pay for its frame.
+#[inline(never)]
 fn intersect_lists(
     isa: Isa,
     lists: &mut [List],
     s: &mut Scratch,
     found: &mut Found,
 ) -> Result<(), Error> {
+    for l in lists.iter_mut() {
+        if !l.next_block()? {
+            return Ok(());
+        }
+    }
+    lists.sort_by_key(List::guess);
+    let mut first = true;
+    'blocks: loop {
+        let (driver, others) = lists.split_first_mut().expect("a query has lists");
+        if !core::mem::take(&mut first) && !driver.next_block()? {
+            return Ok(());
+        }
+        let Some((low, last)) = driver.bounds() else {
+            return Ok(());
+        };
+        if !driver.gives_ids() {
+            let (w, e) = (low >> SHIFT, driver.end());
+            if walk(isa, lists, w, e, s, found)? == Walked::AllEnded {
+                return Ok(());
+            }
+            continue;
+        }
+        for l in others.iter_mut() {
+            match l.reach(low)? {
+                None => return Ok(()),
+                Some((from, _)) if from > last => continue 'blocks,
+                Some(_) => {}
+            }
+        }
+        let ids = driver.ids()?;
+        let Some((second, rest)) = others.split_first_mut() else {
+            match found {
+                Found::Ids(out) => out.extend_from_slice(ids),
+                Found::Count(n) => **n += ids.len(),
+            }
+            continue;
+        };
+        s.a.clear();
+        second.keep(ids, &mut s.a)?;
+        for l in rest {
+            if s.a.is_empty() {
+                continue 'blocks;
+            }
+            s.b.clear();
+            l.keep(&s.a, &mut s.b)?;
+            core::mem::swap(&mut s.a, &mut s.b);
+        }
+        match found {
+            Found::Ids(out) => out.extend_from_slice(&s.a),
+            Found::Count(n) => **n += s.a.len(),
+        }
+    }
+}
+
+/// How a walk of a span of windows ended.
+#[derive(PartialEq, Eq)]
+enum Walked {
+    /// At the end of the windows given.
+    Done,
+    /// Where a list ended: nothing after is in every list.
+    AllEnded,
+}
+
+/// The intersection in windows `w..stop`, a span at a time: from a window
+/// that every list holds ids in (leapfrogging to it) to the first end of a
+/// list's block, so that in the span each list is one bitmap or one array
+/// of ids. No list is sought at `stop` or after, so that the first, whose
+/// block ends there, stays in it.
+fn walk(
+    isa: Isa,
+    lists: &mut [List],
+    mut w: u32,
+    stop: u32,
+    s: &mut Scratch,
+    found: &mut Found,
+) -> Result<Walked, Error> {
     let k = lists.len();
-    let mut w = 0u32;
-    'spans: while w < WINDOWS {
+    'spans: while w < stop {
         // Lists that all stand in blocks of gaps merge their ids there
-        // whole, from the last of their next ids: no leapfrog from id to id.
-        // Each list seeks the first window the lists before it hold ids
-        // in, so that a long list after a short one (the order queries
-        // are given in) is not decoded where the short one has no ids.
+        // whole. Each list seeks the first window the lists before it hold
+        // ids in, so that a long list after a short one is not decoded
+        // where the short one has no ids.
         let mut first = w;
         for l in lists.iter_mut() {
+            if first >= stop {
+                break 'spans;
+            }
             match l.seek(first)? {
-                None => break 'spans,
+                None => return Ok(Walked::AllEnded),
                 Some(at) => first = first.max(at),
             }
+        }
+        if first >= stop {
+            break;
         }
         if lists.iter().all(List::has_ids) {
             let e = lists.iter().map(List::end).min().unwrap_or(first);
@@ -97,8 +232,11 @@ fn intersect_lists(
         w = first;
         let (mut agreed, mut i) = (0, 0);
         while agreed < k {
+            if w >= stop {
+                break 'spans;
+            }
             match lists[i].seek(w)? {
-                None => break 'spans,
+                None => return Ok(Walked::AllEnded),
                 Some(at) if at == w => agreed += 1,
                 Some(at) => (w, agreed) = (at, 1),
             }
@@ -110,7 +248,7 @@ fn intersect_lists(
         });
         w = e;
     }
-    Ok(())
+    Ok(Walked::Done)
 }
 
 /// The intersection of every list's ids in windows `w..e`, in each of which

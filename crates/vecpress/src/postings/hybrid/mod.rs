@@ -57,9 +57,14 @@
 //!
 //! # Queries
 //!
-//! A query walks its lists a span of windows at a time: from a window that
-//! every list holds ids in (for [`and`]; any list, for [`or`]) to the
-//! first end of a list's block there. A block of gaps or runs is decoded
+//! An intersection is driven by the list of fewest ids (as its first
+//! block's header and its count of blocks suggest), a block at a time:
+//! a block of gaps or an array gives candidates, which each other list
+//! keeps by those of its blocks that may hold them (passing the others by
+//! their headers); a block of runs or a bitmap is walked with the others a
+//! span of windows at a time. A walk goes from a window that every list
+//! holds ids in (for [`and`]; any list, for [`or`]) to the first end of a
+//! list's block there. A block of gaps or runs is decoded
 //! when the query first needs its ids (one SIMD Stream VByte decode; an
 //! array's offsets are widened, 32 a step at the AVX-512 level), and
 //! skipped by its header's last id otherwise. In a span where every list
@@ -79,7 +84,8 @@
 //! other (or merged into the union). An intersection also takes lists of
 //! a single block of runs or a bitmap that way, beside one of gaps or an
 //! array at least: they keep its ids by a walk of their runs, or a bit
-//! test in place. A thread keeps its queries' buffers, so that a query on
+//! test in place; lists of a single block of runs each are intersected
+//! run by run. A thread keeps its queries' buffers, so that a query on
 //! short lists allocates little.
 //!
 //! Damaged bytes give an error naming the offset in that list's bytes,

@@ -1,4 +1,5 @@
-//! Reading a list a span of windows at a time: its blocks' headers as it
+//! Reading a list forward, a span of windows at a time or by the blocks
+//! that may hold an intersection's candidates: its blocks' headers as it
 //! reaches them, a block of gaps decoded whole on the way in (an array's
 //! 16-bit offsets widened), a bitmap block read in place, a block of runs
 //! read into intervals.
@@ -35,7 +36,8 @@ enum Block<'a> {
     /// A block of gaps, runs or an array whose header has been read, to be
     /// decoded when a seek reaches its ids: its kind and count, its bytes
     /// after the header (from `start` in the list), the id before it (an
-    /// array's first id), its last.
+    /// array's first id), its last, and the first window its ids may start
+    /// in (the one after the block before's last).
     Unread {
         kind: u32,
         n: usize,
@@ -43,6 +45,7 @@ enum Block<'a> {
         body: &'a [u8],
         before: u32,
         last: u32,
+        floor: u32,
     },
     /// Ids decoded from a block of gaps or an array, in `List::ids`.
     Ids,
@@ -186,6 +189,135 @@ impl<'a> List<'a> {
         }
     }
 
+    /// A guess at how many ids the list holds, once its first block's
+    /// header is read: that block's ids (a bitmap window counted as half
+    /// full, a run as 64 ids), or if it has more blocks, as many times as
+    /// it has blocks, each of 1024 ids at least (as the encoder makes a
+    /// block of gaps; a first block of a few ids, cut from the next by a
+    /// change of form, says little of the others).
+    pub(super) fn guess(&self) -> u64 {
+        let first = match self.block {
+            Block::Unread { kind: RUNS, n, .. } => 64 * n as u64,
+            Block::Unread { n, .. } => n as u64,
+            Block::Bits { bits, .. } => (bits.len() / WINDOW_BYTES * WINDOW as usize / 2) as u64,
+            _ => 0,
+        };
+        match self.left {
+            0 => first,
+            left => first.max(1024) * (u64::from(left) + 1),
+        }
+    }
+
+    /// Reads the next block's header; `false` past the last block.
+    pub(super) fn next_block(&mut self) -> Result<bool, Error> {
+        if self.left == 0 {
+            self.block = Block::End;
+            return Ok(false);
+        }
+        self.read_block()?;
+        Ok(true)
+    }
+
+    /// Whether the block just read gives ids (gaps or an array), not yet
+    /// decoded.
+    pub(super) fn gives_ids(&self) -> bool {
+        matches!(self.block, Block::Unread { kind, .. } if kind == GAPS || kind == ARRAY)
+    }
+
+    /// The lowest and the highest id the list may hold in the block it
+    /// stands in, from the first not passed; `None` past its last block.
+    pub(super) fn bounds(&self) -> Option<(u32, u32)> {
+        match self.block {
+            // The first gap counts from `before` (an array's first id).
+            Block::Unread { before, last, .. } => Some((before, last)),
+            Block::Ids => Some((*self.ids.get(self.at)?, *self.ids.last()?)),
+            Block::Runs => {
+                let runs = self.runs.as_chunks::<2>().0;
+                Some((runs.get(self.at)?[0], runs.last()?[1]))
+            }
+            Block::Bits { first, bits } => {
+                let end = u64::from(first) + (bits.len() / WINDOW_BYTES) as u64;
+                Some((first << SHIFT, ((end << SHIFT) - 1) as u32))
+            }
+            Block::End => None,
+        }
+    }
+
+    /// Reads blocks, their headers alone, up to the first that may hold
+    /// `id` or later ids; the lowest and the highest id the list may hold
+    /// in it ([`bounds`](List::bounds)), `None` past its last block.
+    pub(super) fn reach(&mut self, id: u32) -> Result<Option<(u32, u32)>, Error> {
+        loop {
+            if let Some((low, last)) = self.bounds()
+                && last >= id
+            {
+                return Ok(Some((low, last)));
+            }
+            if !self.next_block()? {
+                return Ok(None);
+            }
+        }
+    }
+
+    /// Appends to `kept` those of `candidates` (rising, none below an id
+    /// this list was asked of before) that it holds: each block that may
+    /// hold some is decoded, and its ids merged with them (or tested by
+    /// bit, or walked as runs); the others are passed by their headers.
+    pub(super) fn keep(&mut self, candidates: &[u32], kept: &mut Vec<u32>) -> Result<(), Error> {
+        let isa = self.levels.kernels;
+        let mut i = 0;
+        while let Some(&v) = candidates.get(i) {
+            let Some((_, last)) = self.reach(v)? else {
+                return Ok(());
+            };
+            self.decode()?;
+            let seg = &candidates[i..];
+            let seg = &seg[..seg.partition_point(|&c| c <= last)];
+            i += seg.len();
+            let len = kept.len();
+            match self.block {
+                Block::Ids => {
+                    self.at += gallop(&self.ids[self.at..], |&x| x < v);
+                    let ids = &self.ids[self.at..];
+                    if seg.len() * scalar::SKEW < ids.len() {
+                        let mut j = 0;
+                        for &c in seg {
+                            j += gallop(&ids[j..], |&x| x < c);
+                            if ids.get(j) == Some(&c) {
+                                kept.push(c);
+                            }
+                        }
+                        continue;
+                    }
+                    kept.resize(len + seg.len(), 0);
+                    let n = crate::postings::keep_decoded(isa, seg, &mut kept[len..], ids);
+                    kept.truncate(len + n);
+                }
+                Block::Runs => {
+                    let runs = self.runs.as_chunks::<2>().0;
+                    self.at += gallop(&runs[self.at..], |r| r[1] < v);
+                    kept.extend_from_slice(seg);
+                    let n = scalar::keep_in_runs(&runs[self.at..], &mut kept[len..]);
+                    kept.truncate(len + n);
+                }
+                Block::Bits { first, bits } => {
+                    kept.extend_from_slice(seg);
+                    let n = scalar::keep_set(bits, first << SHIFT, &mut kept[len..]);
+                    kept.truncate(len + n);
+                }
+                Block::Unread { .. } | Block::End => unreachable!("a block reached and decoded"),
+            }
+        }
+        Ok(())
+    }
+
+    /// Decodes the block of gaps or an array the list stands in into its
+    /// ids; the ids.
+    pub(super) fn ids(&mut self) -> Result<&[u32], Error> {
+        self.decode()?;
+        Ok(self.ids.get(self.at..).unwrap_or(&[]))
+    }
+
     /// The bytes the list took, once it has been read to its end; else
     /// reads its remaining blocks.
     pub(super) fn finish(&mut self) -> Result<usize, Error> {
@@ -197,6 +329,9 @@ impl<'a> List<'a> {
 
     /// Reads the next block's header (a bitmap block's bytes are its
     /// body, read in place).
+    // Inlined into each loop that reads headers: a call a header costs a
+    // query that passes many blocks by them a tenth of its time.
+    #[inline(always)]
     fn read_block(&mut self) -> Result<(), Error> {
         self.left -= 1;
         let at = self.pos;
@@ -217,6 +352,9 @@ impl<'a> List<'a> {
         let Ok(last) = u32::try_from(last) else {
             return Err(corrupt(last_at, "a block past the largest id"));
         };
+        if last >> SHIFT < self.next {
+            return Err(corrupt(last_at, WINDOW_SHARED));
+        }
         let len_at = self.pos;
         let len = varint(self.bytes, &mut self.pos)? as usize;
         let start = self.pos;
@@ -230,6 +368,7 @@ impl<'a> List<'a> {
             body: &self.bytes[start..start + len],
             before: self.prev,
             last,
+            floor: self.next,
         };
         self.pos = start + len;
         self.prev = last;
@@ -246,6 +385,7 @@ impl<'a> List<'a> {
             body,
             before,
             last,
+            floor,
         } = self.block
         else {
             return Ok(());
@@ -262,6 +402,17 @@ impl<'a> List<'a> {
         };
         if got != last {
             return Err(corrupt(start, "a block's last id is not its header's"));
+        }
+        // Blocks hold whole windows: a walk by windows, which passes the
+        // window of a block's last id, and a walk by blocks would else
+        // read different ids.
+        let first = if kind == RUNS {
+            self.runs[0]
+        } else {
+            self.ids[0]
+        };
+        if first >> SHIFT < floor {
+            return Err(corrupt(start, WINDOW_SHARED));
         }
         Ok(())
     }
@@ -310,14 +461,19 @@ impl<'a> List<'a> {
         let Ok(last) = u32::try_from(last) else {
             return Err(corrupt(first_at, "a block past the largest id"));
         };
+        // At most `last`.
+        let first = first as u32;
+        if first >> SHIFT < self.next {
+            return Err(corrupt(first_at, WINDOW_SHARED));
+        }
         self.block = Block::Unread {
             kind: ARRAY,
             n,
             start,
             body,
-            // At most `last`.
-            before: first as u32,
+            before: first,
             last,
+            floor: self.next,
         };
         self.pos = start + len;
         self.prev = last;
@@ -561,19 +717,34 @@ impl<'a> Single<'a> {
         if self.kind == BITMAP {
             return Ok(scalar::keep_set(self.body, self.id << SHIFT, ids));
         }
+        Ok(scalar::keep_in_runs(self.runs(levels, d)?, ids))
+    }
+
+    /// Decodes its runs into `d` (grown to hold them), checked as a
+    /// [`List`]'s block. Runs.
+    pub(super) fn runs<'d>(
+        &self,
+        levels: Levels,
+        d: &'d mut Vec<u32>,
+    ) -> Result<&'d [[u32; 2]], Error> {
         decode_stream(levels, 2 * self.n, self.start, self.body, 0, d)?;
         let runs = &d.as_chunks::<2>().0[..self.n];
         if check_runs(levels.kernels, runs, self.start, 0)? != self.id {
             return Err(corrupt(self.start, "a block's last id is not its header's"));
         }
-        Ok(scalar::keep_in_runs(runs, ids))
+        Ok(runs)
+    }
+
+    /// Whether it is a block of runs.
+    pub(super) fn is_runs(&self) -> bool {
+        self.kind == RUNS
     }
 }
 
 /// `lists` read into `room` as [`Single`]s, those that give ids first and
-/// shortest first, if each is one, the first gives ids, and they are at
-/// most [`VIEWS`] (read in place: a query on short lists would feel their
-/// move).
+/// shortest first, if each is one, the first gives ids (or, with
+/// [`Filters::Kept`], every one is runs), and they are at most [`VIEWS`]
+/// (read in place: a query on short lists would feel their move).
 pub(super) fn singles<'r, 'a>(
     lists: &[&'a [u8]],
     room: &'r mut [Single<'a>; VIEWS],
@@ -584,7 +755,8 @@ pub(super) fn singles<'r, 'a>(
         *s = Single::new(bytes, filters)?;
     }
     room.sort_unstable_by_key(|s| (!s.gives_ids(), s.n));
-    room.first()?.gives_ids().then_some(&*room)
+    let all_runs = filters == Filters::Kept && room.iter().all(Single::is_runs);
+    (room.first()?.gives_ids() || all_runs).then_some(&*room)
 }
 
 /// A LEB128 varint of at most five bytes, whose value fits in 32 bits.
@@ -603,6 +775,9 @@ fn varint(bytes: &[u8], pos: &mut usize) -> Result<u32, Error> {
     }
     Err(corrupt(start, "a varint longer than five bytes"))
 }
+
+/// A block whose first id is in a window the block before holds ids in.
+const WINDOW_SHARED: &str = "a block that starts in a window the block before holds";
 
 fn corrupt(offset: usize, what: &'static str) -> Error {
     Error::Corrupt { offset, what }

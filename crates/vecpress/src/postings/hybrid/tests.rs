@@ -162,6 +162,45 @@ fn queries_agree_with_sets_at_every_level() {
     }
 }
 
+/// Sparse ids cut into blocks by a few runs between them, and lists of a
+/// few ids against long ones of every form: the list of fewest ids drives
+/// a block at a time, whatever the order the query gives them in, and
+/// the answers are the sets'.
+#[test]
+fn lists_of_many_blocks_answer_as_sets_do_whichever_drives() {
+    let mut rng = Rng(23);
+    for case in 0..120 {
+        let k = 2 + rng.below(3) as usize;
+        let lists: Vec<Vec<u32>> = (0..k)
+            .map(|i| {
+                if i > 0 && case % 3 == 0 {
+                    return list(&mut rng, false);
+                }
+                // Ids far apart, with a stretch of runs now and then.
+                let mut ids = Vec::new();
+                let mut at = rng.below(5000) as u32;
+                let step = [3, 40, 700, 5000][rng.below(4) as usize];
+                let n = [5, 60, 400, 3000][rng.below(4) as usize];
+                for _ in 0..n {
+                    if rng.below(40) == 0 {
+                        let run = 2 + rng.below(30) as u32;
+                        ids.extend(at..at + run);
+                        at += run;
+                    } else {
+                        ids.push(at);
+                    }
+                    at += 1 + rng.below(step) as u32;
+                }
+                ids
+            })
+            .collect();
+        answers_as_sets_do(&lists, case);
+        let mut turned = lists.clone();
+        turned.reverse();
+        answers_as_sets_do(&turned, case + 1);
+    }
+}
+
 /// Short lists (one block of gaps, an array, runs or a bitmap each, read
 /// without a `List`) beside longer ones: every mix answers as the sets do,
 /// up to more lists than a query holds on its stack.
@@ -176,6 +215,19 @@ fn short_lists_of_one_block_answer_as_sets_do() {
                     return list(&mut rng, false);
                 }
                 let w = rng.below(40) as u32 * WINDOW;
+                // In one case in seven, every list is a few long runs (a
+                // block of runs, where the shorter ones above are most
+                // often a bitmap): runs meet runs.
+                if case % 7 == 6 {
+                    let mut at = w + rng.below(100) as u32;
+                    let mut ids = Vec::new();
+                    while at < w + 3500 {
+                        let run = 20 + rng.below(300) as u32;
+                        ids.extend(at..at + run);
+                        at += run + 1 + rng.below(400) as u32;
+                    }
+                    return ids;
+                }
                 match rng.below(5) {
                     // A window's bitmap: one id in two of most of it.
                     0 => return (w..w + 3000).step_by(2).collect(),
@@ -468,6 +520,63 @@ fn hostile_headers_are_named() {
         decode_to_vec(&[0x80; 9]),
         Err(Error::Corrupt { offset: 0, .. })
     ));
+}
+
+/// Blocks hold whole windows: a block whose first id is in the window
+/// of the block before's last is damaged, named so by a decode and by a
+/// query that reads it, whichever way the query walks.
+#[test]
+fn a_block_that_shares_its_first_window_is_named() {
+    // Gaps from `before`, as a block of gaps (its stream at the offset
+    // returned, in the block).
+    let gaps = |ids: &[u32], before: u32| {
+        let body = stream_vbyte::encode_delta_to_vec(ids, before);
+        let mut b = Vec::new();
+        put_varint(&mut b, GAPS | (ids.len() as u32) << 2);
+        put_varint(&mut b, ids[ids.len() - 1] - before);
+        put_varint(&mut b, body.len() as u32);
+        let at = b.len();
+        b.extend(body);
+        (b, at)
+    };
+    let (first, _) = gaps(&[10, 20], 0);
+    let shared = |offset| Error::Corrupt {
+        offset,
+        what: "a block that starts in a window the block before holds",
+    };
+    // Within that window, named by its last id (after its kind and count);
+    // reaching into the next, by its first id (at its stream).
+    let (second, _) = gaps(&[30, 40], 20);
+    let mut list = vec![2];
+    list.extend(&first);
+    let within = shared(list.len() + 1);
+    list.extend(&second);
+    assert_eq!(decode_to_vec(&list), Err(within.clone()));
+    let (second, at) = gaps(&[30, WINDOW + 40], 20);
+    let mut reaching = vec![2];
+    reaching.extend(&first);
+    let into = shared(reaching.len() + at);
+    reaching.extend(&second);
+    assert_eq!(decode_to_vec(&reaching), Err(into.clone()));
+    // The same ids a window later are whole windows.
+    let (later, _) = gaps(&[WINDOW + 30, WINDOW + 40], 20);
+    let mut fine = vec![2];
+    fine.extend(&first);
+    fine.extend(&later);
+    assert_eq!(
+        decode_to_vec(&fine).unwrap(),
+        [10, 20, WINDOW + 30, WINDOW + 40]
+    );
+    let partner = encode_gaps(&[30, 40, 50]);
+    let long = encode_gaps(&(0..5000).map(|i| 2 * i).collect::<Vec<u32>>());
+    for &isa in Isa::available() {
+        let mut and = Vec::new();
+        for (bad, error) in [(&list, &within), (&reaching, &into)] {
+            for query in [[&bad[..], &partner], [&long, bad]] {
+                assert_eq!(and_with(isa, &query, &mut and), Err(error.clone()));
+            }
+        }
+    }
 }
 
 #[test]
