@@ -253,9 +253,12 @@ impl<'a> List<'a> {
             {
                 return Ok(Some((low, last)));
             }
-            if !self.next_block()? {
+            // Its header read in this loop, with no call a block.
+            if self.left == 0 {
+                self.block = Block::End;
                 return Ok(None);
             }
+            self.read_block()?;
         }
     }
 
@@ -279,6 +282,9 @@ impl<'a> List<'a> {
                 Block::Ids => {
                     self.at += gallop(&self.ids[self.at..], |&x| x < v);
                     let ids = &self.ids[self.at..];
+                    // Those up to the last candidate.
+                    let top = seg[seg.len() - 1];
+                    let ids = &ids[..ids.partition_point(|&x| x <= top)];
                     if seg.len() * scalar::SKEW < ids.len() {
                         let mut j = 0;
                         for &c in seg {
