@@ -1,5 +1,6 @@
-//! The intersection: short lists merged whole, longer ones a span of
-//! windows at a time.
+//! The intersection: short lists merged whole, longer ones driven by the
+//! list of fewest ids, a block at a time (its blocks of runs or a bitmap
+//! walked a span of windows at a time).
 
 use super::pool::{Found, Scratch, VIEWS, with_lists, with_pool, with_views};
 use super::read::{Filters, List, Single, View, singles};
@@ -7,9 +8,8 @@ use super::span::{self, and_count2, and_words, clipped, count, draw_runs, extrac
 use super::{Levels, SHIFT, WORDS, scalar};
 use crate::{Error, Isa};
 
-/// The intersection, a span of windows at a time: from a window that every
-/// list holds ids in (leapfrogging to it) to the first end of a list's
-/// block, so that in the span each list is one bitmap or one array of ids.
+/// The intersection: of lists of one block each by [`and_singles`], of
+/// others by [`intersect_lists`].
 pub(super) fn intersect(levels: Levels, lists: &[&[u8]], found: &mut Found) -> Result<(), Error> {
     if lists.is_empty() {
         return Ok(());
