@@ -93,16 +93,7 @@ fn and_single_runs(
         );
         core::mem::swap(&mut s.runs, &mut s.other);
     }
-    match found {
-        Found::Ids(out) => span::expand(isa, &s.runs, 0, 1 << 32, out),
-        Found::Count(n) => {
-            **n += s
-                .runs
-                .iter()
-                .map(|&[a, b]| (b - a) as usize + 1)
-                .sum::<usize>()
-        }
-    }
+    runs_found(isa, &s.runs, found);
     Ok(())
 }
 
@@ -365,11 +356,15 @@ fn span_and(isa: Isa, views: &[View], w: u32, e: u32, s: &mut Scratch, found: &m
             }
         }
     }
+    runs_found(isa, &s.runs, found);
+}
+
+/// The ids of `runs` written out, or counted.
+fn runs_found(isa: Isa, runs: &[[u32; 2]], found: &mut Found) {
     match found {
-        Found::Ids(out) => span::expand(isa, &s.runs, 0, 1 << 32, out),
+        Found::Ids(out) => span::expand(isa, runs, 0, 1 << 32, out),
         Found::Count(n) => {
-            **n += s
-                .runs
+            **n += runs
                 .iter()
                 .map(|&[a, b]| (b - a) as usize + 1)
                 .sum::<usize>()

@@ -219,29 +219,13 @@ fn short_lists_of_one_block_answer_as_sets_do() {
                 // block of runs, where the shorter ones above are most
                 // often a bitmap): runs meet runs.
                 if case % 7 == 6 {
-                    let mut at = w + rng.below(100) as u32;
-                    let mut ids = Vec::new();
-                    while at < w + 3500 {
-                        let run = 20 + rng.below(300) as u32;
-                        ids.extend(at..at + run);
-                        at += run + 1 + rng.below(400) as u32;
-                    }
-                    return ids;
+                    return runs_in_window(&mut rng, w, 20..320, 400);
                 }
                 match rng.below(5) {
                     // A window's bitmap: one id in two of most of it.
                     0 => return (w..w + 3000).step_by(2).collect(),
                     // A window's runs of consecutive ids.
-                    1 => {
-                        let mut at = w + rng.below(100) as u32;
-                        let mut ids = Vec::new();
-                        while at < w + 3500 {
-                            let run = 1 + rng.below(60) as u32;
-                            ids.extend(at..at + run);
-                            at += run + 1 + rng.below(200) as u32;
-                        }
-                        return ids;
-                    }
+                    1 => return runs_in_window(&mut rng, w, 1..61, 200),
                     _ => {}
                 }
                 let n = [1, 3, 16, 64, 65, 300, 1024][rng.below(7) as usize];
@@ -252,6 +236,19 @@ fn short_lists_of_one_block_answer_as_sets_do() {
             .collect();
         answers_as_sets_do(&lists, case);
     }
+}
+
+/// Runs of consecutive ids from near the start of window `w` to near its
+/// end, each of a length in `lengths`, up to `apart` ids apart.
+fn runs_in_window(rng: &mut Rng, w: u32, lengths: core::ops::Range<u32>, apart: u64) -> Vec<u32> {
+    let mut at = w + rng.below(100) as u32;
+    let mut ids = Vec::new();
+    while at < w + 3500 {
+        let run = lengths.start + rng.below(u64::from(lengths.end - lengths.start)) as u32;
+        ids.extend(at..at + run);
+        at += run + 1 + rng.below(apart) as u32;
+    }
+    ids
 }
 
 /// A short list read whole by its one decode fails as a list read block by
