@@ -209,6 +209,9 @@ impl<'a> List<'a> {
     }
 
     /// Reads the next block's header; `false` past the last block.
+    // Inlined, as `read_block` is, into the loops that pass blocks by
+    // their headers.
+    #[inline(always)]
     pub(super) fn next_block(&mut self) -> Result<bool, Error> {
         if self.left == 0 {
             self.block = Block::End;
@@ -253,12 +256,9 @@ impl<'a> List<'a> {
             {
                 return Ok(Some((low, last)));
             }
-            // Its header read in this loop, with no call a block.
-            if self.left == 0 {
-                self.block = Block::End;
+            if !self.next_block()? {
                 return Ok(None);
             }
-            self.read_block()?;
         }
     }
 
