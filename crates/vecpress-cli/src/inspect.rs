@@ -148,6 +148,12 @@ fn cpu() -> std::io::Result<()> {
         "gather and scatter"
     };
     writeln!(out, "  {:<26}{}", "pfor exceptions at avx512", form)?;
+    let form = if tune::merge_in_vectors() {
+        "vector compares (the avx2 kernel)"
+    } else {
+        "compares into mask registers"
+    };
+    writeln!(out, "  {:<26}{}", "merge at avx512", form)?;
     Ok(())
 }
 

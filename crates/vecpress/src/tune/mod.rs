@@ -281,6 +281,10 @@ pub struct Profile {
     /// scalar read-modify-write each (`true`), or by a gather and a
     /// scatter of eight (see [`pfor_scalar_patch`]).
     pub pfor_scalar_patch: bool,
+    /// Whether the intersection's merge at the AVX-512 level compares in
+    /// vector registers, as the AVX2 kernel does (`true`), or into mask
+    /// registers (see [`merge_in_vectors`]).
+    pub merge_in_vectors: bool,
 }
 
 impl Profile {
@@ -461,6 +465,24 @@ pub fn bit_split_one_pass() -> bool {
 pub fn pfor_scalar_patch() -> bool {
     static CHOSEN: OnceLock<bool> = OnceLock::new();
     *CHOSEN.get_or_init(|| Cpu::current().profile().pfor_scalar_patch)
+}
+
+/// Whether the intersection's merge at the AVX-512 level
+/// ([`Op::Intersect`]) runs the AVX2 kernel, whose compares of eight
+/// candidates with eight values are vector compares joined by `vpor` and
+/// one `vmovmskps`, as this CPU's profile says; otherwise the AVX-512 one,
+/// whose compares go into mask registers joined by `korw`. Zen 4 runs the
+/// mask form at two thirds of the vector form's speed (`perf/amd-25-17.md`);
+/// the other profiles keep it until their records measure both. The
+/// choice is made where the function is compiled: with AVX-512 enabled,
+/// the compiler turns the vector form into the mask form.
+///
+/// ```
+/// assert_eq!(vecpress::tune::merge_in_vectors(), vecpress::tune::Cpu::current().profile().merge_in_vectors);
+/// ```
+pub fn merge_in_vectors() -> bool {
+    static CHOSEN: OnceLock<bool> = OnceLock::new();
+    *CHOSEN.get_or_init(|| Cpu::current().profile().merge_in_vectors)
 }
 
 #[cfg(test)]

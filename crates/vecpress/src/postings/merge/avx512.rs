@@ -1,7 +1,10 @@
 //! The AVX-512 merges. The intersection: eight lanes still (256-bit
 //! registers, with VL), the compares into a mask register and the found
 //! lanes compressed by `vpcompressd` in a register, then stored whole (Zen 4
-//! runs its memory form as microcode, far slower than the two). The union: sixteen lanes, a bitonic network.
+//! runs its memory form as microcode, far slower than the two). A CPU whose
+//! profile says [`merge_in_vectors`](crate::tune::merge_in_vectors) runs
+//! the AVX2 kernel at this level instead. The union: sixteen lanes, a
+//! bitonic network.
 
 use core::arch::x86_64::*;
 

@@ -65,7 +65,25 @@ pub(crate) fn keep_common(
         a.len(),
         out.len()
     );
+    keep_common_as(isa, crate::tune::merge_in_vectors(), a, i, out, kept, b)
+}
+
+/// [`keep_common`] with the AVX-512 level's form given: `vectors`, the
+/// AVX2 kernel's compares ([`tune::merge_in_vectors`](crate::tune::merge_in_vectors)).
+#[inline(always)]
+fn keep_common_as(
+    isa: Isa,
+    vectors: bool,
+    a: &[u32],
+    i: usize,
+    out: &mut [u32],
+    kept: usize,
+    b: &[u32],
+) -> Merged {
     match isa {
+        // SAFETY: the level's features include AVX2's.
+        #[cfg(target_arch = "x86_64")]
+        Isa::Avx512 if vectors => unsafe { avx2::keep_common(a, i, out, kept, b) },
         // SAFETY: `tune::isa`, `Isa::best` or a checked level: the CPU has AVX-512
         // (F, BW, VL among them); the bounds were asserted.
         #[cfg(target_arch = "x86_64")]

@@ -1,7 +1,7 @@
 //! Every level's merge against the scalar one: on sorted blocks of every
 //! density, from every starting point, and on blocks that are not sorted.
 
-use super::{Merged, keep_common, scalar};
+use super::{Merged, keep_common_as, scalar};
 use crate::Isa;
 use crate::postings::tests::Rng;
 
@@ -25,16 +25,21 @@ fn blocks(rng: &mut Rng, len: u32, pa: u64, pb: u64, base: u32) -> (Vec<u32>, Ve
 
 /// Runs `isa`'s merge and the scalar one from `(i, kept)`; checks that they
 /// agree on where they stopped and what they kept.
+/// Both forms of the AVX-512 level (compares in vectors or into masks)
+/// are run, whichever this CPU's profile chooses.
 fn check(isa: Isa, a: &[u32], b: &[u32], i: usize, kept: usize) -> Merged {
-    let (mut x, mut y) = (vec![9; a.len()], vec![9; a.len()]);
-    let got = keep_common(isa, a, i, &mut x, kept, b);
+    let mut y = vec![9; a.len()];
     let want = scalar::keep_common(a, i, &mut y, kept, b, 0);
-    assert_eq!(
-        got, want,
-        "{isa:?}: a {a:?} b {b:?} from {i} keeping at {kept}"
-    );
-    assert_eq!(x[..got.kept], y[..want.kept], "{isa:?}: kept");
-    got
+    for vectors in [false, true] {
+        let mut x = vec![9; a.len()];
+        let got = keep_common_as(isa, vectors, a, i, &mut x, kept, b);
+        assert_eq!(
+            got, want,
+            "{isa:?} (vectors {vectors}): a {a:?} b {b:?} from {i} keeping at {kept}"
+        );
+        assert_eq!(x[..got.kept], y[..want.kept], "{isa:?}: kept");
+    }
+    want
 }
 
 #[test]
@@ -93,11 +98,13 @@ fn blocks_that_are_not_sorted_stay_in_bounds() {
             let b: Vec<u32> = (0..m).map(|_| rng.below(24) as u32).collect();
             let i = rng.below(n as u64 + 1) as usize;
             let kept = rng.below(i as u64 + 1) as usize;
-            let m = keep_common(isa, &a, i, &mut out, kept, &b);
-            assert!(
-                m.kept <= m.i && m.i <= n && m.j <= b.len(),
-                "{isa:?}: {m:?}"
-            );
+            for vectors in [false, true] {
+                let m = keep_common_as(isa, vectors, &a, i, &mut out, kept, &b);
+                assert!(
+                    m.kept <= m.i && m.i <= n && m.j <= b.len(),
+                    "{isa:?} (vectors {vectors}): {m:?}"
+                );
+            }
         }
     }
 }
