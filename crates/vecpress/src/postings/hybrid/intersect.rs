@@ -152,19 +152,17 @@ fn intersect_lists(
             }
             continue;
         };
-        s.a.clear();
-        second.keep(ids, &mut s.a)?;
+        let mut c = second.keep(ids, &mut s.a)?;
         for l in rest {
-            if s.a.is_empty() {
+            if c == 0 {
                 continue 'blocks;
             }
-            s.b.clear();
-            l.keep(&s.a, &mut s.b)?;
+            c = l.keep(&s.a[..c], &mut s.b)?;
             core::mem::swap(&mut s.a, &mut s.b);
         }
         match found {
-            Found::Ids(out) => out.extend_from_slice(&s.a),
-            Found::Count(n) => **n += s.a.len(),
+            Found::Ids(out) => out.extend_from_slice(&s.a[..c]),
+            Found::Count(n) => **n += c,
         }
     }
 }

@@ -262,23 +262,26 @@ impl<'a> List<'a> {
         }
     }
 
-    /// Appends to `kept` those of `candidates` (rising, none below an id
-    /// this list was asked of before) that it holds: each block that may
-    /// hold some is decoded, and its ids merged with them (or tested by
-    /// bit, or walked as runs); the others are passed by their headers.
-    pub(super) fn keep(&mut self, candidates: &[u32], kept: &mut Vec<u32>) -> Result<(), Error> {
+    /// Writes to the front of `kept` those of `candidates` (rising, none
+    /// below an id this list was asked of before) that it holds, and
+    /// returns how many: each block that may hold some is decoded,
+    /// and its ids merged with them (or tested by bit, or walked as runs);
+    /// the others are passed by their headers. `kept` is grown to the room
+    /// a block's candidates take but never cut or cleared, so that a query
+    /// fills none of it with zeros a block at a time.
+    pub(super) fn keep(&mut self, candidates: &[u32], kept: &mut Vec<u32>) -> Result<usize, Error> {
         let isa = self.levels.kernels;
-        let mut i = 0;
+        let (mut i, mut n) = (0, 0);
         while let Some(&v) = candidates.get(i) {
             let Some((_, last)) = self.reach(v)? else {
-                return Ok(());
+                return Ok(n);
             };
             self.decode()?;
             let seg = &candidates[i..];
             let seg = &seg[..seg.partition_point(|&c| c <= last)];
             i += seg.len();
-            let len = kept.len();
-            match self.block {
+            let room = &mut first_n(kept, n + seg.len())[n..];
+            n += match self.block {
                 Block::Ids => {
                     self.at += gallop(&self.ids[self.at..], |&x| x < v);
                     let ids = &self.ids[self.at..];
@@ -286,35 +289,33 @@ impl<'a> List<'a> {
                     let top = seg[seg.len() - 1];
                     let ids = &ids[..ids.partition_point(|&x| x <= top)];
                     if seg.len() * scalar::SKEW < ids.len() {
-                        let mut j = 0;
+                        let (mut j, mut k) = (0, 0);
                         for &c in seg {
                             j += gallop(&ids[j..], |&x| x < c);
                             if ids.get(j) == Some(&c) {
-                                kept.push(c);
+                                room[k] = c;
+                                k += 1;
                             }
                         }
-                        continue;
+                        k
+                    } else {
+                        crate::postings::keep_decoded(isa, seg, room, ids)
                     }
-                    kept.resize(len + seg.len(), 0);
-                    let n = crate::postings::keep_decoded(isa, seg, &mut kept[len..], ids);
-                    kept.truncate(len + n);
                 }
                 Block::Runs => {
                     let runs = self.runs.as_chunks::<2>().0;
                     self.at += gallop(&runs[self.at..], |r| r[1] < v);
-                    kept.extend_from_slice(seg);
-                    let n = scalar::keep_in_runs(&runs[self.at..], &mut kept[len..]);
-                    kept.truncate(len + n);
+                    room.copy_from_slice(seg);
+                    scalar::keep_in_runs(&runs[self.at..], room)
                 }
                 Block::Bits { first, bits } => {
-                    kept.extend_from_slice(seg);
-                    let n = scalar::keep_set(bits, first << SHIFT, &mut kept[len..]);
-                    kept.truncate(len + n);
+                    room.copy_from_slice(seg);
+                    scalar::keep_set(bits, first << SHIFT, room)
                 }
                 Block::Unread { .. } | Block::End => unreachable!("a block reached and decoded"),
-            }
+            };
         }
-        Ok(())
+        Ok(n)
     }
 
     /// Decodes the block of gaps or an array the list stands in into its
