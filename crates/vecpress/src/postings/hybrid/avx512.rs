@@ -121,6 +121,76 @@ pub(super) unsafe fn extract(words: &[u64], base: u32, out: &mut Vec<u32>) {
     unsafe { out.set_len(n) };
 }
 
+/// [`super::scalar::keep_set`], sixteen ids a step where they fall in two
+/// adjacent 1024-bit pieces of the bitmap (four registers' loads): each
+/// id's 32-bit word picked by `vpermt2d` from the piece's sixteen, shifted
+/// to its bit, the ids whose bit is set compressed and stored after those
+/// kept. Other steps (sparse ids, ids past the bitmap, a damaged list's
+/// ids out of order) and the last few ids take the scalar test, a load
+/// and a shift an id.
+///
+/// # Safety
+/// The CPU has every feature of `Isa::Avx512`.
+#[target_feature(
+    enable = "sse2,ssse3,sse4.1,avx,avx2,bmi1,bmi2,popcnt,avx512f,avx512bw,avx512vl,avx512vbmi,avx512vbmi2"
+)]
+pub(super) unsafe fn keep_set(bits: &[u8], base: u32, ids: &mut [u32]) -> usize {
+    const PIECE: usize = 128;
+    let n = ids.len();
+    let pieces = bits.len() / PIECE;
+    let (vbase, low5, one) = (
+        _mm512_set1_epi32(base as i32),
+        _mm512_set1_epi32(31),
+        _mm512_set1_epi32(1),
+    );
+    let t = bits.as_ptr();
+    let (mut i, mut kept) = (0, 0);
+    while i + 16 <= n {
+        // Taken anew each step: the scalar steps borrow `ids` whole.
+        let p = ids.as_mut_ptr();
+        // SAFETY: `i + 16 <= n`: sixteen ids at `i` are readable; the
+        // store of sixteen lanes at `kept <= i` stays within them, and
+        // the ids after `i + 16` it does not reach are read later.
+        // Pieces `c` (and `c + 1` if any lane is in it) are below
+        // `pieces`: whole in `bits`.
+        unsafe {
+            let v = _mm512_loadu_si512(p.add(i).cast());
+            let bit = _mm512_sub_epi32(v, vbase);
+            let c = (*p.add(i)).wrapping_sub(base) >> 10;
+            let piece = _mm512_srli_epi32::<10>(bit);
+            let this = _mm512_cmpeq_epi32_mask(piece, _mm512_set1_epi32(c as i32));
+            let next = _mm512_cmpeq_epi32_mask(piece, _mm512_set1_epi32(c.wrapping_add(1) as i32));
+            let c = c as usize;
+            if this | next != !0 || c >= pieces || (next != 0 && c + 1 >= pieces) {
+                kept += super::scalar::keep_set_at(bits, base, ids, i, i + 16, kept);
+                i += 16;
+                continue;
+            }
+            let at = t.add(c * PIECE);
+            let word = _mm512_srli_epi32::<5>(bit);
+            let mut w = _mm512_permutex2var_epi32(
+                _mm512_loadu_si512(at.cast()),
+                word,
+                _mm512_loadu_si512(at.add(64).cast()),
+            );
+            if next != 0 {
+                let w1 = _mm512_permutex2var_epi32(
+                    _mm512_loadu_si512(at.add(PIECE).cast()),
+                    word,
+                    _mm512_loadu_si512(at.add(PIECE + 64).cast()),
+                );
+                w = _mm512_mask_mov_epi32(w, next, w1);
+            }
+            let set = _mm512_srlv_epi32(w, _mm512_and_si512(bit, low5));
+            let hit = _mm512_test_epi32_mask(set, one);
+            _mm512_storeu_si512(p.add(kept).cast(), _mm512_maskz_compress_epi32(hit, v));
+            kept += hit.count_ones() as usize;
+        }
+        i += 16;
+    }
+    kept + super::scalar::keep_set_at(bits, base, ids, i, n, kept)
+}
+
 /// Appends the ids of `runs` cut to ids `lo..hi`: eight ids, then sixteen
 /// a store from a run's first (a run of a few ids, as most are, in one),
 /// each store starting where the run before ended, with room for the last

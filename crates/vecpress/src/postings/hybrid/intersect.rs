@@ -290,7 +290,12 @@ fn span_and(isa: Isa, views: &[View], w: u32, e: u32, s: &mut Scratch, found: &m
                     copied = true;
                 }
                 View::Bits(bits) => {
-                    c = scalar::keep_set(bits, lo as u32, in_place(&mut s.a, ids, &mut copied, c));
+                    c = span::keep_set(
+                        isa,
+                        bits,
+                        lo as u32,
+                        in_place(&mut s.a, ids, &mut copied, c),
+                    );
                 }
                 View::Runs(runs) => {
                     c = scalar::keep_in_runs(runs, in_place(&mut s.a, ids, &mut copied, c));

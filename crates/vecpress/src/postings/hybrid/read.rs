@@ -310,7 +310,7 @@ impl<'a> List<'a> {
                 }
                 Block::Bits { first, bits } => {
                     room.copy_from_slice(seg);
-                    scalar::keep_set(bits, first << SHIFT, room)
+                    span::keep_set(isa, bits, first << SHIFT, room)
                 }
                 Block::Unread { .. } | Block::End => unreachable!("a block reached and decoded"),
             };
@@ -722,7 +722,12 @@ impl<'a> Single<'a> {
         d: &mut Vec<u32>,
     ) -> Result<usize, Error> {
         if self.kind == BITMAP {
-            return Ok(scalar::keep_set(self.body, self.id << SHIFT, ids));
+            return Ok(span::keep_set(
+                levels.kernels,
+                self.body,
+                self.id << SHIFT,
+                ids,
+            ));
         }
         Ok(scalar::keep_in_runs(self.runs(levels, d)?, ids))
     }

@@ -42,15 +42,29 @@ pub(super) fn extract(words: &[u64], base: u32, out: &mut Vec<u32>) {
 /// bitmap of windows starting at `base`; returns how many. Ids outside
 /// them (a damaged list's) are dropped.
 pub(super) fn keep_set(bits: &[u8], base: u32, ids: &mut [u32]) -> usize {
-    let mut kept = 0;
-    for i in 0..ids.len() {
+    keep_set_at(bits, base, ids, 0, ids.len(), 0)
+}
+
+/// [`keep_set`] of `ids[from..to]`, those kept written from `ids[kept]`
+/// on (`kept <= from`); returns how many.
+#[inline(always)]
+pub(super) fn keep_set_at(
+    bits: &[u8],
+    base: u32,
+    ids: &mut [u32],
+    from: usize,
+    to: usize,
+    kept: usize,
+) -> usize {
+    let mut k = kept;
+    for i in from..to {
         let v = ids[i];
         let bit = v.wrapping_sub(base) as usize;
         let byte = bits.get(bit / 8).copied().unwrap_or(0);
-        ids[kept] = v;
-        kept += usize::from(byte >> (bit % 8) & 1);
+        ids[k] = v;
+        k += usize::from(byte >> (bit % 8) & 1);
     }
-    kept
+    k - kept
 }
 
 /// Whether runs (first and last) rise from `before` with no two touching,

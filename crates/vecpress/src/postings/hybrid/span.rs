@@ -99,6 +99,19 @@ pub(super) fn runs_fit(isa: Isa, runs: &[[u32; 2]], before: u32) -> bool {
     }
 }
 
+/// Keeps, in order at the front of `ids`, those whose bit is set in the
+/// bitmap of windows starting at `base`; returns how many. Ids outside
+/// them (a damaged list's) are dropped.
+pub(super) fn keep_set(isa: Isa, bits: &[u8], base: u32, ids: &mut [u32]) -> usize {
+    match isa {
+        // SAFETY: `tune::isa` or a checked level: the CPU has every feature
+        // of `Isa::Avx512`.
+        #[cfg(target_arch = "x86_64")]
+        Isa::Avx512 => unsafe { avx512::keep_set(bits, base, ids) },
+        _ => scalar::keep_set(bits, base, ids),
+    }
+}
+
 /// Writes ids `first` plus each 16-bit offset into `out` (as long);
 /// whether the offsets fall or start at 0.
 pub(super) fn widen(isa: Isa, first: u32, offsets: &[[u8; 2]], out: &mut [u32]) -> bool {

@@ -622,6 +622,52 @@ fn window_kernels_agree_with_the_scalar_ones() {
     }
 }
 
+/// Ids kept by a bit test at every level as by the scalar kernel: bitmaps
+/// of one to four windows (and lengths no window has), of every density;
+/// ids of every density over them, sorted, some below the bitmap or past
+/// it, or out of order, at lengths about the kernels' sixteen.
+#[test]
+fn bit_tests_agree_with_the_scalar_one() {
+    let mut rng = Rng(41);
+    for case in 0..3000 {
+        let len = match case % 5 {
+            4 => rng.below(1200) as usize,
+            _ => (1 + rng.below(4) as usize) * WINDOW_BYTES,
+        };
+        let density = rng.below(9);
+        let bits: Vec<u8> = (0..len)
+            .map(|_| (0..8).fold(0u8, |b, k| b | u8::from(rng.below(8) < density) << k))
+            .collect();
+        let base = (rng.below(u64::from(WINDOWS)) as u32) << SHIFT;
+        let span = (len as u64 * 8).max(1);
+        let n = rng.below(120) as usize;
+        // From every id of the bitmap to one in 2,000, and past it at times.
+        let gap = [1, 8, 64, 2000][rng.below(4) as usize];
+        let step = 1 + rng.below(gap);
+        let mut at = rng.below(span);
+        let mut ids: Vec<u32> = (0..n)
+            .map(|_| {
+                at += rng.below(step) + 1;
+                let off = if case % 7 == 0 { at } else { at % (span + 40) };
+                base.wrapping_add(off as u32)
+            })
+            .collect();
+        match case % 11 {
+            3 => ids.sort_unstable(),
+            5 if n > 1 => ids.swap(0, n - 1),
+            7 if n > 0 => ids[n / 2] = base.wrapping_sub(1 + rng.below(5000) as u32),
+            _ => ids.sort_unstable(),
+        }
+        let mut want = ids.clone();
+        let k = scalar::keep_set(&bits, base, &mut want);
+        for &isa in Isa::available() {
+            let mut got = ids.clone();
+            let m = span::keep_set(isa, &bits, base, &mut got);
+            assert_eq!(got[..m], want[..k], "case {case}, {isa:?}");
+        }
+    }
+}
+
 /// Runs' ids written at every level as a range of each: runs of one id to
 /// a window's, a few apart or far, up to the largest id, cut to spans that
 /// start and end inside them or hold them whole; the ids before untouched.
