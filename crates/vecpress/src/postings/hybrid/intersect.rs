@@ -2,7 +2,7 @@
 //! list of fewest ids, a block at a time (its blocks of runs or a bitmap
 //! walked a span of windows at a time).
 
-use super::pool::{Found, Scratch, VIEWS, with_lists, with_pool, with_views};
+use super::pool::{Found, Scratch, VIEWS, pooled, with_lists, with_views};
 use super::read::{Filters, List, Single, View, singles};
 use super::span::{self, and_count2, and_words, clipped, count, draw_runs, extract, span_end};
 use super::{Levels, SHIFT, WORDS, scalar};
@@ -16,7 +16,7 @@ pub(super) fn intersect(levels: Levels, lists: &[&[u8]], found: &mut Found) -> R
     }
     let mut one = [Single::EMPTY; VIEWS];
     if let Some(singles) = singles(lists, &mut one, Filters::Kept) {
-        return with_pool(|pool| {
+        return pooled(|pool| {
             let got = and_singles(levels, singles, &mut pool.scratch, found);
             pool.scratch.trim();
             got

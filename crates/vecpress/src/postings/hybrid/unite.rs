@@ -1,7 +1,7 @@
 //! The union: short lists merged whole, longer ones a span of windows at a
 //! time, drawn into a bitmap where dense.
 
-use super::pool::{Scratch, VIEWS, with_lists, with_pool};
+use super::pool::{Scratch, VIEWS, pooled, with_lists};
 use super::read::{Filters, List, Single, View, singles};
 use super::span::{CHUNK, draw_runs, expand, extract, or_words, span_end};
 use super::{Levels, SHIFT, WINDOWS, WORDS};
@@ -20,7 +20,7 @@ const DRAWN: usize = 8;
 pub(super) fn unite(levels: Levels, lists: &[&[u8]], out: &mut Vec<u32>) -> Result<(), Error> {
     let mut one = [Single::EMPTY; VIEWS];
     if let Some(singles) = singles(lists, &mut one, Filters::Refused) {
-        return with_pool(|pool| {
+        return pooled(|pool| {
             let got = or_singles(levels, singles, &mut pool.scratch, out);
             pool.scratch.trim();
             got
