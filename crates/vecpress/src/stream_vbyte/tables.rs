@@ -30,9 +30,9 @@ pub(crate) trait Variant: Copy + 'static {
     /// Encoding shuffle masks per control byte.
     const ENCODE: &'static [[u8; 16]; 256];
     /// Which bytes of four u32 values hold data, per control byte: bit
-    /// `4i + j` is set for `j < ` the length of value `i` (a `vpexpandb` mask;
-    /// only the AVX-512 decoder reads it).
-    #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
+    /// `4i + j` is set for `j < ` the length of value `i` (a `vpexpandb`
+    /// mask, as [`expand_mask`] makes them; the tests' reference).
+    #[cfg(test)]
     const EXPAND: &'static [u16; 256];
     /// The largest value codes 0, 1 and 2 hold (code 3 holds any).
     const LIMITS: [u32; 3];
@@ -41,6 +41,10 @@ pub(crate) trait Variant: Copy + 'static {
     /// The data bytes of the 32 codes in the 8 control bytes of `keys`
     /// (little-endian), from bit counts.
     fn len8(keys: u64) -> usize;
+    /// [`expand_mask`]'s nibbles, from the low and the high bit of each
+    /// nibble's code (bit 0 of the nibble, in `lo` and `hi`).
+    #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
+    fn nibbles(lo: u64, hi: u64) -> u64;
 }
 
 /// The standard format: codes 0..=3 stand for 1..=4 data bytes.
@@ -60,6 +64,7 @@ impl Variant for Codes1234 {
     const LENGTH: &'static [u8; 256] = &LENGTH;
     const DECODE: &'static [[u8; 16]; 256] = &DECODE.0;
     const ENCODE: &'static [[u8; 16]; 256] = &ENCODE.0;
+    #[cfg(test)]
     const EXPAND: &'static [u16; 256] = &EXPAND;
     const LIMITS: [u32; 3] = [0xff, 0xffff, 0xff_ffff];
 
@@ -73,6 +78,12 @@ impl Variant for Codes1234 {
         // Each code c takes c + 1 bytes: 32 + sum of codes.
         32 + (keys & LO).count_ones() as usize + 2 * (keys >> 1 & LO).count_ones() as usize
     }
+
+    #[inline(always)]
+    fn nibbles(lo: u64, hi: u64) -> u64 {
+        // A byte always; a second from code 1, a third from 2, a fourth at 3.
+        NIBBLE | (lo | hi) << 1 | hi << 2 | (lo & hi) << 3
+    }
 }
 
 impl Variant for Codes0124 {
@@ -80,6 +91,7 @@ impl Variant for Codes0124 {
     const LENGTH: &'static [u8; 256] = &LENGTH_0124;
     const DECODE: &'static [[u8; 16]; 256] = &DECODE_0124.0;
     const ENCODE: &'static [[u8; 16]; 256] = &ENCODE_0124.0;
+    #[cfg(test)]
     const EXPAND: &'static [u16; 256] = &EXPAND_0124;
     const LIMITS: [u32; 3] = [0, 0xff, 0xffff];
 
@@ -94,6 +106,12 @@ impl Variant for Codes0124 {
         let lo = keys & LO;
         let hi = keys >> 1 & LO;
         (lo.count_ones() + 2 * hi.count_ones() + (lo & hi).count_ones()) as usize
+    }
+
+    #[inline(always)]
+    fn nibbles(lo: u64, hi: u64) -> u64 {
+        // A byte from code 1, a second from 2, four at 3.
+        (lo | hi) | hi << 1 | (lo & hi) * 0b1100
     }
 }
 
@@ -119,22 +137,32 @@ pub(crate) static ENCODE: crate::simd::Aligned<[[u8; 16]; 256]> =
 pub(crate) static ENCODE_0124: crate::simd::Aligned<[[u8; 16]; 256]> =
     crate::simd::Aligned(build_encode(LENS_0124));
 
-#[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
+#[cfg(test)]
 pub(crate) static EXPAND: [u16; 256] = build_expand(LENS_1234);
-#[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
+#[cfg(test)]
 pub(crate) static EXPAND_0124: [u16; 256] = build_expand(LENS_0124);
 
-/// The `vpexpandb` mask of four control bytes: their `expand` rows side by
-/// side, 64 bits for the 16 values' bytes.
-#[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
-#[inline(always)]
-pub(crate) fn expand_mask(expand: &[u16; 256], control: [u8; 4]) -> u64 {
-    control
-        .iter()
-        .rev()
-        .fold(0, |m, &c| m << 16 | u64::from(expand[usize::from(c)]))
+/// The `vpexpandb` mask of four control bytes: for each of their 16
+/// values, a nibble whose low bits, one a data byte, mark its bytes in its
+/// four. One `pdep` spreads the 16 codes to the low bits of 16
+/// nibbles, and a few logic steps make each nibble its value's bytes
+/// ([`Variant::nibbles`]): a lookup of four rows waits on four extracts of
+/// the control bytes, then four loads, before the shifts that join them.
+#[cfg(target_arch = "x86_64")]
+#[inline]
+#[target_feature(
+    enable = "sse2,ssse3,sse4.1,avx,avx2,bmi1,bmi2,popcnt,avx512f,avx512bw,avx512vl,avx512vbmi,avx512vbmi2"
+)]
+pub(crate) fn expand_mask<V: Variant>(control: [u8; 4]) -> u64 {
+    let control = u64::from(u32::from_le_bytes(control));
+    let codes = core::arch::x86_64::_pdep_u64(control, 0x3333_3333_3333_3333);
+    V::nibbles(codes & NIBBLE, codes >> 1 & NIBBLE)
 }
 
+/// The low bit of each nibble.
+const NIBBLE: u64 = 0x1111_1111_1111_1111;
+
+#[cfg(test)]
 const fn build_expand(lens: [usize; 4]) -> [u16; 256] {
     let mut table = [0u16; 256];
     let mut key = 0;

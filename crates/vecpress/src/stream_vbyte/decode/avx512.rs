@@ -50,7 +50,7 @@ pub(super) unsafe fn decode<V: Variant, const DELTA: bool>(
 
 /// Sixteen values a step while 64 data bytes remain: the data bytes of four
 /// control bytes moved into their values' bytes by one `vpexpandb`, under a
-/// mask of four table rows ([`Variant::EXPAND`]); the data consumed is the
+/// mask made from them ([`expand_mask`]); the data consumed is the
 /// mask's bit count. Returns the new `(key, pos)`.
 ///
 /// # Safety
@@ -110,7 +110,8 @@ unsafe fn expand<V: Variant>(control: &[u8], data: &[u8], out: &mut [u32]) -> (u
             key += 4;
             continue;
         }
-        let mask = expand_mask(V::EXPAND, word);
+        // SAFETY: the CPU has the features (the caller's promise).
+        let mask = unsafe { expand_mask::<V>(word) };
         // SAFETY: the CPU has the features (the caller's promise); the load
         // is of 64 bytes at `pos` with 64 remaining (the loop condition); the
         // store is of the 16 values of control bytes key..key + 4, whole
@@ -182,7 +183,8 @@ unsafe fn expand_delta<V: Variant>(
                 continue;
             }
         }
-        let mask = expand_mask(V::EXPAND, word);
+        // SAFETY: the CPU has the features (the caller's promise).
+        let mask = unsafe { expand_mask::<V>(word) };
         // SAFETY: the CPU has the features (the caller's promise); the load
         // is of 64 bytes at `pos` with 64 remaining (the loop condition); the
         // store is of the 16 values of control bytes key..key + 4, whole
@@ -346,7 +348,7 @@ pub(in crate::stream_vbyte) unsafe fn short_delta<V: Variant>(
             );
             let word = (_mm_cvtsi128_si32(word) as u32).to_le_bytes();
             // The codes after the `m`th stand for no value: their bits go.
-            let mask = _bzhi_u64(expand_mask(V::EXPAND, word), 4 * m as u32);
+            let mask = _bzhi_u64(expand_mask::<V>(word), 4 * m as u32);
             let len = mask.count_ones() as usize;
             if len > avail {
                 return None;

@@ -113,6 +113,43 @@ pub(super) fn short_delta<V: Variant>(
 mod tests {
     use super::*;
     use crate::stream_vbyte::tables::{Codes0124, Codes1234};
+
+    /// The AVX-512 kernels' `vpexpandb` masks, made by `pdep`, against the
+    /// tables' rows side by side: every control byte in every place, and
+    /// words of four at random.
+    #[cfg(target_arch = "x86_64")]
+    #[test]
+    fn expand_masks_by_pdep_are_the_tables_rows() {
+        use crate::stream_vbyte::tables::{Variant, expand_mask};
+        fn check<V: Variant>(control: [u8; 4]) {
+            let rows = control
+                .iter()
+                .rev()
+                .fold(0, |m, &c| m << 16 | u64::from(V::EXPAND[usize::from(c)]));
+            // SAFETY: the caller checked that the CPU has the AVX-512 level.
+            assert_eq!(unsafe { expand_mask::<V>(control) }, rows, "{control:?}");
+        }
+        if Isa::Avx512.check().is_err() {
+            eprintln!("skipped: no AVX-512 level");
+            return;
+        }
+        for k in 0..4 {
+            for c in 0..=255u8 {
+                let mut control = [0x5a; 4];
+                control[k] = c;
+                check::<Codes1234>(control);
+                check::<Codes0124>(control);
+            }
+        }
+        let mut x = 0x9e37_79b9_u32;
+        for _ in 0..10_000 {
+            x ^= x << 13;
+            x ^= x >> 17;
+            x ^= x << 5;
+            check::<Codes1234>(x.to_le_bytes());
+            check::<Codes0124>(x.to_le_bytes());
+        }
+    }
     use crate::stream_vbyte::{control_len, encode_0124_to_vec, encode_to_vec};
 
     /// The kernels decode every value of a valid stream themselves, the

@@ -6,7 +6,7 @@
 use core::arch::x86_64::*;
 
 use crate::simd::x86::expand_bytes;
-use crate::stream_vbyte::tables::{EXPAND, expand_mask};
+use crate::stream_vbyte::tables::{Codes1234, expand_mask};
 
 /// The summing of [`sum_values`](super::sum_values) at the AVX-512 level:
 /// four groups of one-byte values by their byte sums (`psadbw`), as
@@ -45,7 +45,7 @@ pub(super) unsafe fn sum_values(control: &[u8], n: usize, data: &[u8]) -> (usize
         if data.len() - pos < 64 {
             break;
         }
-        let mask = expand_mask(&EXPAND, k);
+        let mask = expand_mask::<Codes1234>(k);
         // SAFETY: the CPU has AVX-512 F and VBMI2 (the caller's promise);
         // 64 bytes remain at `pos`.
         acc = unsafe {
