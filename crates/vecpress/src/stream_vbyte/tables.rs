@@ -111,7 +111,7 @@ impl Variant for Codes0124 {
     #[inline(always)]
     fn nibbles(lo: u64, hi: u64) -> u64 {
         // A byte from code 1, a second from 2, four at 3.
-        (lo | hi) | hi << 1 | (lo & hi) * 0b1100
+        (lo | hi) | hi << 1 | (lo & hi) << 2 | (lo & hi) << 3
     }
 }
 
