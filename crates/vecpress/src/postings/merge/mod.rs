@@ -59,12 +59,6 @@ pub(crate) fn keep_common(
     kept: usize,
     b: &[u32],
 ) -> Merged {
-    assert!(
-        kept <= i && i <= a.len() && a.len() <= out.len(),
-        "keep_common: kept {kept}, i {i}, {} candidates, room for {}",
-        a.len(),
-        out.len()
-    );
     keep_common_as(isa, crate::tune::merge_in_vectors(), a, i, out, kept, b)
 }
 
@@ -80,8 +74,15 @@ fn keep_common_as(
     kept: usize,
     b: &[u32],
 ) -> Merged {
+    assert!(
+        kept <= i && i <= a.len() && a.len() <= out.len(),
+        "keep_common: kept {kept}, i {i}, {} candidates, room for {}",
+        a.len(),
+        out.len()
+    );
     match isa {
-        // SAFETY: the level's features include AVX2's.
+        // SAFETY: the level's features include AVX2's; the bounds were
+        // asserted.
         #[cfg(target_arch = "x86_64")]
         Isa::Avx512 if vectors => unsafe { avx2::keep_common(a, i, out, kept, b) },
         // SAFETY: `tune::isa`, `Isa::best` or a checked level: the CPU has AVX-512
