@@ -162,7 +162,7 @@ pub(super) unsafe fn keep_set(bits: &[u8], base: u32, ids: &mut [u32]) -> usize 
             let next = _mm512_cmpeq_epi32_mask(piece, _mm512_set1_epi32(c.wrapping_add(1) as i32));
             let c = c as usize;
             if this | next != !0 || c >= pieces || (next != 0 && c + 1 >= pieces) {
-                kept += super::scalar::keep_set_at(bits, base, ids, i, i + 16, kept);
+                kept = super::scalar::keep_set_at(bits, base, ids, i, i + 16, kept);
                 i += 16;
                 continue;
             }
@@ -188,7 +188,7 @@ pub(super) unsafe fn keep_set(bits: &[u8], base: u32, ids: &mut [u32]) -> usize 
         }
         i += 16;
     }
-    kept + super::scalar::keep_set_at(bits, base, ids, i, n, kept)
+    super::scalar::keep_set_at(bits, base, ids, i, n, kept)
 }
 
 /// Appends the ids of `runs` cut to ids `lo..hi`: eight ids, then sixteen

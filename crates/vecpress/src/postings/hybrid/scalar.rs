@@ -46,7 +46,7 @@ pub(super) fn keep_set(bits: &[u8], base: u32, ids: &mut [u32]) -> usize {
 }
 
 /// [`keep_set`] of `ids[from..to]`, those kept written from `ids[kept]`
-/// on (`kept <= from`); returns how many.
+/// on (`kept <= from`); returns where the kept ones end.
 #[inline(always)]
 pub(super) fn keep_set_at(
     bits: &[u8],
@@ -64,7 +64,7 @@ pub(super) fn keep_set_at(
         ids[k] = v;
         k += usize::from(byte >> (bit % 8) & 1);
     }
-    k - kept
+    k
 }
 
 /// Whether runs (first and last) rise from `before` with no two touching,
