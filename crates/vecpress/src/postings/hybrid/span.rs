@@ -186,6 +186,7 @@ pub(super) fn and_runs_count(isa: Isa, a: &[[u32; 2]], b: &[[u32; 2]], lo: u32, 
 
 /// Whether two lists of runs are walked side by side (a block of each a
 /// step), not the shorter's runs searched for in the longer.
+#[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
 fn near(a: &[[u32; 2]], b: &[[u32; 2]]) -> bool {
     a.len() <= scalar::SKEW * b.len() && b.len() <= scalar::SKEW * a.len()
 }

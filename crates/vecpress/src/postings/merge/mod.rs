@@ -65,6 +65,7 @@ pub(crate) fn keep_common(
 /// [`keep_common`] with the AVX-512 level's form given: `vectors`, the
 /// AVX2 kernel's compares ([`tune::merge_in_vectors`](crate::tune::merge_in_vectors)).
 #[inline(always)]
+#[cfg_attr(not(target_arch = "x86_64"), allow(unused_variables))]
 fn keep_common_as(
     isa: Isa,
     vectors: bool,
