@@ -25,6 +25,7 @@ fn blocks(rng: &mut Rng, len: u32, pa: u64, pb: u64, base: u32) -> (Vec<u32>, Ve
 
 /// Runs `isa`'s merge and the scalar one from `(i, kept)`; checks that they
 /// agree on where they stopped and what they kept.
+///
 /// Both forms of the AVX-512 level (compares in vectors or into masks)
 /// are run, whichever this CPU's profile chooses.
 fn check(isa: Isa, a: &[u32], b: &[u32], i: usize, kept: usize) -> Merged {
