@@ -123,12 +123,29 @@ struct Answers {
 }
 
 impl Answers {
+    /// No answers yet, for queries of `kind` (which says whether to sum
+    /// the values).
+    fn new(kind: Kind) -> Answers {
+        Answers {
+            count: 0,
+            sum: kind.check.then_some(0),
+        }
+    }
+
     fn add(&mut self, values: &[u32]) {
         self.count += values.len();
-        let sum = values
-            .iter()
-            .fold(self.sum.unwrap_or(0), |s, &v| s.wrapping_add(v));
+        let Some(sum) = self.sum else {
+            return;
+        };
+        let sum = values.iter().fold(sum, |s, &v| s.wrapping_add(v));
         self.sum = Some(sum);
+    }
+
+    /// Adds `n` values counted and not read: these answers are checked by
+    /// their count alone.
+    fn counted(&mut self, n: usize) {
+        self.count += n;
+        self.sum = None;
     }
 
     /// Whether two contestants answered alike (by the sums where both have one).
@@ -205,6 +222,10 @@ fn draw(lists: &[List], arity: usize, rng: &mut Rng) -> Vec<Query> {
 struct Kind {
     and: bool,
     arity: usize,
+    /// Whether the answers' values are summed, to check them against
+    /// another row's: in a run that is not timed, since the bitmap rows
+    /// read none.
+    check: bool,
 }
 
 impl Kind {
@@ -212,18 +233,22 @@ impl Kind {
         Kind {
             and: true,
             arity: 2,
+            check: false,
         },
         Kind {
             and: true,
             arity: 3,
+            check: false,
         },
         Kind {
             and: false,
             arity: 2,
+            check: false,
         },
         Kind {
             and: false,
             arity: 3,
+            check: false,
         },
     ];
 
@@ -428,12 +453,26 @@ pub fn run(name: &str, raw: Vec<Vec<u32>>, reps: u32) -> Result<()> {
                 // and on a file of short queries a run is shorter than
                 // that.
                 let warm = Instant::now();
+                let checked = Kind {
+                    check: true,
+                    ..kind
+                };
+                let got = (contestants[c].run)(checked, qs)?;
                 while warm.elapsed() < WARM {
                     (contestants[c].run)(kind, qs)?;
                 }
                 let start = Instant::now();
-                let got = (contestants[c].run)(kind, qs)?;
+                let timed = (contestants[c].run)(kind, qs)?;
                 times[c].push(start.elapsed());
+                if timed.count != got.count {
+                    bail!(
+                        "{name}: {} answers {} queries with {} values, then {}",
+                        contestants[c].name,
+                        kind.name(),
+                        got.count,
+                        timed.count
+                    );
+                }
                 match want {
                     None => want = Some(got),
                     Some(w) if !w.agree(got) => bail!(
@@ -519,7 +558,7 @@ fn cursors<C: Cursor>(
     out: &mut Vec<u32>,
     cursor: impl Fn(usize) -> Result<C, vecpress::Error>,
 ) -> Result<Answers> {
-    let mut answers = Answers::default();
+    let mut answers = Answers::new(kind);
     let mut cs: Vec<C> = Vec::with_capacity(3);
     for q in queries {
         cs.clear();
@@ -559,14 +598,14 @@ fn hybrid_queries(
     count: bool,
     form: impl Fn(&List) -> &Vec<u8>,
 ) -> Result<Answers> {
-    let mut answers = Answers::default();
+    let mut answers = Answers::new(kind);
     let mut out = Vec::new();
     let mut q_lists: Vec<&[u8]> = Vec::with_capacity(3);
     for q in queries {
         q_lists.clear();
         q_lists.extend(q.iter().map(|&i| &form(&lists[i])[..]));
         if kind.and && count {
-            answers.count += hybrid::and_count(&q_lists)?;
+            answers.counted(hybrid::and_count(&q_lists)?);
             continue;
         }
         if kind.and {
@@ -582,7 +621,7 @@ fn hybrid_queries(
 /// Answers the queries with [`stream_vbyte::and_delta_lists`] and
 /// [`stream_vbyte::or_delta_lists`] on the lists in `stored`.
 fn one_call(kind: Kind, queries: &[Query], stored: &super::batch::Stored) -> Result<Answers> {
-    let mut answers = Answers::default();
+    let mut answers = Answers::new(kind);
     let (mut spans, mut out) = (Vec::with_capacity(3), Vec::new());
     for q in queries {
         spans.clear();
@@ -614,7 +653,7 @@ fn decode_then_merge(
     len: impl Fn(usize) -> usize,
     mut decode: impl FnMut(usize, &mut [u32]) -> Result<()>,
 ) -> Result<Answers> {
-    let mut answers = Answers::default();
+    let mut answers = Answers::new(kind);
     for q in queries {
         for (slot, &i) in s.decoded.iter_mut().zip(q) {
             // Grown when shorter, never cleared: the decoders write every
@@ -733,18 +772,18 @@ enum Roaring {
 /// Answers the queries with CRoaring's `and`/`or`.
 #[cfg(feature = "peers")]
 fn roaring(lists: &[List], kind: Kind, queries: &[Query], answer: Roaring) -> Answers {
-    let mut answers = Answers::default();
+    let mut answers = Answers::new(kind);
     let mut out = Vec::new();
     for q in queries {
         let (last, rest) = q.split_last().expect("a query has lists");
         let last = &lists[*last].bitmap;
         let first = &lists[rest[0]].bitmap;
         if let (Roaring::Count, [_]) = (answer, rest) {
-            answers.count += if kind.and {
+            answers.counted(if kind.and {
                 first.and_cardinality(last)
             } else {
                 first.or_cardinality(last)
-            } as usize;
+            } as usize);
             continue;
         }
         let mut r = if kind.and {
@@ -775,14 +814,12 @@ fn roaring(lists: &[List], kind: Kind, queries: &[Query], answer: Roaring) -> An
                 let n = r.iter().next_many(&mut out[..card]);
                 answers.add(&out[..n]);
             }
-            Roaring::Bitmap => answers.count += r.cardinality() as usize,
-            Roaring::Count => {
-                answers.count += if kind.and {
-                    r.and_cardinality(last)
-                } else {
-                    r.or_cardinality(last)
-                } as usize
-            }
+            Roaring::Bitmap => answers.counted(r.cardinality() as usize),
+            Roaring::Count => answers.counted(if kind.and {
+                r.and_cardinality(last)
+            } else {
+                r.or_cardinality(last)
+            } as usize),
         }
     }
     answers
