@@ -392,6 +392,16 @@ pub(crate) fn value_len(value: u32) -> usize {
     usize::from(Codes1234::code(value)) + 1
 }
 
+/// The first value of a standard stream of `n` values (at least one): its
+/// code and its bytes read in place, `None` where the stream is too short
+/// to hold them.
+pub(crate) fn first_value(stream: &[u8], n: usize) -> Option<u32> {
+    let len = usize::from(*stream.first()? & 3) + 1;
+    let at = n.div_ceil(4);
+    let bytes = stream.get(at..at + len)?;
+    Some(bytes.iter().rev().fold(0, |v, &b| v << 8 | u32::from(b)))
+}
+
 /// The most values [`decode_short_delta`] takes: the short-list kernel's.
 pub(crate) const SHORT: usize = 64;
 

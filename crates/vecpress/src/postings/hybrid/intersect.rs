@@ -39,6 +39,14 @@ fn and_singles(
     found: &mut Found,
 ) -> Result<(), Error> {
     let (first, rest) = lists.split_first().expect("a query has lists");
+    let (low, high) = lists.iter().fold((0, u32::MAX), |(low, high), l| {
+        let (a, b) = l.range();
+        (low.max(a), high.min(b))
+    });
+    if low > high {
+        // Their ranges of ids do not meet: no list is decoded.
+        return Ok(());
+    }
     if first.is_runs() {
         return and_single_runs(levels, lists, s, found);
     }

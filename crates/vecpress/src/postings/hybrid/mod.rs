@@ -67,7 +67,9 @@
 //! list's block there. A block of gaps or runs is decoded
 //! when the query first needs its ids (one SIMD Stream VByte decode; an
 //! array's offsets are widened, 32 a step at the AVX-512 level), and
-//! skipped by its header's last id otherwise. In a span where every list
+//! skipped by its header's last id otherwise, or by its first id (which
+//! its stream's first gap gives in place) where an intersection's
+//! candidates fall before it. In a span where every list
 //! is a bitmap, the intersection is the AND of their words, written out
 //! sixteen ids at a time (at the AVX-512 level, `vpcompressd` of the set
 //! bits' positions) or counted by popcount alone ([`and_count`]). Where a
@@ -81,7 +83,8 @@
 //! elsewhere. Lists that are each a single block of gaps or an array
 //! (short lists, up to a thousand ids or so) skip the walk: each is
 //! decoded whole, and the shortest's ids kept by a SIMD merge with each
-//! other (or merged into the union). An intersection also takes lists of
+//! other (or merged into the union); an intersection decodes none where
+//! their ranges of ids, from their headers and first gaps, do not meet. An intersection also takes lists of
 //! a single block of runs or a bitmap that way, beside one of gaps or an
 //! array at least: they keep its ids by a walk of their runs, or a bit
 //! test in place; lists of a single block of runs each are intersected

@@ -231,8 +231,22 @@ impl<'a> List<'a> {
     /// stands in, from the first not passed; `None` past its last block.
     pub(super) fn bounds(&self) -> Option<(u32, u32)> {
         match self.block {
-            // The first gap counts from `before` (an array's first id).
-            Block::Unread { before, last, .. } => Some((before, last)),
+            // The first id as the first gap says (read in place, so that a
+            // query passes the block by it where its candidates fall below
+            // it), or `before` (an array's first id).
+            Block::Unread {
+                kind,
+                n,
+                body,
+                before,
+                last,
+                floor,
+                ..
+            } => Some(match kind {
+                GAPS => (first_id(body, n, before, last, floor), last),
+                RUNS => (first_id(body, 2 * n, before, last, floor), last),
+                _ => (before, last),
+            }),
             Block::Ids => Some((*self.ids.get(self.at)?, *self.ids.last()?)),
             Block::Runs => {
                 let runs = self.runs.as_chunks::<2>().0;
@@ -246,15 +260,32 @@ impl<'a> List<'a> {
         }
     }
 
+    /// The highest id the list may hold in the block it stands in; `None`
+    /// past its last block.
+    fn last(&self) -> Option<u32> {
+        match self.block {
+            Block::Unread { last, .. } => Some(last),
+            Block::Ids => self.ids.last().copied(),
+            Block::Runs => Some(self.runs.as_chunks::<2>().0.last()?[1]),
+            Block::Bits { first, bits } => {
+                let end = u64::from(first) + (bits.len() / WINDOW_BYTES) as u64;
+                Some(((end << SHIFT) - 1) as u32)
+            }
+            Block::End => None,
+        }
+    }
+
     /// Reads blocks, their headers alone, up to the first that may hold
     /// `id` or later ids; the lowest and the highest id the list may hold
     /// in it ([`bounds`](List::bounds)), `None` past its last block.
     pub(super) fn reach(&mut self, id: u32) -> Result<Option<(u32, u32)>, Error> {
         loop {
-            if let Some((low, last)) = self.bounds()
-                && last >= id
+            // The block's last id alone first: the first, which a block of
+            // gaps or runs reads from its stream, for the block reached.
+            if self.last().is_some_and(|last| last >= id)
+                && let Some(bounds) = self.bounds()
             {
-                return Ok(Some((low, last)));
+                return Ok(Some(bounds));
             }
             if !self.next_block()? {
                 return Ok(None);
@@ -273,9 +304,15 @@ impl<'a> List<'a> {
         let isa = self.levels.kernels;
         let (mut i, mut n) = (0, 0);
         while let Some(&v) = candidates.get(i) {
-            let Some((_, last)) = self.reach(v)? else {
+            let Some((low, last)) = self.reach(v)? else {
                 return Ok(n);
             };
+            if v < low {
+                // Candidates between blocks, or before the first id not
+                // passed: none is held.
+                i += candidates[i..].partition_point(|&c| c < low);
+                continue;
+            }
             self.decode()?;
             let seg = &candidates[i..];
             let seg = &seg[..seg.partition_point(|&c| c <= last)];
@@ -615,6 +652,17 @@ fn first_n(out: &mut Vec<u32>, n: usize) -> &mut [u32] {
     &mut out[..n]
 }
 
+/// The first id of a block of gaps or runs (`values` in its `stream`) as
+/// its first gap from `before` says, where that is an id the block can
+/// start with: at or after window `floor` and at most its `last`; else
+/// `before`, which bounds it from below whatever its bytes say.
+fn first_id(stream: &[u8], values: usize, before: u32, last: u32, floor: u32) -> u32 {
+    stream_vbyte::first_value(stream, values)
+        .and_then(|gap| before.checked_add(gap))
+        .filter(|&id| id <= last && id >> SHIFT >= floor)
+        .unwrap_or(before)
+}
+
 /// An array block's last offset from its first id (0 for an array of one).
 fn last_offset(body: &[u8]) -> u16 {
     match body.as_chunks::<2>().0.last() {
@@ -692,6 +740,23 @@ impl<'a> Single<'a> {
             start: pos,
             id,
         })
+    }
+
+    /// The lowest and the highest id it may hold, from its header and its
+    /// first gap or offset (read in place): for a query to see that lists
+    /// hold no id in common before decoding any.
+    pub(super) fn range(&self) -> (u32, u32) {
+        match self.kind {
+            GAPS => (first_id(self.body, self.n, 0, self.id, 0), self.id),
+            RUNS => (first_id(self.body, 2 * self.n, 0, self.id, 0), self.id),
+            // Its last id fits, as `new` checks.
+            ARRAY => (self.id, self.id + u32::from(last_offset(self.body))),
+            // Its windows are within the ids' range, as `new` checks.
+            _ => (
+                self.id << SHIFT,
+                (((u64::from(self.id) + self.n as u64) << SHIFT) - 1) as u32,
+            ),
+        }
     }
 
     /// Whether it gives ids (gaps, an array), not only keeps them.

@@ -238,6 +238,80 @@ fn short_lists_of_one_block_answer_as_sets_do() {
     }
 }
 
+/// A long list in clusters far apart (blocks of gaps, or of runs, each
+/// cluster starting a block), against a short one whose ids fall in the
+/// holes between blocks, on a cluster's first id and just below it, and
+/// on ids within: a query passes a block by the first id its stream says
+/// without missing the ids at its edge. And short lists whose ranges meet
+/// on one id, or miss by one.
+#[test]
+fn candidates_between_blocks_and_lists_apart_answer_as_sets_do() {
+    let mut rng = Rng(29);
+    for case in 0..90 {
+        let mut long: Vec<u32> = Vec::new();
+        let mut firsts = Vec::new();
+        let mut at = rng.below(3000) as u32;
+        for _ in 0..1 + rng.below(5) {
+            firsts.push(at);
+            if case % 3 == 2 {
+                long.extend(runs_in_window(&mut rng, at, 1..40, 300));
+                at = long[long.len() - 1] + 1;
+            } else {
+                for _ in 0..300 + rng.below(3000) {
+                    long.push(at);
+                    at += 1 + rng.below(30) as u32;
+                }
+            }
+            at += 40_000 + rng.below(200_000) as u32;
+        }
+        let firsts: Vec<u32> = firsts
+            .into_iter()
+            .map(|f| long[long.partition_point(|&v| v < f)])
+            .collect();
+        let mut short = BTreeSet::new();
+        for &f in &firsts {
+            match rng.below(4) {
+                0 => {}
+                1 => {
+                    short.insert(f);
+                }
+                2 => {
+                    short.insert(f.saturating_sub(1));
+                    short.insert(f);
+                }
+                _ => {
+                    short.insert(f.saturating_sub(1 + rng.below(30_000) as u32));
+                }
+            }
+        }
+        for _ in 0..rng.below(20) {
+            let v = long[rng.below(long.len() as u64) as usize];
+            short.insert(v + rng.below(2) as u32);
+        }
+        let last = *long.last().unwrap();
+        short.insert(last + 1 + rng.below(100) as u32);
+        let short: Vec<u32> = short.into_iter().collect();
+        answers_as_sets_do(&[short.clone(), long.clone()], case);
+        answers_as_sets_do(&[long.clone(), short.clone(), long.clone()], case + 1);
+    }
+    for case in 0..40 {
+        // Two short lists, the second's range from the first's last id
+        // (meeting on it), or one past it.
+        let a: Vec<u32> = (0..1 + rng.below(60) as u32)
+            .map(|i| 1000 + 7 * i)
+            .collect();
+        let from = a[a.len() - 1] + (case % 2) as u32;
+        let b: Vec<u32> = match case % 4 {
+            // Runs, a bitmap, gaps.
+            0 | 1 => (from..from + 500).collect(),
+            2 => (from..from + 6000).step_by(2).collect(),
+            _ => (from..from + 300_000).step_by(999).collect(),
+        };
+        answers_as_sets_do(&[a.clone(), b.clone()], case);
+        answers_as_sets_do(&[b, a], case + 1);
+    }
+}
+
 /// Runs of consecutive ids from near the start of window `w` to near its
 /// end, each of a length in `lengths`, up to `apart` ids apart.
 fn runs_in_window(rng: &mut Rng, w: u32, lengths: core::ops::Range<u32>, apart: u64) -> Vec<u32> {

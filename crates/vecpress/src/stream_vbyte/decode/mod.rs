@@ -152,6 +152,26 @@ mod tests {
     }
     use crate::stream_vbyte::{control_len, encode_0124_to_vec, encode_to_vec};
 
+    /// The first value read in place is the one the decoder gives first,
+    /// for a first value of each byte length in streams of each length; a
+    /// stream cut before its last byte gives none.
+    #[test]
+    fn first_values_read_in_place_are_the_decoders() {
+        use crate::stream_vbyte::{decode_to_vec, first_value, value_len};
+        for n in [1usize, 2, 4, 5, 9, 100] {
+            for first in [0u32, 1, 255, 256, 65_535, 65_536, 1 << 24, u32::MAX] {
+                let mut values: Vec<u32> = (0..n as u32).map(|i| i * 1000).collect();
+                values[0] = first;
+                let bytes = encode_to_vec(&values);
+                assert_eq!(decode_to_vec(&bytes, n).unwrap()[0], first);
+                let end = control_len(n) + value_len(first);
+                assert_eq!(first_value(&bytes[..end], n), Some(first), "{n} {first}");
+                assert_eq!(first_value(&bytes[..end - 1], n), None, "{n} {first}");
+            }
+        }
+        assert_eq!(first_value(&[], 1), None);
+    }
+
     /// The kernels decode every value of a valid stream themselves, the
     /// last partial group included, and consume exactly its bytes.
     #[test]
