@@ -448,10 +448,9 @@ pub fn run(name: &str, raw: Vec<Vec<u32>>, reps: u32) -> Result<()> {
                 let c = (j + pass) % contestants.len();
                 // Untimed runs first, for a millisecond: a contestant is
                 // timed at the speed it settles to. Its first runs after
-                // another's were measured up to half again slower (a
-                // fourth of a millisecond of them on a 2-core Zen 4),
-                // and on a file of short queries a run is shorter than
-                // that.
+                // another's were measured up to half again slower, for
+                // most of a millisecond on a 2-core Zen 4, and on a file
+                // of short queries a run is shorter than that.
                 let warm = Instant::now();
                 let checked = Kind {
                     check: true,
