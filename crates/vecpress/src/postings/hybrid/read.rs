@@ -230,7 +230,7 @@ impl<'a> List<'a> {
     /// The lowest and the highest id the list may hold in the block it
     /// stands in, from the first not passed; `None` past its last block.
     pub(super) fn bounds(&self) -> Option<(u32, u32)> {
-        match self.block {
+        let low = match self.block {
             // The first id as the first gap says (read in place, so that a
             // query passes the block by it where its candidates fall below
             // it), or `before` (an array's first id).
@@ -242,22 +242,17 @@ impl<'a> List<'a> {
                 last,
                 floor,
                 ..
-            } => Some(match kind {
-                GAPS => (first_id(body, n, before, last, floor), last),
-                RUNS => (first_id(body, 2 * n, before, last, floor), last),
-                _ => (before, last),
-            }),
-            Block::Ids => Some((*self.ids.get(self.at)?, *self.ids.last()?)),
-            Block::Runs => {
-                let runs = self.runs.as_chunks::<2>().0;
-                Some((runs.get(self.at)?[0], runs.last()?[1]))
-            }
-            Block::Bits { first, bits } => {
-                let end = u64::from(first) + (bits.len() / WINDOW_BYTES) as u64;
-                Some((first << SHIFT, ((end << SHIFT) - 1) as u32))
-            }
-            Block::End => None,
-        }
+            } => match kind {
+                GAPS => first_id(body, n, before, last, floor),
+                RUNS => first_id(body, 2 * n, before, last, floor),
+                _ => before,
+            },
+            Block::Ids => *self.ids.get(self.at)?,
+            Block::Runs => self.runs.as_chunks::<2>().0.get(self.at)?[0],
+            Block::Bits { first, .. } => first << SHIFT,
+            Block::End => return None,
+        };
+        Some((low, self.last()?))
     }
 
     /// The highest id the list may hold in the block it stands in; `None`
