@@ -83,12 +83,12 @@
 //! elsewhere. Lists that are each a single block of gaps or an array
 //! (short lists, up to a thousand ids or so) skip the walk: each is
 //! decoded whole, and the shortest's ids kept by a SIMD merge with each
-//! other (or merged into the union); an intersection decodes none where
-//! their ranges of ids, from their headers and first gaps, do not meet. An intersection also takes lists of
+//! other (or merged into the union). An intersection also takes lists of
 //! a single block of runs or a bitmap that way, beside one of gaps or an
 //! array at least: they keep its ids by a walk of their runs, or a bit
 //! test in place; lists of a single block of runs each are intersected
-//! run by run. A thread keeps its queries' buffers, so that a query on
+//! run by run. It decodes none of these lists where their ranges of ids,
+//! from their headers and first gaps, do not meet. A thread keeps its queries' buffers, so that a query on
 //! short lists allocates little.
 //!
 //! Damaged bytes give an error naming the offset in that list's bytes,

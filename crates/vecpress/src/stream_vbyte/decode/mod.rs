@@ -113,6 +113,7 @@ pub(super) fn short_delta<V: Variant>(
 mod tests {
     use super::*;
     use crate::stream_vbyte::tables::{Codes0124, Codes1234};
+    use crate::stream_vbyte::{control_len, encode_0124_to_vec, encode_to_vec};
 
     /// The AVX-512 kernels' `vpexpandb` masks, made by `pdep`, against the
     /// tables' rows side by side: every control byte in every place, and
@@ -150,7 +151,6 @@ mod tests {
             check::<Codes0124>(x.to_le_bytes());
         }
     }
-    use crate::stream_vbyte::{control_len, encode_0124_to_vec, encode_to_vec};
 
     /// The first value read in place is the one the decoder gives first,
     /// for a first value of each byte length in streams of each length; a
