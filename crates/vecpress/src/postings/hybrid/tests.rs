@@ -696,6 +696,56 @@ fn window_kernels_agree_with_the_scalar_ones() {
     }
 }
 
+/// Runs checked at every level as by the scalar kernel: every count of runs
+/// up to a few steps of sixteen values, with runs that touch, overlap,
+/// share an end with the next, fall, end a window or one less past their
+/// first, wrap past the largest id, or start below, at or above `before`
+/// (0 among them).
+#[test]
+fn run_checks_agree_with_the_scalar_one() {
+    let mut rng = Rng(57);
+    for case in 0..3000 {
+        let n = rng.below(40) as usize;
+        // The first block's runs start from 0, and may start at it.
+        let before = if case % 5 == 0 {
+            0
+        } else {
+            rng.below(1 << 20) as u32
+        };
+        let mut at = u64::from(before) + rng.below(3);
+        let mut runs = Vec::with_capacity(n);
+        for _ in 0..n {
+            let len = rng.below(u64::from(WINDOW));
+            let first = at.min(u64::from(u32::MAX)) as u32;
+            let last = (at + len).min(u64::from(u32::MAX)) as u32;
+            runs.push([first, last]);
+            at += len + 1 + rng.below(5000);
+        }
+        if n > 0 && case % 4 != 0 {
+            let k = rng.below(n as u64) as usize;
+            let [a, b] = runs[k];
+            runs[k] = match rng.below(7) {
+                0 => [a, a.wrapping_sub(1)],
+                1 => [a, a.wrapping_add(WINDOW)],
+                2 => [a, a.wrapping_add(WINDOW - 1)],
+                3 if k > 0 => [runs[k - 1][1], b],
+                4 if k > 0 => [runs[k - 1][1].wrapping_add(1), b],
+                5 => [before.wrapping_sub(1), b],
+                6 => [a, u32::MAX],
+                _ => [before, b],
+            };
+        }
+        let want = scalar::runs_fit(&runs, before);
+        for &isa in Isa::available() {
+            assert_eq!(
+                span::runs_fit(isa, &runs, before),
+                want,
+                "case {case}, {isa:?}"
+            );
+        }
+    }
+}
+
 /// Ids kept by a bit test at every level as by the scalar kernel: bitmaps
 /// of one to four windows (and lengths no window has), of every density;
 /// ids of every density over them, sorted, some below the bitmap or past
