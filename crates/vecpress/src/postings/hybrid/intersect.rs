@@ -107,11 +107,11 @@ fn and_single_runs(
 
 /// The intersection of lists of several blocks: the list of fewest ids (as
 /// its first block's header and its count of blocks suggest) drives, a
-/// block at a time. A block of gaps or an array (or, of three lists or
-/// more, of runs of at most [`FEW`] ids) gives its ids as candidates, which
-/// each other list in turn keeps by the blocks that may hold them (decoding
-/// those alone, and passing the rest by their headers), unless the next
-/// list holds nothing in the block's range. A bitmap or runs block is walked a span of
+/// block at a time. A block of gaps or an array (or of runs of at most
+/// [`FEW`] ids) gives its ids as candidates, which each other list in turn
+/// keeps by the blocks that may hold them (decoding those alone, and
+/// passing the rest by their headers), unless the next list holds nothing
+/// in the block's range. A bitmap or runs block is walked a span of
 /// windows at a time with the others, where bitmaps meet word by word and
 /// runs run by run.
 ///
@@ -140,9 +140,8 @@ fn intersect_lists(
             return Ok(());
         };
         // A block of runs of a few ids gives them as candidates, as a
-        // block of gaps does, with no walk, where three lists or more
-        // would walk together.
-        let few = !driver.gives_ids() && others.len() > 1 && driver.few_ids(FEW, &mut s.d)?;
+        // block of gaps does, with no walk.
+        let few = !driver.gives_ids() && driver.few_ids(FEW, &mut s.d)?;
         if !driver.gives_ids() && !few {
             let (w, e) = (low >> SHIFT, driver.end());
             if walk(isa, lists, w, e, s, found)? == Walked::AllEnded {
@@ -190,10 +189,9 @@ fn intersect_lists(
     }
 }
 
-/// The most ids of a driving block of runs taken as candidates in an
-/// intersection of three lists or more: there a walk of spans costs a
-/// query with a short list of a run or two more than a merge of its few
-/// ids (of two lists, about as much).
+/// The most ids of a driving block of runs taken as candidates: a walk of
+/// spans costs a query with a short list of a run or two, and a long
+/// one, more than a merge of its few ids.
 const FEW: usize = 64;
 
 /// How a walk of a span of windows ended.

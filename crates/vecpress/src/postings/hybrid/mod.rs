@@ -59,13 +59,12 @@
 //!
 //! An intersection is driven by the list of fewest ids (as its first
 //! block's header and its count of blocks suggest), a block at a time:
-//! a block of gaps or an array (or, of three lists or more, of runs of a
-//! few dozen ids) gives candidates, which each other list in turn keeps by
-//! those of its blocks that may hold them (passing the others by their
-//! headers); a block of runs or a bitmap is walked with the others a span
-//! of windows at a time. A walk goes from a window that every list holds
-//! ids in (for [`and`]; any list, for [`or`]) to the first end of a list's
-//! block there. A block of gaps or runs is decoded
+//! a block of gaps or an array (or of runs of a few dozen ids) gives
+//! candidates, which each other list in turn keeps by those of its blocks
+//! that may hold them (passing the others by their headers); a block of
+//! runs or a bitmap is walked with the others a span of windows at a time. A walk goes from a window that every list
+//! holds ids in (for [`and`]; any list, for [`or`]) to the first end of a
+//! list's block there. A block of gaps or runs is decoded
 //! when the query first needs its ids (one SIMD Stream VByte decode; an
 //! array's offsets are widened, 32 a step at the AVX-512 level), and
 //! skipped by its header's last id otherwise, or by its first id (which
