@@ -107,13 +107,12 @@ fn and_single_runs(
 
 /// The intersection of lists of several blocks: the list of fewest ids (as
 /// its first block's header and its count of blocks suggest) drives, a
-/// block at a time. A block of gaps or an array (or of runs of at most
-/// [`FEW`] ids) gives its ids as candidates, which each other list in turn
-/// keeps by the blocks that may hold them (decoding those alone, and
-/// passing the rest by their headers), unless the next list holds nothing
-/// in the block's range. A bitmap or runs block is walked a span of
-/// windows at a time with the others, where bitmaps meet word by word and
-/// runs run by run.
+/// block at a time. A block of gaps or an array gives its ids as
+/// candidates, which each other list keeps by the blocks that may hold
+/// them (decoding those alone, and passing the rest by their headers),
+/// unless another list holds nothing in the block's range. A bitmap or
+/// runs block is walked a span of windows at a time with the others, where
+/// bitmaps meet word by word and runs run by run.
 ///
 /// Kept out of [`intersect`], so that a query on short lists does not
 /// pay for its frame.
@@ -139,29 +138,21 @@ fn intersect_lists(
         let Some((low, last)) = driver.bounds() else {
             return Ok(());
         };
-        // A block of runs of a few ids gives them as candidates, as a
-        // block of gaps does, with no walk.
-        let few = !driver.gives_ids() && driver.few_ids(FEW, &mut s.d)?;
-        if !driver.gives_ids() && !few {
+        if !driver.gives_ids() {
             let (w, e) = (low >> SHIFT, driver.end());
             if walk(isa, lists, w, e, s, found)? == Walked::AllEnded {
                 return Ok(());
             }
             continue;
         }
-        // The next list first, which holds fewest ids but the driver's:
-        // the driver's block is not decoded where it holds none in the
-        // block's range. The longer lists are reached as their candidates
-        // ask, so that a block of candidates that the next list keeps none
-        // of reads none of their headers.
-        if let Some(next) = others.first_mut() {
-            match next.reach(low)? {
+        for l in others.iter_mut() {
+            match l.reach(low)? {
                 None => return Ok(()),
                 Some((from, _)) if from > last => continue 'blocks,
                 Some(_) => {}
             }
         }
-        let ids = if few { &s.d[..] } else { driver.ids()? };
+        let ids = driver.ids()?;
         let Some((second, rest)) = others.split_first_mut() else {
             match found {
                 Found::Ids(out) => out.extend_from_slice(ids),
@@ -174,11 +165,6 @@ fn intersect_lists(
             if c == 0 {
                 continue 'blocks;
             }
-            // A list past its last block holds no later id: the answer is
-            // complete.
-            if l.reach(s.a[0])?.is_none() {
-                return Ok(());
-            }
             c = l.keep(&s.a[..c], &mut s.b)?;
             core::mem::swap(&mut s.a, &mut s.b);
         }
@@ -188,11 +174,6 @@ fn intersect_lists(
         }
     }
 }
-
-/// The most ids of a driving block of runs taken as candidates: a walk of
-/// spans costs a query with a short list of a run or two, and a long
-/// one, more than a merge of its few ids.
-const FEW: usize = 64;
 
 /// How a walk of a span of windows ended.
 #[derive(PartialEq, Eq)]

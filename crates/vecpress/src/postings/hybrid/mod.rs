@@ -59,10 +59,10 @@
 //!
 //! An intersection is driven by the list of fewest ids (as its first
 //! block's header and its count of blocks suggest), a block at a time:
-//! a block of gaps or an array (or of runs of a few dozen ids) gives
-//! candidates, which each other list in turn keeps by those of its blocks
-//! that may hold them (passing the others by their headers); a block of
-//! runs or a bitmap is walked with the others a span of windows at a time. A walk goes from a window that every list
+//! a block of gaps or an array gives candidates, which each other list
+//! keeps by those of its blocks that may hold them (passing the others by
+//! their headers); a block of runs or a bitmap is walked with the others a
+//! span of windows at a time. A walk goes from a window that every list
 //! holds ids in (for [`and`]; any list, for [`or`]) to the first end of a
 //! list's block there. A block of gaps or runs is decoded
 //! when the query first needs its ids (one SIMD Stream VByte decode; an

@@ -350,27 +350,6 @@ impl<'a> List<'a> {
         Ok(n)
     }
 
-    /// Whether the block of runs it stands in, not yet decoded, holds at
-    /// most `most` ids: then it is decoded, and its ids written to `out`
-    /// (cleared first).
-    pub(super) fn few_ids(&mut self, most: usize, out: &mut Vec<u32>) -> Result<bool, Error> {
-        // A block of more runs holds more ids.
-        if !matches!(self.block, Block::Unread { kind: RUNS, n, .. } if n <= most) {
-            return Ok(false);
-        }
-        self.decode()?;
-        let runs = self.runs.as_chunks::<2>().0;
-        let ids: u64 = runs.iter().map(|r| u64::from(r[1] - r[0]) + 1).sum();
-        if ids > most as u64 {
-            return Ok(false);
-        }
-        out.clear();
-        for &[a, b] in runs {
-            out.extend(a..=b);
-        }
-        Ok(true)
-    }
-
     /// Decodes the block of gaps or an array the list stands in into its
     /// ids; the ids.
     pub(super) fn ids(&mut self) -> Result<&[u32], Error> {
