@@ -201,6 +201,54 @@ fn lists_of_many_blocks_answer_as_sets_do_whichever_drives() {
     }
 }
 
+/// Three lists or more driven by a list of a few runs, short or longer,
+/// in two windows, against long lists of sparse ids and runs in many
+/// blocks that hold some of the runs' ids, or none.
+#[test]
+fn lists_driven_by_a_few_runs_answer_as_sets_do() {
+    let mut rng = Rng(31);
+    for case in 0..160 {
+        let mut short = Vec::new();
+        let longest = if case % 4 == 0 { 60 } else { 8 };
+        for w in [rng.below(30), 30 + rng.below(30)] {
+            let mut at = w as u32 * WINDOW + rng.below(2000) as u32;
+            for _ in 0..1 + rng.below(3) {
+                let run = 3 + rng.below(longest) as u32;
+                short.extend(at..at + run);
+                at += run + 1 + rng.below(50) as u32;
+            }
+        }
+        let k = 3 + rng.below(2) as usize;
+        let lists: Vec<Vec<u32>> = (0..k)
+            .map(|i| {
+                if i == 0 {
+                    return short.clone();
+                }
+                let mut ids = Vec::new();
+                let mut at = rng.below(500) as u32;
+                let step = [40, 120, 700][rng.below(3) as usize];
+                while at < 64 * WINDOW {
+                    if rng.below(30) == 0 {
+                        let run = 2 + rng.below(30) as u32;
+                        ids.extend(at..at + run);
+                        at += run;
+                    } else {
+                        ids.push(at);
+                    }
+                    at += 1 + rng.below(step) as u32;
+                }
+                if case % 5 != 0 {
+                    ids.extend(short.iter().filter(|_| rng.below(4) != 0));
+                }
+                ids.sort_unstable();
+                ids.dedup();
+                ids
+            })
+            .collect();
+        answers_as_sets_do(&lists, case);
+    }
+}
+
 /// Short lists (one block of gaps, an array, runs or a bitmap each, read
 /// without a `List`) beside longer ones: every mix answers as the sets do,
 /// up to more lists than a query holds on its stack.
