@@ -162,6 +162,32 @@ fn queries_agree_with_sets_at_every_level() {
     }
 }
 
+/// Ids from `at`, each up to `step` after the one before, with a run of 2
+/// to 31 ids in place of one one time in `one_in`, while `more` (of how
+/// many were drawn and the next) holds.
+fn sparse_ids(
+    rng: &mut Rng,
+    mut at: u32,
+    step: u64,
+    one_in: u64,
+    more: impl Fn(usize, u32) -> bool,
+) -> Vec<u32> {
+    let mut ids = Vec::new();
+    let mut k = 0;
+    while more(k, at) {
+        if rng.below(one_in) == 0 {
+            let run = 2 + rng.below(30) as u32;
+            ids.extend(at..at + run);
+            at += run;
+        } else {
+            ids.push(at);
+        }
+        at += 1 + rng.below(step) as u32;
+        k += 1;
+    }
+    ids
+}
+
 /// Sparse ids cut into blocks by a few runs between them, and lists of a
 /// few ids against long ones of every form: the list of fewest ids drives
 /// a block at a time, whatever the order the query gives them in, and
@@ -177,21 +203,10 @@ fn lists_of_many_blocks_answer_as_sets_do_whichever_drives() {
                     return list(&mut rng, false);
                 }
                 // Ids far apart, with a stretch of runs now and then.
-                let mut ids = Vec::new();
-                let mut at = rng.below(5000) as u32;
+                let at = rng.below(5000) as u32;
                 let step = [3, 40, 700, 5000][rng.below(4) as usize];
                 let n = [5, 60, 400, 3000][rng.below(4) as usize];
-                for _ in 0..n {
-                    if rng.below(40) == 0 {
-                        let run = 2 + rng.below(30) as u32;
-                        ids.extend(at..at + run);
-                        at += run;
-                    } else {
-                        ids.push(at);
-                    }
-                    at += 1 + rng.below(step) as u32;
-                }
-                ids
+                sparse_ids(&mut rng, at, step, 40, |k, _| k < n)
             })
             .collect();
         answers_as_sets_do(&lists, case);
@@ -224,19 +239,9 @@ fn lists_driven_by_a_few_runs_answer_as_sets_do() {
                 if i == 0 {
                     return short.clone();
                 }
-                let mut ids = Vec::new();
-                let mut at = rng.below(500) as u32;
+                let at = rng.below(500) as u32;
                 let step = [40, 120, 700][rng.below(3) as usize];
-                while at < 64 * WINDOW {
-                    if rng.below(30) == 0 {
-                        let run = 2 + rng.below(30) as u32;
-                        ids.extend(at..at + run);
-                        at += run;
-                    } else {
-                        ids.push(at);
-                    }
-                    at += 1 + rng.below(step) as u32;
-                }
+                let mut ids = sparse_ids(&mut rng, at, step, 30, |_, at| at < 64 * WINDOW);
                 if case % 5 != 0 {
                     ids.extend(short.iter().filter(|_| rng.below(4) != 0));
                 }
