@@ -88,8 +88,8 @@
 //! array at least: they keep its ids by a walk of their runs, or a bit
 //! test in place; lists of a single block of runs each are intersected
 //! run by run. It decodes none of these lists where their ranges of ids,
-//! from their headers and first gaps, do not meet. A thread keeps its queries' buffers, so that a query on
-//! short lists allocates little.
+//! from their headers and first gaps, do not meet. A thread keeps its
+//! queries' buffers, so that a query on short lists allocates little.
 //!
 //! Damaged bytes give an error naming the offset in that list's bytes,
 //! never a panic. A count is trusted for no more room than its bytes can
