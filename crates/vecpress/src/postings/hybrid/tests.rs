@@ -725,6 +725,32 @@ fn runs_become_runs_blocks_at_a_few_bytes_a_run() {
     assert_eq!(decode_to_vec(&bytes).unwrap(), values);
 }
 
+/// A few short runs in a sparse list stay gaps: as runs they would save a
+/// byte or two, and cut the list's one block of gaps into three, each with
+/// a header; runs that save more than those headers become runs.
+#[test]
+fn short_runs_in_gaps_stay_gaps() {
+    // 200 ids 40 apart, and runs of 3 in two windows.
+    let mut values: Vec<u32> = (0..200).map(|v| v * 40).collect();
+    values.extend([9_000, 9_001, 9_002, 5_000_000, 5_000_001, 5_000_002]);
+    values.sort_unstable();
+    let bytes = encode(&values).unwrap();
+    // One block: the block count, then a header of kind gaps.
+    assert_eq!(bytes[0], 1);
+    assert_eq!(u32::from(bytes[1]) & 3, GAPS);
+    assert_eq!(bytes, encode_gaps(&values));
+    assert_eq!(decode_to_vec(&bytes).unwrap(), values);
+    // A run of 200 ids saves more than the headers: a block of runs,
+    // between two of gaps.
+    let mut values: Vec<u32> = (0..200).map(|v| v * 40).collect();
+    values.extend(9_000..9_200);
+    values.extend((0..200).map(|v| 20_000 + v * 40));
+    let bytes = encode(&values).unwrap();
+    assert_eq!(bytes[0], 3);
+    assert!(bytes.len() + 100 < stream_vbyte::encode_delta_to_vec(&values, 0).len());
+    assert_eq!(decode_to_vec(&bytes).unwrap(), values);
+}
+
 #[test]
 fn window_kernels_agree_with_the_scalar_ones() {
     let mut rng = Rng(9);

@@ -59,12 +59,13 @@ fn put_block(out: &mut Vec<u8>, kind: u32, n: usize, values: &[u32], prev: u32) 
 }
 
 /// A window of the list: its ids `from..to`, its form, and the quarters of
-/// a byte its ids take as gaps.
+/// a byte its ids take as gaps and as runs.
 struct Window {
     from: usize,
     to: usize,
     kind: u32,
     gaps: usize,
+    runs: usize,
 }
 
 /// Runs of consecutive ids, first and last, each in one window.
@@ -121,10 +122,40 @@ fn plan(values: &[u32]) -> Vec<Window> {
             to: end,
             kind,
             gaps,
+            runs,
         });
         i = end;
     }
+    join_gaps(&mut windows);
     windows
+}
+
+/// Quarters of a byte a block's header takes, about: its kind and count,
+/// its last id's distance from the block before, its byte length.
+const HEADER: usize = 16;
+
+/// Windows of runs turned back to gaps where they cut a stretch of gaps
+/// for fewer bytes than the headers of the blocks that the cut makes: a
+/// few short runs in a sparse list (a block of runs, and the gaps after
+/// it a block of their own) would cost bytes, and make a list that a
+/// query reads whole, as a single block, one that it walks.
+fn join_gaps(windows: &mut [Window]) {
+    let mut i = 0;
+    while i < windows.len() {
+        let end = i + windows[i..].iter().take_while(|w| w.kind == RUNS).count();
+        if end == i {
+            i += 1;
+            continue;
+        }
+        // Blocks of gaps beside them: as gaps, the runs join them into one.
+        let gaps_at = |k: Option<&Window>| usize::from(k.is_some_and(|w| w.kind == GAPS));
+        let cuts = gaps_at(i.checked_sub(1).map(|k| &windows[k])) + gaps_at(windows.get(end));
+        let saved: usize = windows[i..end].iter().map(|w| w.gaps - w.runs).sum();
+        if saved < cuts * HEADER {
+            windows[i..end].iter_mut().for_each(|w| w.kind = GAPS);
+        }
+        i = end;
+    }
 }
 
 /// The bytes of `values` as a Roaring bitmap with run containers where
