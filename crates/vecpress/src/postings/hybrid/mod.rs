@@ -45,9 +45,9 @@
 //!
 //! The encoder ([`encode_into`]) gives each window the form of fewest
 //! bytes, weighed for speed: runs where they take less than an eighth of
-//! the bitmap (and, in a stretch of gaps, save more than the headers of
-//! the blocks they cut it into), a bitmap where it takes less than twice
-//! the gaps. Windows
+//! the bitmap, a bitmap where it takes less than twice the gaps; and runs
+//! or gaps that cut a stretch of the other form take that form, unless
+//! they save more than the headers of the blocks the cut makes. Windows
 //! left to gaps become arrays, which a query reads without a decode, as
 //! far as the list's [`Room`] allows: by default where they take no more
 //! bytes than the gaps, with [`Room::Roaring`] up to the bytes of the

@@ -751,6 +751,28 @@ fn short_runs_in_gaps_stay_gaps() {
     assert_eq!(decode_to_vec(&bytes).unwrap(), values);
 }
 
+/// A few lone ids amid runs become runs of one id: as gaps they would
+/// save a byte or two, and cut the list's block of runs into three.
+#[test]
+fn lone_ids_amid_runs_join_the_runs() {
+    // Runs of 100 ids in windows 0, 2 and 4, and an id alone in 1 and 3.
+    let mut values: Vec<u32> = [0, 2, 4]
+        .iter()
+        .flat_map(|w| w * WINDOW..w * WINDOW + 100)
+        .collect();
+    values.extend([WINDOW + 7, 3 * WINDOW + 9]);
+    values.sort_unstable();
+    let bytes = encode(&values).unwrap();
+    assert_eq!(bytes[..2], [1, RUNS as u8 | 5 << 2]);
+    assert_eq!(decode_to_vec(&bytes).unwrap(), values);
+    // Sparse ids between the runs, 300 of them: a block of gaps there.
+    values.extend((0..300).map(|v| WINDOW + 200 + 11 * v));
+    values.sort_unstable();
+    let bytes = encode(&values).unwrap();
+    assert_eq!(bytes[0], 3);
+    assert_eq!(decode_to_vec(&bytes).unwrap(), values);
+}
+
 #[test]
 fn window_kernels_agree_with_the_scalar_ones() {
     let mut rng = Rng(9);

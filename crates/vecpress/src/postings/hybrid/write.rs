@@ -126,7 +126,7 @@ fn plan(values: &[u32]) -> Vec<Window> {
         });
         i = end;
     }
-    join_gaps(&mut windows);
+    join(&mut windows);
     windows
 }
 
@@ -134,25 +134,38 @@ fn plan(values: &[u32]) -> Vec<Window> {
 /// its last id's distance from the block before, its byte length.
 const HEADER: usize = 16;
 
-/// Windows of runs turned back to gaps where they cut a stretch of gaps
-/// for fewer bytes than the headers of the blocks that the cut makes: a
-/// few short runs in a sparse list (a block of runs, and the gaps after
-/// it a block of their own) would cost bytes, and make a list that a
-/// query reads whole, as a single block, one that it walks.
-fn join_gaps(windows: &mut [Window]) {
+/// Windows of runs turned to gaps, and of gaps to runs, where they cut a
+/// stretch of the other form for fewer bytes than the headers of the
+/// blocks that the cut makes: a few short runs in a sparse list (a block
+/// of runs, and the gaps after it a block of their own) would cost bytes,
+/// and make a list that a query reads whole, as a single block, one that
+/// it walks; a few lone ids amid runs, more blocks of runs to walk.
+fn join(windows: &mut [Window]) {
     let mut i = 0;
     while i < windows.len() {
-        let end = i + windows[i..].iter().take_while(|w| w.kind == RUNS).count();
-        if end == i {
-            i += 1;
-            continue;
-        }
-        // Blocks of gaps beside them: as gaps, the runs join them into one.
-        let gaps_at = |k: Option<&Window>| usize::from(k.is_some_and(|w| w.kind == GAPS));
-        let cuts = gaps_at(i.checked_sub(1).map(|k| &windows[k])) + gaps_at(windows.get(end));
-        let saved: usize = windows[i..end].iter().map(|w| w.gaps - w.runs).sum();
-        if saved < cuts * HEADER {
-            windows[i..end].iter_mut().for_each(|w| w.kind = GAPS);
+        let kind = windows[i].kind;
+        let end = i + windows[i..].iter().take_while(|w| w.kind == kind).count();
+        let other = match kind {
+            RUNS => GAPS,
+            GAPS => RUNS,
+            _ => {
+                i = end;
+                continue;
+            }
+        };
+        // Blocks of the other form beside them, which they would join.
+        let beside = |k: Option<&Window>| usize::from(k.is_some_and(|w| w.kind == other));
+        let cuts = beside(i.checked_sub(1).map(|k| &windows[k])) + beside(windows.get(end));
+        // Quarters of a byte their own form saves over the other.
+        let saved: i64 = windows[i..end]
+            .iter()
+            .map(|w| match kind {
+                RUNS => w.gaps as i64 - w.runs as i64,
+                _ => w.runs as i64 - w.gaps as i64,
+            })
+            .sum();
+        if saved < (cuts * HEADER) as i64 {
+            windows[i..end].iter_mut().for_each(|w| w.kind = other);
         }
         i = end;
     }
