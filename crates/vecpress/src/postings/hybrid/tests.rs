@@ -751,6 +751,33 @@ fn short_runs_in_gaps_stay_gaps() {
     assert_eq!(decode_to_vec(&bytes).unwrap(), values);
 }
 
+/// A short list whose planned blocks take fewer bytes than one block of
+/// gaps, by less than an eighth, is written as that one block, which a
+/// query reads whole rather than walks; by more, it keeps its blocks.
+#[test]
+fn short_lists_become_one_block_of_gaps() {
+    // 100 ids far apart, then a run of 16: a block of gaps and one of runs,
+    // a few bytes fewer than the run's ids as gaps.
+    let mut values: Vec<u32> = (1..=100).map(|v| v * 100_000).collect();
+    values.extend(20_000_000..20_000_016);
+    let planned = encode_gaps(&values);
+    assert_eq!(planned[0], 2);
+    let bytes = encode(&values).unwrap();
+    // One block: the count, then a head of kind gaps and 116 ids.
+    let mut head = vec![1];
+    put_varint(&mut head, GAPS | 116 << 2);
+    assert_eq!(bytes[..head.len()], head);
+    let (planned, one) = (planned.len(), bytes.len());
+    assert!(planned < one && one * 8 <= planned * 9, "{planned} {one}");
+    assert_eq!(decode_to_vec(&bytes).unwrap(), values);
+    // 15 ids and a run of 40: the run's block saves over a third.
+    let mut values: Vec<u32> = (1..=15).map(|v| v * 100_000).collect();
+    values.extend(20_000_000..20_000_040);
+    let bytes = encode(&values).unwrap();
+    assert_eq!(bytes[0], 2);
+    assert_eq!(bytes, encode_gaps(&values));
+}
+
 /// A few lone ids amid runs become runs of one id: as gaps they would
 /// save a byte or two, and cut the list's block of runs into three.
 #[test]

@@ -12,6 +12,9 @@ use crate::{Error, stream_vbyte};
 /// bitmap read at a time, for a tenth more bytes than their gaps).
 const RUNS_UNDER: usize = 8;
 const BITMAP_UNDER: usize = 2;
+/// A short list of several blocks becomes one block of gaps where that
+/// takes up to this many times its bytes: see [`single`].
+const SINGLE_OVER: f64 = 1.125;
 
 /// Ids a block of gaps holds, and runs a block of runs, before it ends
 /// with the window it is in: a query decodes little more than this of a
@@ -248,6 +251,22 @@ fn with_arrays(values: &[u32], mut windows: Vec<Window>, room: Room) -> (u32, Ve
     }
 }
 
+/// A short list written as one block of gaps, where its blocks take no more
+/// than [`SINGLE_OVER`] times its bytes: a query reads a list of one block
+/// whole, by a decode and a merge, where it walks a list of several from
+/// block to block, at several times the cost on a list of a few dozen ids.
+fn single(values: &[u32], (count, body): (u32, Vec<u8>)) -> (u32, Vec<u8>) {
+    if count < 2 || values.len() > GAPS_PER_BLOCK {
+        return (count, body);
+    }
+    let mut one = Vec::new();
+    put_block(&mut one, GAPS, values.len(), values, 0);
+    if one.len() as f64 <= body.len() as f64 * SINGLE_OVER {
+        return (1, one);
+    }
+    (count, body)
+}
+
 pub(super) fn put_varint(out: &mut Vec<u8>, mut v: u32) {
     while v >= 0x80 {
         out.push(v as u8 | 0x80);
@@ -264,7 +283,7 @@ pub(super) fn encode_into(values: &[u32], out: &mut Vec<u8>, room: Room) -> Resu
             value: i + 1,
         });
     }
-    let (count, body) = with_arrays(values, plan(values), room);
+    let (count, body) = single(values, with_arrays(values, plan(values), room));
     let start = out.len();
     put_varint(out, count);
     out.extend_from_slice(&body);
@@ -272,7 +291,9 @@ pub(super) fn encode_into(values: &[u32], out: &mut Vec<u8>, room: Room) -> Resu
 }
 
 /// The list as [`encode_into`] writes it, but with gaps where it has
-/// arrays: the other form of sparse windows, for tests of both.
+/// arrays, and a short list in its planned blocks where it would be one
+/// block of gaps: the other forms, for tests of both (and of the walk
+/// from block to block on short lists).
 #[cfg(test)]
 pub(super) fn encode_gaps(values: &[u32]) -> Vec<u8> {
     let (count, body) = write(values, &plan(values));
