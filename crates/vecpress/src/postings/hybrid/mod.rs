@@ -54,7 +54,7 @@
 //! list's Roaring bitmap; and only where a list holds dozens of ids in
 //! 65,536, so that arrays do not cut its blocks small. Adjacent bitmap
 //! windows make one block; windows of gaps (or of runs, or arrays) make
-//! blocks of about 1024 ids (128 runs), so that a query skips what it does
+//! blocks of about 1024 ids (256 runs), so that a query skips what it does
 //! not need by the blocks' headers. A list of up to 1024 ids is one block
 //! of gaps where its blocks would save less than an eighth of that
 //! block's bytes: a query reads a list of one block whole, and walks one

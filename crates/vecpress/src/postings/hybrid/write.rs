@@ -20,8 +20,11 @@ const SINGLE_OVER: f64 = 1.125;
 /// with the window it is in: a query decodes little more than this of a
 /// list to reach an id, skipping the blocks before by their headers. A
 /// block holds whole windows, so that in a window a list is in one block.
+/// Blocks of runs hold more ids than blocks of gaps for their bytes, and a
+/// query on lists of runs passes more blocks by their headers than it
+/// decodes.
 const GAPS_PER_BLOCK: usize = 1024;
-const RUNS_PER_BLOCK: usize = 128;
+const RUNS_PER_BLOCK: usize = 256;
 /// Ids of a list in 65,536 (an array block's reach), at least, for arrays
 /// there: see [`with_arrays`].
 const ARRAY_MIN: usize = 64;
