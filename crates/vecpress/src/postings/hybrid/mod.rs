@@ -56,9 +56,9 @@
 //! windows make one block; windows of gaps (or of runs, or arrays) make
 //! blocks of about 1024 ids (256 runs), so that a query skips what it does
 //! not need by the blocks' headers. A list of up to 1024 ids is one block
-//! of gaps where its blocks would save less than an eighth of that
-//! block's bytes: a query reads a list of one block whole, and walks one
-//! of several.
+//! of gaps where that takes at most an eighth more bytes than its blocks
+//! would: a query reads a list of one block whole, and walks one of
+//! several.
 //!
 //! # Queries
 //!
