@@ -60,6 +60,18 @@ fn answers(isa: Isa, lists: &[&[u8]]) -> Answers {
     let mut and = Vec::new();
     let and = hybrid::and_with(isa, lists, &mut and).map(|()| and);
     let count = hybrid::and_count_with(isa, lists);
+    let mut hits = hybrid::Hits::new();
+    let got = hybrid::and_hits_with(isa, lists, &mut hits);
+    // The AND kept as hits fails where the AND does, and holds its ids.
+    match (&and, got) {
+        (Ok(ids), Ok(())) => {
+            assert_eq!(&hits.to_vec(), ids, "hits at {isa:?}");
+            assert!(hits.iter().eq(ids.iter().copied()), "hits' iter at {isa:?}");
+            assert_eq!(hits.len(), ids.len());
+        }
+        (Err(e), Err(f)) => assert_eq!(e, &f, "hits' error at {isa:?}"),
+        (a, h) => panic!("AND {a:?}, hits {h:?} at {isa:?}"),
+    }
     let mut or = Vec::new();
     let or = hybrid::or_with(isa, lists, &mut or).map(|()| or);
     (and, count, or)

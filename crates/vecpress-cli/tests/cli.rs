@@ -573,6 +573,9 @@ fn bench_queries_run_every_contestant_on_a_posting_file() {
         "bp128-delta ",
         "fastlanes-delta ",
         "pfor-delta ",
+        "hybrid ",
+        "hybrid, AND as hits ",
+        "hybrid, arrays, AND as hits ",
         "stream-vbyte-delta decode+merge",
     ];
     if ci() {

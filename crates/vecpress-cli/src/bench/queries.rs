@@ -19,7 +19,10 @@
 //!   AND counted` counts an AND's ids with `and_count` (its OR columns are
 //!   `or`'s, as in `hybrid`); `hybrid, arrays` (and its count) the same
 //!   on lists encoded with `hybrid::Room::Roaring`, arrays of 16-bit ids
-//!   where the list's Roaring bitmap would take the bytes;
+//!   where the list's Roaring bitmap would take the bytes; `hybrid, AND as
+//!   hits` keeps an AND's answer as `hybrid::Hits` (bitmaps where the lists
+//!   meet as bitmaps, runs where they meet as runs), as `peer:croaring`
+//!   keeps its bitmap, and reads its count;
 //! - `stream-vbyte-delta decode+merge`: each list decoded whole by
 //!   vecpress, then intersected or merged as below (where the time goes);
 //! - `peer:streamvbyte-c decode+merge`: each list decoded whole by the C
@@ -355,22 +358,32 @@ pub fn run(name: &str, raw: Vec<Vec<u32>>, reps: u32) -> Result<()> {
         },
         Contestant {
             name: HYBRID,
-            run: Box::new(|k, qs| hybrid_queries(lists, k, qs, false, |l| &l.hybrid)),
+            run: Box::new(|k, qs| hybrid_queries(lists, k, qs, Gives::Ids, |l| &l.hybrid)),
             bytes_per_posting: per(used.iter().map(|&i| lists[i].hybrid.len()).sum()),
         },
         Contestant {
             name: HYBRID_COUNT,
-            run: Box::new(|k, qs| hybrid_queries(lists, k, qs, true, |l| &l.hybrid)),
+            run: Box::new(|k, qs| hybrid_queries(lists, k, qs, Gives::Count, |l| &l.hybrid)),
+            bytes_per_posting: per(used.iter().map(|&i| lists[i].hybrid.len()).sum()),
+        },
+        Contestant {
+            name: HYBRID_HITS,
+            run: Box::new(|k, qs| hybrid_queries(lists, k, qs, Gives::Hits, |l| &l.hybrid)),
             bytes_per_posting: per(used.iter().map(|&i| lists[i].hybrid.len()).sum()),
         },
         Contestant {
             name: HYBRID_ARRAYS,
-            run: Box::new(|k, qs| hybrid_queries(lists, k, qs, false, |l| &l.hybrid_arrays)),
+            run: Box::new(|k, qs| hybrid_queries(lists, k, qs, Gives::Ids, |l| &l.hybrid_arrays)),
             bytes_per_posting: per(used.iter().map(|&i| lists[i].hybrid_arrays.len()).sum()),
         },
         Contestant {
             name: HYBRID_ARRAYS_COUNT,
-            run: Box::new(|k, qs| hybrid_queries(lists, k, qs, true, |l| &l.hybrid_arrays)),
+            run: Box::new(|k, qs| hybrid_queries(lists, k, qs, Gives::Count, |l| &l.hybrid_arrays)),
+            bytes_per_posting: per(used.iter().map(|&i| lists[i].hybrid_arrays.len()).sum()),
+        },
+        Contestant {
+            name: HYBRID_ARRAYS_HITS,
+            run: Box::new(|k, qs| hybrid_queries(lists, k, qs, Gives::Hits, |l| &l.hybrid_arrays)),
             bytes_per_posting: per(used.iter().map(|&i| lists[i].hybrid_arrays.len()).sum()),
         },
         Contestant {
@@ -527,8 +540,10 @@ pub fn run(name: &str, raw: Vec<Vec<u32>>, reps: u32) -> Result<()> {
         ONE_CALL,
         HYBRID,
         HYBRID_COUNT,
+        HYBRID_HITS,
         HYBRID_ARRAYS,
         HYBRID_ARRAYS_COUNT,
+        HYBRID_ARRAYS_HITS,
     ]
     .into_iter()
     .flat_map(|own| peers.map(|peer| (own, peer)))
@@ -587,25 +602,47 @@ const HYBRID_COUNT: &str = "hybrid, AND counted";
 /// bitmap would take the bytes.
 const HYBRID_ARRAYS: &str = "hybrid, arrays";
 const HYBRID_ARRAYS_COUNT: &str = "hybrid, arrays, AND counted";
+/// An AND kept as `hybrid::Hits` (`hybrid::and_hits`): bitmaps where the
+/// lists meet as bitmaps, runs where they meet as runs, as the Roaring
+/// peer keeps its answer; its count read from them.
+const HYBRID_HITS: &str = "hybrid, AND as hits";
+const HYBRID_ARRAYS_HITS: &str = "hybrid, arrays, AND as hits";
+
+/// How a `hybrid` contestant gives an AND's answer.
+#[derive(Clone, Copy)]
+enum Gives {
+    Ids,
+    Count,
+    Hits,
+}
 
 /// Answers the queries from the lists' `postings::hybrid` bytes (those
-/// `form` gives); with `count`, an AND's ids are counted, not written.
+/// `form` gives), an AND's as `gives` says (an OR's as ids).
 fn hybrid_queries(
     lists: &[List],
     kind: Kind,
     queries: &[Query],
-    count: bool,
+    gives: Gives,
     form: impl Fn(&List) -> &Vec<u8>,
 ) -> Result<Answers> {
     let mut answers = Answers::new(kind);
     let mut out = Vec::new();
+    let mut hits = hybrid::Hits::new();
     let mut q_lists: Vec<&[u8]> = Vec::with_capacity(3);
     for q in queries {
         q_lists.clear();
         q_lists.extend(q.iter().map(|&i| &form(&lists[i])[..]));
-        if kind.and && count {
-            answers.counted(hybrid::and_count(&q_lists)?);
-            continue;
+        match (kind.and, gives) {
+            (true, Gives::Count) => {
+                answers.counted(hybrid::and_count(&q_lists)?);
+                continue;
+            }
+            (true, Gives::Hits) => {
+                hybrid::and_hits(&q_lists, &mut hits)?;
+                answers.counted(hits.len());
+                continue;
+            }
+            _ => {}
         }
         if kind.and {
             hybrid::and(&q_lists, &mut out)?;

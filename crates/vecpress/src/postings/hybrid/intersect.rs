@@ -67,10 +67,7 @@ fn and_singles(
         c = crate::postings::keep_decoded(levels.kernels, &s.a[..c], &mut s.b[..c], &s.d[..l.n]);
         core::mem::swap(&mut s.a, &mut s.b);
     }
-    match found {
-        Found::Ids(out) => out.extend_from_slice(&s.a[..c]),
-        Found::Count(n) => **n += c,
-    }
+    found.ids(&s.a[..c]);
     Ok(())
 }
 
@@ -154,10 +151,7 @@ fn intersect_lists(
         }
         let ids = driver.ids()?;
         let Some((second, rest)) = others.split_first_mut() else {
-            match found {
-                Found::Ids(out) => out.extend_from_slice(ids),
-                Found::Count(n) => **n += ids.len(),
-            }
+            found.ids(ids);
             continue;
         };
         let mut c = second.keep(ids, &mut s.a)?;
@@ -168,10 +162,7 @@ fn intersect_lists(
             c = l.keep(&s.a[..c], &mut s.b)?;
             core::mem::swap(&mut s.a, &mut s.b);
         }
-        match found {
-            Found::Ids(out) => out.extend_from_slice(&s.a[..c]),
-            Found::Count(n) => **n += c,
-        }
+        found.ids(&s.a[..c]);
     }
 }
 
@@ -311,10 +302,7 @@ fn span_and(isa: Isa, views: &[View], w: u32, e: u32, s: &mut Scratch, found: &m
             }
         }
         let kept = if copied { &s.a[..c] } else { ids };
-        match found {
-            Found::Ids(out) => out.extend_from_slice(kept),
-            Found::Count(n) => **n += c,
-        }
+        found.ids(kept);
         return;
     }
     if views.iter().any(|v| matches!(v, View::Bits(_))) {
@@ -323,25 +311,26 @@ fn span_and(isa: Isa, views: &[View], w: u32, e: u32, s: &mut Scratch, found: &m
             return;
         }
         let words = (e - w) as usize * WORDS;
+        if let Found::Hits(hits) = found {
+            // ANDed in place, where the answer keeps them.
+            let acc = hits.open_words(words);
+            let n = match views {
+                [View::Bits(a), View::Bits(b)] => span::and2_into(isa, a, b, acc),
+                _ => {
+                    and_views(views, acc, &mut s.mask, lo, hi);
+                    count(isa, acc)
+                }
+            };
+            hits.close_words(lo as u32, words, n);
+            return;
+        }
         s.words.clear();
         s.words.resize(words, !0);
-        for v in views {
-            match *v {
-                View::Bits(bits) => and_words(&mut s.words, bits),
-                View::Runs(runs) => {
-                    s.mask.clear();
-                    s.mask.resize(words, 0);
-                    draw_runs(&mut s.mask, runs, lo, hi);
-                    for (a, m) in s.words.iter_mut().zip(&s.mask) {
-                        *a &= m;
-                    }
-                }
-                View::Ids(_) => {}
-            }
-        }
+        and_views(views, &mut s.words, &mut s.mask, lo, hi);
         match found {
             Found::Ids(out) => extract(isa, &s.words, lo as u32, out),
-            Found::Count(n) => **n += count(&s.words),
+            Found::Count(n) => **n += count(isa, &s.words),
+            Found::Hits(_) => unreachable!("hits are ANDed in place"),
         }
         return;
     }
@@ -370,10 +359,30 @@ fn span_and(isa: Isa, views: &[View], w: u32, e: u32, s: &mut Scratch, found: &m
     runs_found(isa, &s.runs, found);
 }
 
+/// ANDs into `acc` (all set, or a bitmap) the bitmaps and runs of `views`
+/// over ids `lo..hi` (`acc`'s), drawing runs in `mask`.
+fn and_views(views: &[View], acc: &mut [u64], mask: &mut Vec<u64>, lo: u64, hi: u64) {
+    for v in views {
+        match *v {
+            View::Bits(bits) => and_words(acc, bits),
+            View::Runs(runs) => {
+                mask.clear();
+                mask.resize(acc.len(), 0);
+                draw_runs(mask, runs, lo, hi);
+                for (a, m) in acc.iter_mut().zip(mask.iter()) {
+                    *a &= m;
+                }
+            }
+            View::Ids(_) => {}
+        }
+    }
+}
+
 /// The ids of `runs` written out, or counted.
 fn runs_found(isa: Isa, runs: &[[u32; 2]], found: &mut Found) {
     match found {
         Found::Ids(out) => span::expand(isa, runs, 0, 1 << 32, out),
+        Found::Hits(hits) => hits.push_runs(runs),
         Found::Count(n) => {
             **n += runs
                 .iter()

@@ -123,6 +123,7 @@
 
 #[cfg(target_arch = "x86_64")]
 mod avx512;
+mod hits;
 mod intersect;
 mod pool;
 mod read;
@@ -133,6 +134,7 @@ mod write;
 
 use crate::tune::{self, Op};
 use crate::{Error, Isa};
+pub use hits::{Hits, Iter};
 use intersect::intersect;
 use pool::{Found, with_lists};
 use read::View;
@@ -346,6 +348,40 @@ fn count_at(levels: Levels, lists: &[&[u8]]) -> Result<usize, Error> {
     let mut n = 0;
     intersect(levels, lists, &mut Found::Count(&mut n))?;
     Ok(n)
+}
+
+/// The ids every list holds into `hits` (cleared first), kept as bitmaps
+/// where every list is a bitmap and as runs where every list holds runs,
+/// as ids elsewhere: [`and`] without writing a dense answer out id by id.
+/// After an error, `hits` is empty.
+///
+/// ```
+/// use vecpress::postings::hybrid::{self, Hits};
+/// let a = hybrid::encode(&(0..50_000).collect::<Vec<u32>>())?;
+/// let b = hybrid::encode(&(20_000..90_000).step_by(5).collect::<Vec<u32>>())?;
+/// let mut hits = Hits::new();
+/// hybrid::and_hits(&[&a, &b], &mut hits)?;
+/// assert_eq!(hits.len(), 6_000);
+/// assert_eq!(hits.iter().next(), Some(20_000));
+/// # Ok::<(), vecpress::Error>(())
+/// ```
+pub fn and_hits(lists: &[&[u8]], hits: &mut Hits) -> Result<(), Error> {
+    hits_at(Levels::chosen(), lists, hits)
+}
+
+/// [`and_hits`] with the kernels of `isa`; `Err(Unsupported)` if the CPU
+/// lacks it.
+pub fn and_hits_with(isa: Isa, lists: &[&[u8]], hits: &mut Hits) -> Result<(), Error> {
+    hits_at(Levels::at(isa)?, lists, hits)
+}
+
+fn hits_at(levels: Levels, lists: &[&[u8]], hits: &mut Hits) -> Result<(), Error> {
+    hits.clear();
+    let got = intersect(levels, lists, &mut Found::Hits(hits));
+    if got.is_err() {
+        hits.clear();
+    }
+    got
 }
 
 /// The ids any list holds, each once, in order, into `out` (cleared

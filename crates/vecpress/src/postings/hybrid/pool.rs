@@ -3,6 +3,7 @@
 use std::cell::RefCell;
 
 use super::Levels;
+use super::hits::Hits;
 use super::read::{List, View};
 use crate::Error;
 
@@ -10,6 +11,18 @@ use crate::Error;
 pub(super) enum Found<'o> {
     Ids(&'o mut Vec<u32>),
     Count(&'o mut usize),
+    Hits(&'o mut Hits),
+}
+
+impl Found<'_> {
+    /// Adds ids, each above those found before.
+    pub(super) fn ids(&mut self, ids: &[u32]) {
+        match self {
+            Found::Ids(out) => out.extend_from_slice(ids),
+            Found::Count(n) => **n += ids.len(),
+            Found::Hits(hits) => hits.push_ids(ids),
+        }
+    }
 }
 
 /// Scratch a query reuses from span to span.

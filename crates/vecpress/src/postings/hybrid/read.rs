@@ -308,11 +308,26 @@ impl<'a> List<'a> {
                 i += candidates[i..].partition_point(|&c| c < low);
                 continue;
             }
-            self.decode()?;
             let seg = &candidates[i..];
             let seg = &seg[..seg.partition_point(|&c| c <= last)];
             i += seg.len();
             let room = &mut first_n(kept, n + seg.len())[n..];
+            if let Block::Unread {
+                kind: ARRAY,
+                n: ids,
+                body,
+                before,
+                ..
+            } = self.block
+                && seg.len() * scalar::SKEW < ids
+            {
+                // An array that a few candidates reach: searched in place,
+                // not widened whole (nor checked to rise, as a query does
+                // not check the blocks it passes).
+                n += span::keep_few16(isa, seg, before, body.as_chunks::<2>().0, room);
+                continue;
+            }
+            self.decode()?;
             n += match self.block {
                 Block::Ids => {
                     self.at += gallop(&self.ids[self.at..], |&x| x < v);
@@ -321,15 +336,7 @@ impl<'a> List<'a> {
                     let top = seg[seg.len() - 1];
                     let ids = &ids[..ids.partition_point(|&x| x <= top)];
                     if seg.len() * scalar::SKEW < ids.len() {
-                        let (mut j, mut k) = (0, 0);
-                        for &c in seg {
-                            j += gallop(&ids[j..], |&x| x < c);
-                            if ids.get(j) == Some(&c) {
-                                room[k] = c;
-                                k += 1;
-                            }
-                        }
-                        k
+                        span::keep_few(isa, seg, ids, room)
                     } else {
                         crate::postings::keep_decoded(isa, seg, room, ids)
                     }

@@ -28,7 +28,7 @@ pub(super) fn expand(runs: &[[u32; 2]], lo: u64, hi: u64, out: &mut Vec<u32>) {
 
 /// Appends the ids of the set bits of a window starting at `base`.
 pub(super) fn extract(words: &[u64], base: u32, out: &mut Vec<u32>) {
-    out.reserve(super::span::count(words));
+    out.reserve(count(words));
     for (j, &w) in words.iter().enumerate() {
         let mut w = w;
         while w != 0 {
@@ -92,6 +92,26 @@ pub(super) fn and_count2(a: &[u8], b: &[u8]) -> usize {
             (x & y).count_ones() as usize
         })
         .sum()
+}
+
+/// Writes the AND of two bitmaps (of `out`'s length) to `out`; returns
+/// the ids set in it.
+#[inline(always)]
+pub(super) fn and2_into(a: &[u8], b: &[u8], out: &mut [u64]) -> usize {
+    let mut n = 0;
+    for ((o, x), y) in out.iter_mut().zip(a.chunks_exact(8)).zip(b.chunks_exact(8)) {
+        let x = u64::from_le_bytes(x.try_into().expect("eight bytes"));
+        let y = u64::from_le_bytes(y.try_into().expect("eight bytes"));
+        *o = x & y;
+        n += o.count_ones() as usize;
+    }
+    n
+}
+
+/// Ids set in a bitmap.
+#[inline(always)]
+pub(super) fn count(words: &[u64]) -> usize {
+    words.iter().map(|w| w.count_ones() as usize).sum()
 }
 
 /// Keeps, in order at the front of `ids`, those inside one of `runs`
@@ -183,6 +203,48 @@ fn overlaps_far(a: &[[u32; 2]], b: &[[u32; 2]], lo: u32, hi: u32, mut put: impl 
             }
         }
     }
+}
+
+/// Writes to the front of `room` the candidates (sorted, far fewer) that
+/// `ids` (sorted) holds; returns how many. Each candidate gallops from
+/// where the one before stopped.
+pub(super) fn keep_few(candidates: &[u32], ids: &[u32], room: &mut [u32]) -> usize {
+    let (mut j, mut k) = (0, 0);
+    for &c in candidates {
+        j += gallop(&ids[j..], |&x| x < c);
+        if ids.get(j) == Some(&c) {
+            room[k] = c;
+            k += 1;
+        }
+    }
+    k
+}
+
+/// [`keep_few`] on an array read in place: ids `first` and `first` plus
+/// each 16-bit offset (rising).
+pub(super) fn keep_few16(
+    candidates: &[u32],
+    first: u32,
+    offsets: &[[u8; 2]],
+    room: &mut [u32],
+) -> usize {
+    let (mut j, mut k) = (0, 0);
+    for &c in candidates {
+        let off = c.wrapping_sub(first);
+        let held = match u16::try_from(off) {
+            Ok(0) => true,
+            Ok(off) => {
+                j += gallop(&offsets[j..], |o| u16::from_le_bytes(*o) < off);
+                offsets
+                    .get(j)
+                    .is_some_and(|o| u16::from_le_bytes(*o) == off)
+            }
+            Err(_) => false,
+        };
+        room[k] = c;
+        k += usize::from(held);
+    }
+    k
 }
 
 /// The first index of `s` (sorted by `below`) at which `below` is false:

@@ -73,8 +73,25 @@ pub(super) fn or_words(words: &mut [u64], bits: &[u8]) {
     }
 }
 
-pub(super) fn count(words: &[u64]) -> usize {
-    words.iter().map(|w| w.count_ones() as usize).sum()
+/// Ids set in a bitmap.
+pub(super) fn count(isa: Isa, words: &[u64]) -> usize {
+    match isa {
+        // SAFETY: `tune::isa` or a checked level: the CPU has AVX-512.
+        #[cfg(target_arch = "x86_64")]
+        Isa::Avx512 => unsafe { avx512::count(words) },
+        _ => scalar::count(words),
+    }
+}
+
+/// Writes the AND of two bitmaps (of `out`'s length) to `out`; returns
+/// the ids set in it.
+pub(super) fn and2_into(isa: Isa, a: &[u8], b: &[u8], out: &mut [u64]) -> usize {
+    match isa {
+        // SAFETY: `tune::isa` or a checked level: the CPU has AVX-512.
+        #[cfg(target_arch = "x86_64")]
+        Isa::Avx512 => unsafe { avx512::and2_into(a, b, out) },
+        _ => scalar::and2_into(a, b, out),
+    }
 }
 
 /// Ids set in both bitmaps (of like lengths).
@@ -109,6 +126,36 @@ pub(super) fn keep_set(isa: Isa, bits: &[u8], base: u32, ids: &mut [u32]) -> usi
         #[cfg(target_arch = "x86_64")]
         Isa::Avx512 => unsafe { avx512::keep_set(bits, base, ids) },
         _ => scalar::keep_set(bits, base, ids),
+    }
+}
+
+/// Writes to the front of `room` the candidates (sorted, far fewer) that
+/// `ids` (sorted) holds; returns how many.
+pub(super) fn keep_few(isa: Isa, candidates: &[u32], ids: &[u32], room: &mut [u32]) -> usize {
+    match isa {
+        // SAFETY: `tune::isa` or a checked level: the CPU has every feature
+        // of `Isa::Avx512`.
+        #[cfg(target_arch = "x86_64")]
+        Isa::Avx512 => unsafe { avx512::keep_few(candidates, ids, room) },
+        _ => scalar::keep_few(candidates, ids, room),
+    }
+}
+
+/// [`keep_few`] on an array read in place: ids `first` and `first` plus
+/// each 16-bit offset (rising; where they do not, unspecified candidates).
+pub(super) fn keep_few16(
+    isa: Isa,
+    candidates: &[u32],
+    first: u32,
+    offsets: &[[u8; 2]],
+    room: &mut [u32],
+) -> usize {
+    match isa {
+        // SAFETY: `tune::isa` or a checked level: the CPU has every feature
+        // of `Isa::Avx512`.
+        #[cfg(target_arch = "x86_64")]
+        Isa::Avx512 => unsafe { avx512::keep_few16(candidates, first, offsets, room) },
+        _ => scalar::keep_few16(candidates, first, offsets, room),
     }
 }
 

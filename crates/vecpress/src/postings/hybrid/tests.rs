@@ -146,9 +146,67 @@ fn answers_as_sets_do(lists: &[Vec<u32>], case: usize) {
         and_with(isa, &refs, &mut got).unwrap();
         assert_eq!(got, want_and, "AND, case {case}, {isa:?}");
         assert_eq!(and_count_with(isa, &refs).unwrap(), want_and.len());
+        hits_hold(isa, &refs, &want_and);
         or_with(isa, &refs, &mut got).unwrap();
         assert_eq!(got, want_or, "OR, case {case}, {isa:?}");
     }
+}
+
+/// The AND kept as [`Hits`] holds `want`, read every way, at `isa`.
+fn hits_hold(isa: Isa, lists: &[&[u8]], want: &[u32]) {
+    let mut hits = Hits::new();
+    hits.push_ids(&[u32::MAX]);
+    and_hits_with(isa, lists, &mut hits).unwrap();
+    assert_eq!(hits.len(), want.len(), "hits, {isa:?}");
+    assert_eq!(hits.to_vec(), want, "hits, {isa:?}");
+    let iter = hits.iter();
+    assert_eq!(iter.len(), want.len());
+    assert!(iter.eq(want.iter().copied()), "hits' iter, {isa:?}");
+    // Each id, and the ids either side of each, and the ends of the range.
+    let near = want
+        .iter()
+        .flat_map(|&v| [v.wrapping_sub(1), v, v.wrapping_add(1)]);
+    for v in near.chain([0, u32::MAX]).step_by(1 + want.len() / 3000) {
+        assert_eq!(hits.contains(v), want.binary_search(&v).is_ok(), "{v}");
+    }
+}
+
+#[test]
+fn hits_keep_bitmaps_and_runs_and_ids_in_order() {
+    // Three stretches: both lists dense (bitmaps), both runs, and gaps in
+    // one; the answer holds each form, ending at the top of the range.
+    let top = u32::MAX - 9_999;
+    let dense = |v: &u32| !v.is_multiple_of(3);
+    let mut a: Vec<u32> = (0..40_000).filter(dense).collect();
+    let mut b: Vec<u32> = (0..40_000).filter(|v| v % 5 != 0).collect();
+    a.extend((100_000..200_000).filter(|v| v % 1000 < 700));
+    b.extend((100_000..200_000).filter(|v| v % 1000 > 200));
+    a.extend((300_000..400_000).step_by(97));
+    b.extend(300_000..400_000);
+    a.extend(top..=u32::MAX);
+    b.extend((top..=u32::MAX).filter(|v| v % 2 == 1));
+    let want = and_of(&[a.clone(), b.clone()]);
+    let (ea, eb) = (encode(&a).unwrap(), encode(&b).unwrap());
+    for &isa in Isa::available() {
+        hits_hold(isa, &[&ea, &eb], &want);
+        let mut hits = Hits::new();
+        and_hits_with(isa, &[&ea, &eb], &mut hits).unwrap();
+        let forms: Vec<_> = hits.parts.iter().map(|p| p.form).collect();
+        assert!(forms.contains(&hits::Form::Words), "{forms:?}");
+        assert!(forms.contains(&hits::Form::Runs), "{forms:?}");
+        assert!(forms.contains(&hits::Form::Ids), "{forms:?}");
+        // Bitmaps hold a tenth of the bytes their ids would.
+        assert!(
+            hits.words.len() * 8 * 10 < want.len() * 4,
+            "{}",
+            hits.words.len()
+        );
+    }
+    // A damaged list leaves the hits empty.
+    let mut hits = Hits::new();
+    hits.push_ids(&[1, 2]);
+    assert!(and_hits(&[&ea, &eb[..eb.len() - 1]], &mut hits).is_err());
+    assert!(hits.is_empty() && hits.iter().next().is_none());
 }
 
 #[test]
@@ -965,6 +1023,68 @@ fn run_expansions_are_their_ranges() {
 /// every length about a step of 32 and its masked tail, rising or with one
 /// offset that falls, repeats or is a first 0, at any place; the ids
 /// around them untouched.
+#[test]
+fn searches_for_few_candidates_keep_those_held() {
+    let mut rng = Rng(43);
+    for case in 0..2000 {
+        // Up to 4,000 ids, from a step of one to a step of 30, and 1 to 40
+        // candidates: some scans, some gallops, some of neither.
+        let n = rng.below(4000) as usize;
+        let step = 1 + rng.below(30);
+        let first = rng.below(1 << 20) as u32;
+        let mut ids = vec![first];
+        while ids.len() < n {
+            let next = u64::from(*ids.last().unwrap()) + 1 + rng.below(step);
+            if next - u64::from(first) > 0xffff {
+                break;
+            }
+            ids.push(next as u32);
+        }
+        let top = u64::from(*ids.last().unwrap()) + 3;
+        let mut candidates: Vec<u32> = (0..1 + rng.below(40))
+            .map(|_| match rng.below(3) {
+                0 => ids[rng.below(ids.len() as u64) as usize],
+                _ => (u64::from(first) + rng.below(top - u64::from(first))) as u32,
+            })
+            .collect();
+        candidates.sort_unstable();
+        candidates.dedup();
+        let want: Vec<u32> = candidates
+            .iter()
+            .copied()
+            .filter(|c| ids.binary_search(c).is_ok())
+            .collect();
+        let offsets: Vec<[u8; 2]> = ids[1..]
+            .iter()
+            .map(|&v| ((v - first) as u16).to_le_bytes())
+            .collect();
+        for &isa in Isa::available() {
+            let mut room = vec![0; candidates.len()];
+            let k = span::keep_few(isa, &candidates, &ids, &mut room);
+            assert_eq!(room[..k], want, "case {case}, {isa:?}");
+            let k = span::keep_few16(isa, &candidates, first, &offsets, &mut room);
+            assert_eq!(room[..k], want, "in place, case {case}, {isa:?}");
+        }
+        // Ids out of order (a damaged list's): some of the candidates,
+        // never a read out of bounds.
+        if ids.len() > 2 {
+            let (mut ids, mut offsets) = (ids.clone(), offsets.clone());
+            let (a, b) = (
+                rng.below(ids.len() as u64) as usize,
+                rng.below(offsets.len() as u64) as usize,
+            );
+            ids[a] = rng.below(1 << 21) as u32;
+            offsets[b] = (rng.below(1 << 16) as u16).to_le_bytes();
+            for &isa in Isa::available() {
+                let mut room = vec![0; candidates.len()];
+                assert!(span::keep_few(isa, &candidates, &ids, &mut room) <= candidates.len());
+                let k = span::keep_few16(isa, &candidates, first, &offsets, &mut room);
+                assert!(k <= candidates.len());
+            }
+        }
+    }
+}
+
 #[test]
 fn array_kernels_agree_with_the_scalar_one() {
     let mut rng = Rng(31);
