@@ -1,8 +1,8 @@
 //! A posting format with bitmap blocks for dense ranges: each window of
 //! [`WINDOW`] document ids is stored as a bitmap where its list is dense,
 //! as runs where it holds stretches of consecutive ids, and as Stream VByte
-//! gaps where it is sparse; queries ([`and`], [`and_count`], [`or`]) read
-//! all three straight from the bytes.
+//! gaps where it is sparse; queries ([`and`], [`and_count`], [`and_hits`],
+//! [`or`]) read all three straight from the bytes.
 //!
 //! A list that holds one id in three costs 4096 / 8 = 512 bytes a window
 //! as a bitmap, a third of a byte per id, where gaps take at least a byte
@@ -74,10 +74,17 @@
 //! array's offsets are widened, 32 a step at the AVX-512 level), and
 //! skipped by its header's last id otherwise, or by its first id (which
 //! its stream's first gap gives in place) where an intersection's
-//! candidates fall before it. In a span where every list
+//! candidates fall before it. A block reached by candidates 16 or more
+//! times fewer than its ids finds each candidate's place by compares of
+//! sixteen ids a step from the last one's place (at the AVX-512 level;
+//! a gallop where they are hundreds of ids apart), and an array there is
+//! searched in place, 32 offsets a step, not widened; a bitmap tests
+//! candidates sixteen a step, their words gathered where they are far
+//! apart. In a span where every list
 //! is a bitmap, the intersection is the AND of their words, written out
 //! sixteen ids at a time (at the AVX-512 level, `vpcompressd` of the set
-//! bits' positions) or counted by popcount alone ([`and_count`]). Where a
+//! bits' positions), counted by popcount alone ([`and_count`]), or kept
+//! as the AND's words ([`and_hits`], which keeps runs as runs too). Where a
 //! list holds gaps, the shortest array of ids gives the candidates, kept
 //! by a bit test against each bitmap, by a walk of each list of runs, and
 //! by the SIMD merge against other gaps. Where every list holds runs, the
@@ -101,7 +108,8 @@
 //! hold (a data byte and a quarter per gap), and runs are checked to rise
 //! and to fit a window, and arrays to rise, so a list of `b` bytes decodes
 //! to at most
-//! [`max_decoded_len`]`(b)` ids.
+//! [`max_decoded_len`]`(b)` ids. A query checks what it decodes; blocks it
+//! passes by their headers, and arrays it searches in place, it does not.
 //!
 //! ```
 //! use vecpress::postings::hybrid;
