@@ -74,6 +74,15 @@ fn answers(isa: Isa, lists: &[&[u8]]) -> Answers {
     }
     let mut or = Vec::new();
     let or = hybrid::or_with(isa, lists, &mut or).map(|()| or);
+    // The OR kept as hits, likewise.
+    match (&or, hybrid::or_hits_with(isa, lists, &mut hits)) {
+        (Ok(ids), Ok(())) => {
+            assert_eq!(&hits.to_vec(), ids, "OR hits at {isa:?}");
+            assert!(hits.iter().eq(ids.iter().copied()), "OR hits' iter at {isa:?}");
+        }
+        (Err(e), Err(f)) => assert_eq!(e, &f, "OR hits' error at {isa:?}"),
+        (o, h) => panic!("OR {o:?}, hits {h:?} at {isa:?}"),
+    }
     (and, count, or)
 }
 

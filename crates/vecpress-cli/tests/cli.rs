@@ -574,8 +574,8 @@ fn bench_queries_run_every_contestant_on_a_posting_file() {
         "fastlanes-delta ",
         "pfor-delta ",
         "hybrid ",
-        "hybrid, AND as hits ",
-        "hybrid, arrays, AND as hits ",
+        "hybrid, as hits ",
+        "hybrid, arrays, as hits ",
         "stream-vbyte-delta decode+merge",
     ];
     if ci() {

@@ -19,10 +19,11 @@
 //!   AND counted` counts an AND's ids with `and_count` (its OR columns are
 //!   `or`'s, as in `hybrid`); `hybrid, arrays` (and its count) the same
 //!   on lists encoded with `hybrid::Room::Roaring`, arrays of 16-bit ids
-//!   where the list's Roaring bitmap would take the bytes; `hybrid, AND as
-//!   hits` keeps an AND's answer as `hybrid::Hits` (bitmaps where the lists
-//!   meet as bitmaps, runs where they meet as runs), as `peer:croaring`
-//!   keeps its bitmap, and reads its count;
+//!   where the list's Roaring bitmap would take the bytes; `hybrid, as
+//!   hits` keeps the answer as `hybrid::Hits` (`and_hits`, `or_hits`:
+//!   bitmaps where the lists meet as bitmaps or a union is dense, runs
+//!   where they meet as runs), as `peer:croaring` keeps its bitmap, and
+//!   reads its count;
 //! - `stream-vbyte-delta decode+merge`: each list decoded whole by
 //!   vecpress, then intersected or merged as below (where the time goes);
 //! - `peer:streamvbyte-c decode+merge`: each list decoded whole by the C
@@ -602,11 +603,12 @@ const HYBRID_COUNT: &str = "hybrid, AND counted";
 /// bitmap would take the bytes.
 const HYBRID_ARRAYS: &str = "hybrid, arrays";
 const HYBRID_ARRAYS_COUNT: &str = "hybrid, arrays, AND counted";
-/// An AND kept as `hybrid::Hits` (`hybrid::and_hits`): bitmaps where the
-/// lists meet as bitmaps, runs where they meet as runs, as the Roaring
-/// peer keeps its answer; its count read from them.
-const HYBRID_HITS: &str = "hybrid, AND as hits";
-const HYBRID_ARRAYS_HITS: &str = "hybrid, arrays, AND as hits";
+/// Answers kept as `hybrid::Hits` (`hybrid::and_hits`, `or_hits`):
+/// bitmaps where the lists meet as bitmaps (or a union is dense), runs
+/// where they meet as runs, as the Roaring peer keeps its answer; its
+/// count read from them.
+const HYBRID_HITS: &str = "hybrid, as hits";
+const HYBRID_ARRAYS_HITS: &str = "hybrid, arrays, as hits";
 
 /// How a `hybrid` contestant gives an AND's answer.
 #[derive(Clone, Copy)]
@@ -617,7 +619,7 @@ enum Gives {
 }
 
 /// Answers the queries from the lists' `postings::hybrid` bytes (those
-/// `form` gives), an AND's as `gives` says (an OR's as ids).
+/// `form` gives), as `gives` says (an OR counted as ids).
 fn hybrid_queries(
     lists: &[List],
     kind: Kind,
@@ -637,8 +639,12 @@ fn hybrid_queries(
                 answers.counted(hybrid::and_count(&q_lists)?);
                 continue;
             }
-            (true, Gives::Hits) => {
-                hybrid::and_hits(&q_lists, &mut hits)?;
+            (and, Gives::Hits) => {
+                if and {
+                    hybrid::and_hits(&q_lists, &mut hits)?;
+                } else {
+                    hybrid::or_hits(&q_lists, &mut hits)?;
+                }
                 answers.counted(hits.len());
                 continue;
             }

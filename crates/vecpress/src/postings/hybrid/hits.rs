@@ -1,4 +1,4 @@
-//! An intersection's answer kept in the forms the query met its ids in:
+//! A query's answer kept in the forms the query met its ids in:
 //! arrays of ids, bitmap windows and runs, as a Roaring bitmap keeps its
 //! containers.
 
@@ -6,9 +6,11 @@ use super::span::{self, extract};
 use super::{WINDOW, WORDS};
 use crate::tune::{self, Op};
 
-/// The ids an intersection found ([`and_hits`](super::and_hits)), kept as
-/// the query met them: where every list is a bitmap, the AND of their words;
-/// where every list holds runs, the runs they share; elsewhere the ids.
+/// The ids a query found ([`and_hits`](super::and_hits),
+/// [`or_hits`](super::or_hits)), kept as the query met them: for an AND,
+/// where every list is a bitmap, the AND of their words, and where every
+/// list holds runs, the runs they share; for an OR, the bitmap it draws
+/// where its lists are dense; elsewhere the ids.
 ///
 /// Writing out a dense answer id by id takes more time than finding it:
 /// two bitmaps meet 64 ids a word, and writing those ids out takes a store
@@ -195,12 +197,34 @@ impl Hits {
         self.grow(Form::Ids, ids[0], from, self.ids.len());
     }
 
-    /// Room for a bitmap of `n` words, all set, at the end of its words,
-    /// to be ANDed in place and kept by [`close_words`](Hits::close_words).
-    pub(super) fn open_words(&mut self, n: usize) -> &mut [u64] {
+    /// Room for a bitmap of `n` words, each `fill` (all set, to be ANDed
+    /// in place; none, to be ORed), at the end of its words, kept by
+    /// [`close_words`](Hits::close_words).
+    pub(super) fn open_words(&mut self, n: usize, fill: u64) -> &mut [u64] {
         let from = self.words.len();
-        self.words.resize(from + n, !0);
+        self.words.resize(from + n, fill);
         &mut self.words[from..]
+    }
+
+    /// Ids set in the last `n` words.
+    pub(super) fn count_open(&self, isa: crate::Isa, n: usize) -> usize {
+        span::count(isa, &self.words[self.words.len() - n..])
+    }
+
+    /// Its vector of ids, to append ids to (each above those it holds),
+    /// and where they start, for [`close_ids`](Hits::close_ids).
+    pub(super) fn open_ids(&mut self) -> (&mut Vec<u32>, usize) {
+        let from = self.ids.len();
+        (&mut self.ids, from)
+    }
+
+    /// Keeps the ids appended from `from`.
+    pub(super) fn close_ids(&mut self, from: usize) {
+        let to = self.ids.len();
+        if to > from {
+            self.len += to - from;
+            self.grow(Form::Ids, self.ids[from], from, to);
+        }
     }
 
     /// Keeps the bitmap of `words` words [`open_words`](Hits::open_words)

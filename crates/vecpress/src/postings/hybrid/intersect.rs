@@ -313,7 +313,7 @@ fn span_and(isa: Isa, views: &[View], w: u32, e: u32, s: &mut Scratch, found: &m
         let words = (e - w) as usize * WORDS;
         if let Found::Hits(hits) = found {
             // ANDed in place, where the answer keeps them.
-            let acc = hits.open_words(words);
+            let acc = hits.open_words(words, !0);
             let n = match views {
                 [View::Bits(a), View::Bits(b)] => span::and2_into(isa, a, b, acc),
                 _ => {

@@ -2,7 +2,7 @@
 //! [`WINDOW`] document ids is stored as a bitmap where its list is dense,
 //! as runs where it holds stretches of consecutive ids, and as Stream VByte
 //! gaps where it is sparse; queries ([`and`], [`and_count`], [`and_hits`],
-//! [`or`]) read all three straight from the bytes.
+//! [`or`], [`or_hits`]) read all three straight from the bytes.
 //!
 //! A list that holds one id in three costs 4096 / 8 = 512 bytes a window
 //! as a bitmap, a third of a byte per id, where gaps take at least a byte
@@ -91,8 +91,8 @@
 //! runs are intersected (at the AVX-512 level eight runs of each list a
 //! step, every run of one against every run of the other). A union draws
 //! a span into a bitmap where its lists are dense there (a bitmap, or runs
-//! and ids of eight or more ids a word), and merges the lists' ids
-//! elsewhere. Lists that are each a single block of gaps or an array
+//! and ids of eight or more ids a word; [`or_hits`] keeps that bitmap),
+//! and merges the lists' ids elsewhere. Lists that are each a single block of gaps or an array
 //! (short lists, up to a thousand ids or so) skip the walk: each is
 //! decoded whole, and the shortest's ids kept by a SIMD merge with each
 //! other (or merged into the union). An intersection also takes lists of
@@ -147,7 +147,7 @@ use intersect::intersect;
 use pool::{Found, with_lists};
 use read::View;
 use span::{extract, load, span_end};
-use unite::unite;
+use unite::{United, unite};
 
 /// Ids a window spans: a bitmap block holds 4096 bits (512 bytes) a window.
 pub const WINDOW: u32 = 1 << SHIFT;
@@ -413,7 +413,41 @@ pub fn or_with(isa: Isa, lists: &[&[u8]], out: &mut Vec<u32>) -> Result<(), Erro
 }
 
 fn or_at(levels: Levels, lists: &[&[u8]], out: &mut Vec<u32>) -> Result<(), Error> {
-    cleared(out, |out| unite(levels, lists, out))
+    cleared(out, |out| unite(levels, lists, &mut United::Ids(out)))
+}
+
+/// The ids any list holds into `hits` (cleared first), kept as bitmaps
+/// where the union draws a bitmap (where its lists are dense), as ids
+/// elsewhere: [`or`] without writing a dense answer out id by id. After an
+/// error, `hits` is empty.
+///
+/// ```
+/// use vecpress::postings::hybrid::{self, Hits};
+/// let a = hybrid::encode(&(0..50_000).step_by(2).collect::<Vec<u32>>())?;
+/// let b = hybrid::encode(&[1, 3, 70_000])?;
+/// let mut hits = Hits::new();
+/// hybrid::or_hits(&[&a, &b], &mut hits)?;
+/// assert_eq!(hits.len(), 25_003);
+/// assert!(hits.contains(3) && hits.contains(70_000) && !hits.contains(5));
+/// # Ok::<(), vecpress::Error>(())
+/// ```
+pub fn or_hits(lists: &[&[u8]], hits: &mut Hits) -> Result<(), Error> {
+    or_hits_at(Levels::chosen(), lists, hits)
+}
+
+/// [`or_hits`] with the kernels of `isa`; `Err(Unsupported)` if the CPU
+/// lacks it.
+pub fn or_hits_with(isa: Isa, lists: &[&[u8]], hits: &mut Hits) -> Result<(), Error> {
+    or_hits_at(Levels::at(isa)?, lists, hits)
+}
+
+fn or_hits_at(levels: Levels, lists: &[&[u8]], hits: &mut Hits) -> Result<(), Error> {
+    hits.clear();
+    let got = unite(levels, lists, &mut United::Hits(hits));
+    if got.is_err() {
+        hits.clear();
+    }
+    got
 }
 
 /// The levels a query runs at: its window and merge kernels', and the

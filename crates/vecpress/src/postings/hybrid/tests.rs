@@ -149,6 +149,10 @@ fn answers_as_sets_do(lists: &[Vec<u32>], case: usize) {
         hits_hold(isa, &refs, &want_and);
         or_with(isa, &refs, &mut got).unwrap();
         assert_eq!(got, want_or, "OR, case {case}, {isa:?}");
+        let mut hits = Hits::new();
+        hits.push_ids(&[u32::MAX]);
+        or_hits_with(isa, &refs, &mut hits).unwrap();
+        held(&hits, &want_or, isa);
     }
 }
 
@@ -157,6 +161,11 @@ fn hits_hold(isa: Isa, lists: &[&[u8]], want: &[u32]) {
     let mut hits = Hits::new();
     hits.push_ids(&[u32::MAX]);
     and_hits_with(isa, lists, &mut hits).unwrap();
+    held(&hits, want, isa);
+}
+
+/// `hits` holds `want`, read every way.
+fn held(hits: &Hits, want: &[u32], isa: Isa) {
     assert_eq!(hits.len(), want.len(), "hits, {isa:?}");
     assert_eq!(hits.to_vec(), want, "hits, {isa:?}");
     let iter = hits.iter();
@@ -183,6 +192,9 @@ fn hits_keep_bitmaps_and_runs_and_ids_in_order() {
     b.extend((100_000..200_000).filter(|v| v % 1000 > 200));
     a.extend((300_000..400_000).step_by(97));
     b.extend(300_000..400_000);
+    // Sparse in both: the union's ids.
+    a.extend((500_000..600_000).step_by(97));
+    b.extend((500_001..600_000).step_by(89));
     a.extend(top..=u32::MAX);
     b.extend((top..=u32::MAX).filter(|v| v % 2 == 1));
     let want = and_of(&[a.clone(), b.clone()]);
@@ -201,6 +213,15 @@ fn hits_keep_bitmaps_and_runs_and_ids_in_order() {
             "{}",
             hits.words.len()
         );
+        // The union keeps its dense stretches as bitmaps, its sparse ones
+        // as ids.
+        let want_or = or_of(&[a.clone(), b.clone()]);
+        or_hits_with(isa, &[&ea, &eb], &mut hits).unwrap();
+        held(&hits, &want_or, isa);
+        let forms: Vec<_> = hits.parts.iter().map(|p| p.form).collect();
+        assert!(forms.contains(&hits::Form::Words), "{forms:?}");
+        assert!(forms.contains(&hits::Form::Ids), "{forms:?}");
+        assert!(hits.words.len() * 8 * 10 < want_or.len() * 4);
     }
     // A damaged list leaves the hits empty.
     let mut hits = Hits::new();

@@ -1,6 +1,7 @@
 //! The union: short lists merged whole, longer ones a span of windows at a
 //! time, drawn into a bitmap where dense.
 
+use super::hits::Hits;
 use super::pool::{Scratch, VIEWS, pooled, with_lists};
 use super::read::{Filters, List, Single, View, singles};
 use super::span::{CHUNK, draw_runs, expand, extract, or_words, span_end};
@@ -14,10 +15,37 @@ use crate::{Error, Isa};
 /// fast drawn; lists of short runs lose a few percent drawn at half this).
 const DRAWN: usize = 8;
 
+/// Where a union's ids go: a vector, or [`Hits`] (its bitmaps kept as
+/// words, its ids in the hits' own vector).
+pub(super) enum United<'o> {
+    Ids(&'o mut Vec<u32>),
+    Hits(&'o mut Hits),
+}
+
+impl United<'_> {
+    /// The vector ids are appended to, and where they start.
+    fn ids(&mut self) -> (&mut Vec<u32>, usize) {
+        match self {
+            United::Ids(out) => {
+                let from = out.len();
+                (out, from)
+            }
+            United::Hits(hits) => hits.open_ids(),
+        }
+    }
+
+    /// Keeps the ids appended since `from` (in the hits, a part of them).
+    fn close(&mut self, from: usize) {
+        if let United::Hits(hits) = self {
+            hits.close_ids(from);
+        }
+    }
+}
+
 /// The union, a span of windows at a time: from the first window any list
 /// holds ids in to the first end of those lists' blocks or start of
 /// another's, so that in the span each list there is in one block.
-pub(super) fn unite(levels: Levels, lists: &[&[u8]], out: &mut Vec<u32>) -> Result<(), Error> {
+pub(super) fn unite(levels: Levels, lists: &[&[u8]], out: &mut United) -> Result<(), Error> {
     let mut one = [Single::EMPTY; VIEWS];
     if let Some(singles) = singles(lists, &mut one, Filters::Refused) {
         return pooled(|pool| {
@@ -36,29 +64,31 @@ fn or_singles(
     levels: Levels,
     lists: &[Single],
     s: &mut Scratch,
-    out: &mut Vec<u32>,
+    united: &mut United,
 ) -> Result<(), Error> {
     let Some((first, rest)) = lists.split_first() else {
         return Ok(());
     };
     first.decode(levels, &mut s.a)?;
+    let (out, from) = united.ids();
     if rest.is_empty() {
         out.extend_from_slice(&s.a[..first.n]);
-        crate::postings::dedup(out, 0);
+        crate::postings::dedup(out, from);
+        united.close(from);
         return Ok(());
     }
     s.a.truncate(first.n);
     for (i, l) in rest.iter().enumerate() {
         l.decode(levels, &mut s.d)?;
         // The last union is the answer.
-        let to = if i + 1 == rest.len() {
-            &mut *out
-        } else {
-            &mut s.b
-        };
-        crate::postings::merge::union(levels.kernels, &s.a, &s.d[..l.n], to);
+        if i + 1 == rest.len() {
+            crate::postings::merge::union_after(levels.kernels, &s.a, &s.d[..l.n], out);
+            break;
+        }
+        crate::postings::merge::union(levels.kernels, &s.a, &s.d[..l.n], &mut s.b);
         core::mem::swap(&mut s.a, &mut s.b);
     }
+    united.close(from);
     Ok(())
 }
 
@@ -66,7 +96,7 @@ fn unite_lists(
     isa: Isa,
     lists: &mut [List],
     s: &mut Scratch,
-    out: &mut Vec<u32>,
+    out: &mut United,
 ) -> Result<(), Error> {
     // Kept in the scratch, for the next query.
     let mut at = core::mem::take(&mut s.at);
@@ -90,7 +120,7 @@ fn unite_spans(
     s: &mut Scratch,
     at: &mut [Option<u32>],
     expanded: &mut [Vec<u32>],
-    out: &mut Vec<u32>,
+    united: &mut United,
 ) -> Result<(), Error> {
     let mut w = 0u32;
     while w < WINDOWS {
@@ -142,24 +172,37 @@ fn unite_spans(
         let (lo, hi) = (u64::from(start) << SHIFT, u64::from(e) << SHIFT);
         let words = words(e);
         if drawn {
-            s.words.clear();
-            s.words.resize(words, 0);
+            // Drawn where the answer keeps it, if it keeps bitmaps.
+            let acc = match united {
+                United::Hits(hits) => hits.open_words(words, 0),
+                United::Ids(_) => {
+                    s.words.clear();
+                    s.words.resize(words, 0);
+                    &mut s.words[..]
+                }
+            };
             for v in &views {
                 match *v {
-                    View::Bits(bits) => or_words(&mut s.words, bits),
-                    View::Runs(runs) => draw_runs(&mut s.words, runs, lo, hi),
+                    View::Bits(bits) => or_words(acc, bits),
+                    View::Runs(runs) => draw_runs(acc, runs, lo, hi),
                     View::Ids(ids) => {
-                        let span = s.words.len() * 64;
+                        let span = acc.len() * 64;
                         for &v in ids {
                             let bit = u64::from(v).wrapping_sub(lo) as usize;
                             if bit < span {
-                                s.words[bit / 64] |= 1 << (bit % 64);
+                                acc[bit / 64] |= 1 << (bit % 64);
                             }
                         }
                     }
                 }
             }
-            extract(isa, &s.words, lo as u32, out);
+            match united {
+                United::Hits(hits) => {
+                    let n = hits.count_open(isa, words);
+                    hits.close_words(lo as u32, words, n);
+                }
+                United::Ids(out) => extract(isa, &s.words, lo as u32, out),
+            }
         } else {
             // Arrays of ids and runs: the runs' ids are the output's, so
             // listing them costs what writing them does.
@@ -178,9 +221,9 @@ fn unite_spans(
             // One or two lists (most spans) merged straight into the
             // answer, after the spans before (all below this one's ids).
             let mut first_two = ids();
+            let (out, from) = united.ids();
             match (views.len(), first_two.next(), first_two.next()) {
                 (1, Some(a), _) => {
-                    let from = out.len();
                     out.extend_from_slice(a);
                     crate::postings::dedup(out, from);
                 }
@@ -190,6 +233,7 @@ fn unite_spans(
                     out.extend_from_slice(&s.a);
                 }
             }
+            united.close(from);
         }
         w = e;
     }
