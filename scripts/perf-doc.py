@@ -633,8 +633,8 @@ CAUSES = {
         "each id written out (Roaring's answer stays a bitmap), and gaps and runs decoded "
         "where Roaring reads its containers in place",
     "AND of 2 and 3 hybrid lists kept as hits ÷ CRoaring's AND, worst posting file":
-        "lists of runs: their Stream VByte streams decoded and checked before they meet, "
-        "where Roaring reads its run containers in place",
+        "short lists: a query's fixed costs (headers, two short decodes) against Roaring's "
+        "arrays read in place; lists of runs: decoded and checked before they meet",
     "CRoaring's bytes per posting ÷ hybrid lists', worst posting file":
         "",
     "AND of 2 and 3 hybrid lists with arrays ÷ CRoaring's AND, worst posting file":
