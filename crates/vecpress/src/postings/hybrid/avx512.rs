@@ -301,8 +301,8 @@ pub(super) unsafe fn keep_few(candidates: &[u32], ids: &[u32], room: &mut [u32])
     if ids.len() > SCAN * candidates.len() {
         return super::scalar::keep_few(candidates, ids, room);
     }
-    let (mut j, mut k) = (0, 0);
-    for &c in candidates {
+    // The closure takes this function's features (and inlines the scan).
+    super::scalar::keep_few_by(candidates, ids, room, |mut j, c| {
         let cv = _mm512_set1_epi32(c as i32);
         while j + 16 <= ids.len() {
             // SAFETY: `j + 16 <= ids.len()`: sixteen ids from `j` are in
@@ -319,18 +319,10 @@ pub(super) unsafe fn keep_few(candidates: &[u32], ids: &[u32], room: &mut [u32])
             // Sorted ids: those below the candidate are the register's first
             // lanes (in a damaged list's, some other lanes: `j` stays in
             // bounds all the same).
-            j += below.count_ones() as usize;
-            break;
+            return j + below.count_ones() as usize;
         }
-        if j + 16 > ids.len() {
-            j += ids[j..].iter().take_while(|&&x| x < c).count();
-        }
-        if ids.get(j) == Some(&c) {
-            room[k] = c;
-            k += 1;
-        }
-    }
-    k
+        j + ids[j..].iter().take_while(|&&x| x < c).count()
+    })
 }
 
 /// [`super::scalar::keep_few16`] as [`keep_few`] does it: 32 offsets a
@@ -350,41 +342,24 @@ pub(super) unsafe fn keep_few16(
     if offsets.len() > SCAN * candidates.len() {
         return super::scalar::keep_few16(candidates, first, offsets, room);
     }
-    let (mut j, mut k) = (0, 0);
-    let n = offsets.len();
-    for &c in candidates {
-        let held = match u16::try_from(c.wrapping_sub(first)) {
-            Ok(0) => true,
-            Ok(off) => {
-                let ov = _mm512_set1_epi16(off as i16);
-                while j + 32 <= n {
-                    // SAFETY: `j + 32 <= n`: 32 offsets (64 bytes) from `j`
-                    // are in bounds.
-                    let v = unsafe { _mm512_loadu_si512(offsets.as_ptr().add(j).cast()) };
-                    let below = _mm512_cmplt_epu16_mask(v, ov);
-                    if below == u32::MAX {
-                        j += 32;
-                        continue;
-                    }
-                    j += below.count_ones() as usize;
-                    break;
-                }
-                if j + 32 > n {
-                    j += offsets[j..]
-                        .iter()
-                        .take_while(|o| u16::from_le_bytes(**o) < off)
-                        .count();
-                }
-                offsets
-                    .get(j)
-                    .is_some_and(|o| u16::from_le_bytes(*o) == off)
+    super::scalar::keep_few16_by(candidates, first, offsets, room, |mut j, off| {
+        let ov = _mm512_set1_epi16(off as i16);
+        while j + 32 <= offsets.len() {
+            // SAFETY: `j + 32 <= offsets.len()`: 32 offsets (64 bytes) from
+            // `j` are in bounds.
+            let v = unsafe { _mm512_loadu_si512(offsets.as_ptr().add(j).cast()) };
+            let below = _mm512_cmplt_epu16_mask(v, ov);
+            if below == u32::MAX {
+                j += 32;
+                continue;
             }
-            Err(_) => false,
-        };
-        room[k] = c;
-        k += usize::from(held);
-    }
-    k
+            return j + below.count_ones() as usize;
+        }
+        j + offsets[j..]
+            .iter()
+            .take_while(|o| u16::from_le_bytes(**o) < off)
+            .count()
+    })
 }
 
 /// The AND of two bitmaps written out and counted: the scalar loop,

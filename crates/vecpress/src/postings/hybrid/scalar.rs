@@ -209,13 +209,25 @@ fn overlaps_far(a: &[[u32; 2]], b: &[[u32; 2]], lo: u32, hi: u32, mut put: impl 
 /// `ids` (sorted) holds; returns how many. Each candidate gallops from
 /// where the one before stopped.
 pub(super) fn keep_few(candidates: &[u32], ids: &[u32], room: &mut [u32]) -> usize {
+    keep_few_by(candidates, ids, room, |j, c| {
+        j + gallop(&ids[j..], |&x| x < c)
+    })
+}
+
+/// [`keep_few`], each candidate's place in `ids` (the first not below it)
+/// found by `place` from where the one before stopped.
+#[inline(always)]
+pub(super) fn keep_few_by(
+    candidates: &[u32],
+    ids: &[u32],
+    room: &mut [u32],
+    mut place: impl FnMut(usize, u32) -> usize,
+) -> usize {
     let (mut j, mut k) = (0, 0);
     for &c in candidates {
-        j += gallop(&ids[j..], |&x| x < c);
-        if ids.get(j) == Some(&c) {
-            room[k] = c;
-            k += 1;
-        }
+        j = place(j, c);
+        room[k] = c;
+        k += usize::from(ids.get(j) == Some(&c));
     }
     k
 }
@@ -228,13 +240,27 @@ pub(super) fn keep_few16(
     offsets: &[[u8; 2]],
     room: &mut [u32],
 ) -> usize {
+    keep_few16_by(candidates, first, offsets, room, |j, off| {
+        j + gallop(&offsets[j..], |o| u16::from_le_bytes(*o) < off)
+    })
+}
+
+/// [`keep_few16`], each candidate's place in `offsets` found by `place`,
+/// as in [`keep_few_by`].
+#[inline(always)]
+pub(super) fn keep_few16_by(
+    candidates: &[u32],
+    first: u32,
+    offsets: &[[u8; 2]],
+    room: &mut [u32],
+    mut place: impl FnMut(usize, u16) -> usize,
+) -> usize {
     let (mut j, mut k) = (0, 0);
     for &c in candidates {
-        let off = c.wrapping_sub(first);
-        let held = match u16::try_from(off) {
+        let held = match u16::try_from(c.wrapping_sub(first)) {
             Ok(0) => true,
             Ok(off) => {
-                j += gallop(&offsets[j..], |o| u16::from_le_bytes(*o) < off);
+                j = place(j, off);
                 offsets
                     .get(j)
                     .is_some_and(|o| u16::from_le_bytes(*o) == off)
