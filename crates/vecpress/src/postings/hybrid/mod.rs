@@ -384,8 +384,19 @@ pub fn and_hits_with(isa: Isa, lists: &[&[u8]], hits: &mut Hits) -> Result<(), E
 }
 
 fn hits_at(levels: Levels, lists: &[&[u8]], hits: &mut Hits) -> Result<(), Error> {
+    into_hits(hits, |hits| {
+        intersect(levels, lists, &mut Found::Hits(hits))
+    })
+}
+
+/// Runs `query` on `hits` cleared first, and leaves them empty after an
+/// error (as [`cleared`] does a vector).
+fn into_hits(
+    hits: &mut Hits,
+    query: impl FnOnce(&mut Hits) -> Result<(), Error>,
+) -> Result<(), Error> {
     hits.clear();
-    let got = intersect(levels, lists, &mut Found::Hits(hits));
+    let got = query(hits);
     if got.is_err() {
         hits.clear();
     }
@@ -442,12 +453,7 @@ pub fn or_hits_with(isa: Isa, lists: &[&[u8]], hits: &mut Hits) -> Result<(), Er
 }
 
 fn or_hits_at(levels: Levels, lists: &[&[u8]], hits: &mut Hits) -> Result<(), Error> {
-    hits.clear();
-    let got = unite(levels, lists, &mut United::Hits(hits));
-    if got.is_err() {
-        hits.clear();
-    }
-    got
+    into_hits(hits, |hits| unite(levels, lists, &mut United::Hits(hits)))
 }
 
 /// The levels a query runs at: its window and merge kernels', and the
