@@ -291,7 +291,7 @@ impl Iterator for Iter<'_> {
             match p.form {
                 Form::Ids if self.at < p.to => {
                     self.at += 1;
-                    self.left -= 1;
+                    self.left = self.left.saturating_sub(1);
                     return Some(h.ids[self.at - 1]);
                 }
                 Form::Words => {
@@ -302,7 +302,7 @@ impl Iterator for Iter<'_> {
                     if self.word != 0 {
                         let bit = self.word.trailing_zeros();
                         self.word &= self.word - 1;
-                        self.left -= 1;
+                        self.left = self.left.saturating_sub(1);
                         return Some(p.first + 64 * (self.at - 1 - p.from) as u32 + bit);
                     }
                 }
@@ -314,7 +314,7 @@ impl Iterator for Iter<'_> {
                     } else {
                         self.step += 1;
                     }
-                    self.left -= 1;
+                    self.left = self.left.saturating_sub(1);
                     return Some(id);
                 }
                 _ => {}

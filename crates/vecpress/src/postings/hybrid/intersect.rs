@@ -315,7 +315,13 @@ fn span_and(isa: Isa, views: &[View], w: u32, e: u32, s: &mut Scratch, found: &m
             // ANDed in place, where the answer keeps them.
             let acc = hits.open_words(words, !0);
             let n = match views {
-                [View::Bits(a), View::Bits(b)] => span::and2_into(isa, a, b, acc),
+                // Both whole over the span (as every list's is, bar a
+                // damaged one's), so that the count is the words'.
+                [View::Bits(a), View::Bits(b)]
+                    if a.len() == acc.len() * 8 && b.len() == a.len() =>
+                {
+                    span::and2_into(isa, a, b, acc)
+                }
                 _ => {
                     and_views(views, acc, &mut s.mask, lo, hi);
                     count(isa, acc)
