@@ -78,7 +78,10 @@ fn answers(isa: Isa, lists: &[&[u8]]) -> Answers {
     match (&or, hybrid::or_hits_with(isa, lists, &mut hits)) {
         (Ok(ids), Ok(())) => {
             assert_eq!(&hits.to_vec(), ids, "OR hits at {isa:?}");
-            assert!(hits.iter().eq(ids.iter().copied()), "OR hits' iter at {isa:?}");
+            assert!(
+                hits.iter().eq(ids.iter().copied()),
+                "OR hits' iter at {isa:?}"
+            );
         }
         (Err(e), Err(f)) => assert_eq!(e, &f, "OR hits' error at {isa:?}"),
         (o, h) => panic!("OR {o:?}, hits {h:?} at {isa:?}"),
