@@ -128,7 +128,7 @@ impl<'a> DeltaCursor<'a> {
             // loads and stores in place of the kernels' tails; if its data
             // is cut short, the checked path below says where.
             if let Some((used, last)) =
-                decode::short_delta::<Codes1234>(self.short, ctrl, rest, values, prev)
+                decode::short_delta::<Codes1234>(self.short, ctrl, rest, values, m, prev)
             {
                 self.pos += used;
                 self.acc = last;

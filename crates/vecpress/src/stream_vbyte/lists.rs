@@ -102,7 +102,7 @@ pub(super) fn lists_impl(
     let (mut i, mut at) = (0, 0);
     while i < lists.len() {
         let (k, values) =
-            decode::short_lists_delta::<Codes1234>(short, bytes, &lists[i..], &mut out[at..]);
+            decode::short_lists_delta::<Codes1234>(short, bytes, &lists[i..], &mut out[at..total]);
         (i, at) = (i + k, at + values);
         let Some(&(start, n)) = lists.get(i) else {
             break;

@@ -368,22 +368,28 @@ fn encode_impl<V: Variant, const DELTA: bool>(
     clen + used
 }
 
-/// Decodes `out.len()` gaps (at most [`SHORT`]) from `prev` with the
-/// kernel made for short streams, where `isa` (checked) has one: the bytes
-/// consumed, or `None` where it has none or the input ends too soon (then
-/// [`decode_delta_with`] decodes, and names the error).
+/// Decodes `n` gaps (at most [`SHORT`]) from `prev` into the first `n` of
+/// `out` with the kernel made for short streams, where `isa` (checked) has
+/// one; it may write the rest of `out` too, so that a caller who gives it
+/// room (to a multiple of 16) has its values stored whole. The bytes
+/// consumed and the last value (from the kernel's register: a load of the
+/// last would wait for its store), or `None` where it has no such kernel
+/// or the input ends too soon (then [`decode_delta_with`] decodes, and
+/// names the error).
 pub(crate) fn decode_short_delta(
     isa: Isa,
     input: &[u8],
     out: &mut [u32],
+    n: usize,
     prev: u32,
-) -> Option<usize> {
-    let clen = control_len(out.len());
-    if out.len() > SHORT || input.len() < clen {
+) -> Option<(usize, u32)> {
+    let clen = control_len(n);
+    if n > SHORT || n > out.len() || input.len() < clen {
         return None;
     }
     let (control, data) = input.split_at(clen);
-    decode::short_delta::<Codes1234>(isa, control, data, out, prev).map(|(used, _)| clen + used)
+    decode::short_delta::<Codes1234>(isa, control, data, out, n, prev)
+        .map(|(used, last)| (clen + used, last))
 }
 
 /// Data bytes the standard format takes for `value` (a gap, in the delta

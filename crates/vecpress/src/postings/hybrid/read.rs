@@ -471,13 +471,13 @@ impl<'a> List<'a> {
         gaps: &[u8],
         before: u32,
     ) -> Result<u32, Error> {
-        self.decode_stream(n, start, gaps, before, false)?;
+        let last = self.decode_stream(n, start, gaps, before, false)?;
         self.block = Block::Ids;
-        Ok(self.ids[n - 1])
+        Ok(last)
     }
 
     /// Decodes the Stream VByte stream of a block into `values` ids (or
-    /// runs' first and last ids), in `ids` (or `runs`).
+    /// runs' first and last ids), in `ids` (or `runs`); the last.
     fn decode_stream(
         &mut self,
         values: usize,
@@ -485,11 +485,11 @@ impl<'a> List<'a> {
         stream: &[u8],
         before: u32,
         runs: bool,
-    ) -> Result<(), Error> {
+    ) -> Result<u32, Error> {
         let out = if runs { &mut self.runs } else { &mut self.ids };
-        decode_stream(self.levels, values, start, stream, before, out)?;
+        let last = decode_stream(self.levels, values, start, stream, before, out)?;
         out.truncate(values);
-        Ok(())
+        Ok(last)
     }
 
     /// Reads an array block's first id, and its last from its last offset
@@ -598,7 +598,7 @@ fn check_runs(isa: Isa, runs: &[[u32; 2]], start: usize, before: u32) -> Result<
 /// `out` (as [`first_n`] gives them): the short-list
 /// kernel for a few values (most blocks of short lists), else the level's
 /// decoder, which also names any error. The stream must end with the
-/// block.
+/// block. The last sum, `values` at least 1.
 fn decode_stream(
     levels: Levels,
     values: usize,
@@ -606,22 +606,28 @@ fn decode_stream(
     stream: &[u8],
     before: u32,
     out: &mut Vec<u32>,
-) -> Result<(), Error> {
+) -> Result<u32, Error> {
     // A gap takes a data byte at least, and four share a control byte: a
     // count its bytes cannot hold takes no room.
     if stream.len() < values + values.div_ceil(4) {
         return Err(corrupt(start, "more ids than the block's bytes can hold"));
     }
-    let out = first_n(out, values);
-    let used = match stream_vbyte::decode_short_delta(levels.short, stream, out, before) {
-        Some(used) => used,
-        None => stream_vbyte::decode_delta_with(levels.gaps, stream, out, before)
-            .map_err(|e| e.shifted(start))?,
+    // Room to a multiple of 16, for the short kernel's whole stores.
+    let out = first_n(out, values.next_multiple_of(16));
+    let short = stream_vbyte::decode_short_delta(levels.short, stream, out, values, before);
+    let (used, last) = match short {
+        Some(got) => got,
+        None => {
+            let out = &mut out[..values];
+            let used = stream_vbyte::decode_delta_with(levels.gaps, stream, out, before)
+                .map_err(|e| e.shifted(start))?;
+            (used, out[values - 1])
+        }
     };
     if used != stream.len() {
         return Err(corrupt(start + used, "bytes after a block's stream"));
     }
-    Ok(())
+    Ok(last)
 }
 
 /// Widens an array block's offsets (`body`, at `start` in its list) into
@@ -772,8 +778,7 @@ impl<'a> Single<'a> {
         if self.kind == ARRAY {
             return widen(levels.kernels, self.n, self.start, self.body, self.id, out);
         }
-        decode_stream(levels, self.n, self.start, self.body, 0, out)?;
-        if out[self.n - 1] != self.id {
+        if decode_stream(levels, self.n, self.start, self.body, 0, out)? != self.id {
             return Err(corrupt(self.start, "a block's last id is not its header's"));
         }
         Ok(())

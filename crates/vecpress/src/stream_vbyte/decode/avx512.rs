@@ -270,7 +270,8 @@ const SHORT_LIST: usize = 64;
 /// one after another into `out`, while each holds at most [`SHORT_LIST`]
 /// values and all its bytes are there ([`short_delta`]); returns how many
 /// lists it decoded and the values it wrote. The list it stops at is the
-/// caller's.
+/// caller's. It may write values past those it decodes (of no use), as
+/// far as `out` goes.
 ///
 /// # Safety
 /// The CPU has every feature of `Isa::Avx512`.
@@ -293,8 +294,9 @@ pub(in crate::stream_vbyte) unsafe fn short_lists_delta<V: Variant>(
         }
         let (control, data) = bytes[start..].split_at(clen);
         // SAFETY: the CPU has the features (the caller's promise); `control`
-        // holds a byte per four values of the list.
-        if unsafe { short_delta::<V>(control, data, &mut out[at..at + n], 0, &prefix) }.is_none() {
+        // holds a byte per four values of the list, `out[at..]` `n` values
+        // at least. Values it stores past them are the next lists' to write.
+        if unsafe { short_delta::<V>(control, data, &mut out[at..], n, 0, &prefix) }.is_none() {
             return (i, at);
         }
         at += n;
@@ -302,33 +304,35 @@ pub(in crate::stream_vbyte) unsafe fn short_lists_delta<V: Variant>(
     (lists.len(), at)
 }
 
-/// Decodes the `out.len()` gaps of a stream, `control` its control bytes
-/// and `data` what follows them, into their running sum from `prev`;
-/// returns the data bytes consumed and the last value, or `None` when the
+/// Decodes the `n` gaps of a stream, `control` its control bytes and
+/// `data` what follows them, into their running sum from `prev`, the first
+/// `n` of `out`; returns the data bytes consumed and the last value, or `None` when the
 /// data ends before the values do (the checked scalar code then names
 /// where; `out` may hold some of the values).
 ///
 /// Sixteen gaps a step with no table and no tail: the control bytes and the
 /// data read by loads masked to the bytes the stream has, the gaps moved
 /// into their lanes by one `vpexpandb` (as [`expand_delta`]), the prefix sum
-/// in the register, and the values stored under the mask of the count. Its
-/// branches depend on the count alone, so a stream of a few values costs a
+/// in the register, and the values stored under the mask of the count, or
+/// sixteen whole where `out` has room for them (the lanes past `n` then
+/// hold values of no use): a masked store does not forward to loads (on
+/// Zen 4), and a merge reads the values next. Its branches depend on the count alone, so a stream of a few values costs a
 /// few dozen instructions, where the kernels' loops, their last groups and
 /// the scalar tail take as many branches.
 ///
 /// # Safety
-/// The CPU has every feature of `Isa::Avx512`; `control.len() >=
-/// out.len().div_ceil(4)`.
+/// The CPU has every feature of `Isa::Avx512`; `n <= out.len()`;
+/// `control.len() >= n.div_ceil(4)`.
 #[inline(always)]
 pub(in crate::stream_vbyte) unsafe fn short_delta<V: Variant>(
     control: &[u8],
     data: &[u8],
     out: &mut [u32],
+    n: usize,
     prev: u32,
     prefix: &Prefix16,
 ) -> Option<(usize, u32)> {
-    let n = out.len();
-    debug_assert!(control.len() >= n.div_ceil(4));
+    debug_assert!(n <= out.len() && control.len() >= n.div_ceil(4));
     let (mut key, mut pos, mut done) = (0, 0, 0);
     // SAFETY: AVX-512 F per the caller.
     let mut acc = unsafe { _mm512_set1_epi32(prev as i32) };
@@ -339,7 +343,8 @@ pub(in crate::stream_vbyte) unsafe fn short_delta<V: Variant>(
         // SAFETY: the loads read only the bytes their masks select: `keys`
         // control bytes at `key` (key + keys <= n.div_ceil(4) <=
         // control.len()) and at most `avail` data bytes at `pos`; the store
-        // writes only the `m` values from `done` (done + m <= n); the CPU
+        // writes sixteen values from `done` where `out` has them, else only
+        // the `m` values from `done` (done + m <= n <= out.len()); the CPU
         // has the features (the caller's promise).
         unsafe {
             let word = _mm_maskz_loadu_epi8(
@@ -356,12 +361,13 @@ pub(in crate::stream_vbyte) unsafe fn short_delta<V: Variant>(
             let window = _bzhi_u64(!0, avail.min(64) as u32);
             let bytes = _mm512_maskz_loadu_epi8(window, data.as_ptr().add(pos).cast());
             let x = prefix.sums(expand_bytes(mask, bytes));
-            let keep = _bzhi_u32(!0, m as u32) as u16;
-            _mm512_mask_storeu_epi32(
-                out.as_mut_ptr().add(done).cast(),
-                keep,
-                _mm512_add_epi32(x, acc),
-            );
+            let sums = _mm512_add_epi32(x, acc);
+            let to = out.as_mut_ptr().add(done);
+            if out.len() - done >= 16 {
+                _mm512_storeu_si512(to.cast(), sums);
+            } else {
+                _mm512_mask_storeu_epi32(to.cast(), _bzhi_u32(!0, m as u32) as u16, sums);
+            }
             acc = _mm512_add_epi32(acc, prefix.total(x));
             pos += len;
         }
@@ -385,8 +391,9 @@ pub(in crate::stream_vbyte) unsafe fn short_block_delta<V: Variant>(
     control: &[u8],
     data: &[u8],
     out: &mut [u32],
+    n: usize,
     prev: u32,
 ) -> Option<(usize, u32)> {
     // SAFETY: the caller's promises; AVX-512 F.
-    unsafe { short_delta::<V>(control, data, out, prev, &Prefix16::new()) }
+    unsafe { short_delta::<V>(control, data, out, n, prev, &Prefix16::new()) }
 }

@@ -85,10 +85,11 @@ pub(super) fn short_lists_delta<V: Variant>(
     }
 }
 
-/// Decodes a short stream's gaps (`control` its control bytes, at least a
-/// byte per four values of `out`; `data` what follows) into their running
-/// sum from `prev` with the AVX-512 kernel made for short streams; returns
-/// the data bytes consumed and the last value, or `None` when the data ends
+/// Decodes a short stream's `n` gaps (`control` its control bytes, at
+/// least a byte per four values; `data` what follows) into their running
+/// sum from `prev`, the first `n` of `out`, with the AVX-512 kernel made
+/// for short streams, which may write the rest of `out` too; returns the
+/// data bytes consumed and the last value, or `None` when the data ends
 /// too soon or `isa` has no such kernel (`out` may then hold some values).
 // Elsewhere than x86-64 no level has the kernel.
 #[cfg_attr(not(target_arch = "x86_64"), allow(unused_variables))]
@@ -97,14 +98,15 @@ pub(super) fn short_delta<V: Variant>(
     control: &[u8],
     data: &[u8],
     out: &mut [u32],
+    n: usize,
     prev: u32,
 ) -> Option<(usize, u32)> {
-    assert!(control.len() >= out.len().div_ceil(4));
+    assert!(n <= out.len() && control.len() >= n.div_ceil(4));
     match isa {
         #[cfg(target_arch = "x86_64")]
         // SAFETY: `isa` came from `Isa::best()`, `Isa::check()` or `tune::isa()`, so the CPU
-        // has its features; `control` is long enough (asserted).
-        Isa::Avx512 => unsafe { avx512::short_block_delta::<V>(control, data, out, prev) },
+        // has its features; `out` and `control` are long enough (asserted).
+        Isa::Avx512 => unsafe { avx512::short_block_delta::<V>(control, data, out, n, prev) },
         _ => None,
     }
 }
@@ -149,6 +151,55 @@ mod tests {
             x ^= x << 5;
             check::<Codes1234>(x.to_le_bytes());
             check::<Codes0124>(x.to_le_bytes());
+        }
+    }
+
+    /// The short-stream kernel against the scalar decode, for every count
+    /// it takes and gaps of every byte length: the first `n` values, the
+    /// last returned, the bytes consumed, with `out` exactly `n` long (the
+    /// values past it untouched) or with room to a multiple of 16 (its
+    /// whole stores); a stream cut short gives `None`.
+    #[test]
+    fn short_kernel_is_the_scalar_decode_with_or_without_room() {
+        use crate::stream_vbyte::{SHORT, decode_delta_with, encode_delta_to_vec};
+        if Isa::Avx512.check().is_err() {
+            eprintln!("skipped: no AVX-512 level");
+            return;
+        }
+        let mut x = 0x2545_f491_u32;
+        for n in 1..=SHORT {
+            let mut v = 7u32;
+            let values: Vec<u32> = (0..n)
+                .map(|_| {
+                    x ^= x << 13;
+                    x ^= x >> 17;
+                    x ^= x << 5;
+                    v = v.wrapping_add(x >> (8 * (x % 4)));
+                    v
+                })
+                .collect();
+            let prev = 5;
+            let bytes = encode_delta_to_vec(&values, prev);
+            let mut want = vec![0u32; n];
+            decode_delta_with(Isa::Scalar, &bytes, &mut want, prev).unwrap();
+            let (control, data) = bytes.split_at(control_len(n));
+            for room in [n, n.next_multiple_of(16)] {
+                let mut out = vec![u32::MAX; room + 16];
+                let got =
+                    short_delta::<Codes1234>(Isa::Avx512, control, data, &mut out[..room], n, prev);
+                assert_eq!(got, Some((data.len(), want[n - 1])), "{n} {room}");
+                assert_eq!(out[..n], want[..], "{n} {room}");
+                assert!(out[room..].iter().all(|&v| v == u32::MAX), "{n} {room}");
+                let cut = short_delta::<Codes1234>(
+                    Isa::Avx512,
+                    control,
+                    &data[..data.len() - 1],
+                    &mut out[..room],
+                    n,
+                    prev,
+                );
+                assert_eq!(cut, None, "{n} {room}");
+            }
         }
     }
 
