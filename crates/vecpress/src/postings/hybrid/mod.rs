@@ -316,18 +316,22 @@ pub fn and_with(isa: Isa, lists: &[&[u8]], out: &mut Vec<u32>) -> Result<(), Err
 }
 
 fn and_at(levels: Levels, lists: &[&[u8]], out: &mut Vec<u32>) -> Result<(), Error> {
-    cleared(out, |out| intersect(levels, lists, &mut Found::Ids(out)))
+    cleared(out, Vec::clear, |out| {
+        intersect(levels, lists, &mut Found::Ids(out))
+    })
 }
 
-/// Runs `query` on `out` cleared first, and leaves it empty after an error.
-fn cleared(
-    out: &mut Vec<u32>,
-    query: impl FnOnce(&mut Vec<u32>) -> Result<(), Error>,
+/// Runs `query` on `out` (ids or hits) cleared first by `clear`, and
+/// leaves it empty after an error.
+fn cleared<T>(
+    out: &mut T,
+    clear: fn(&mut T),
+    query: impl FnOnce(&mut T) -> Result<(), Error>,
 ) -> Result<(), Error> {
-    out.clear();
+    clear(out);
     let got = query(out);
     if got.is_err() {
-        out.clear();
+        clear(out);
     }
     got
 }
@@ -384,23 +388,9 @@ pub fn and_hits_with(isa: Isa, lists: &[&[u8]], hits: &mut Hits) -> Result<(), E
 }
 
 fn hits_at(levels: Levels, lists: &[&[u8]], hits: &mut Hits) -> Result<(), Error> {
-    into_hits(hits, |hits| {
+    cleared(hits, Hits::clear, |hits| {
         intersect(levels, lists, &mut Found::Hits(hits))
     })
-}
-
-/// Runs `query` on `hits` cleared first, and leaves them empty after an
-/// error (as [`cleared`] does a vector).
-fn into_hits(
-    hits: &mut Hits,
-    query: impl FnOnce(&mut Hits) -> Result<(), Error>,
-) -> Result<(), Error> {
-    hits.clear();
-    let got = query(hits);
-    if got.is_err() {
-        hits.clear();
-    }
-    got
 }
 
 /// The ids any list holds, each once, in order, into `out` (cleared
@@ -424,7 +414,9 @@ pub fn or_with(isa: Isa, lists: &[&[u8]], out: &mut Vec<u32>) -> Result<(), Erro
 }
 
 fn or_at(levels: Levels, lists: &[&[u8]], out: &mut Vec<u32>) -> Result<(), Error> {
-    cleared(out, |out| unite(levels, lists, &mut United::Ids(out)))
+    cleared(out, Vec::clear, |out| {
+        unite(levels, lists, &mut United::Ids(out))
+    })
 }
 
 /// The ids any list holds into `hits` (cleared first), kept as bitmaps
@@ -453,7 +445,9 @@ pub fn or_hits_with(isa: Isa, lists: &[&[u8]], hits: &mut Hits) -> Result<(), Er
 }
 
 fn or_hits_at(levels: Levels, lists: &[&[u8]], hits: &mut Hits) -> Result<(), Error> {
-    into_hits(hits, |hits| unite(levels, lists, &mut United::Hits(hits)))
+    cleared(hits, Hits::clear, |hits| {
+        unite(levels, lists, &mut United::Hits(hits))
+    })
 }
 
 /// The levels a query runs at: its window and merge kernels', and the
