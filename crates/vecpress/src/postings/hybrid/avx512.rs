@@ -410,15 +410,24 @@ pub(super) struct RunsDone {
 }
 
 /// The intersection of two sorted lists of runs (first and last, cut to
-/// ids `lo..=hi`), eight runs of each a step while both have eight: every
-/// run of one block against every run of the other (two of `a`'s eight a
-/// register, against `b`'s eight in each half), then the block that ends
-/// first moves on (both, if they end together). A run of the block that
-/// moves on ends before every later run of the other list begins, so
-/// that each overlapping pair of runs meets once, and the overlaps come
-/// out in order. `COUNT`: the overlaps' ids are counted; else the overlaps
-/// are appended to `out`. Unsorted runs (a damaged list's) give
+/// ids `lo..=hi`), eight runs of each a step while both have eight, then
+/// the block that ends first moves on (both, if they end together). A run
+/// of the block that moves on ends before every later run of the other
+/// list begins, so that each overlapping pair of runs meets once, and the
+/// overlaps come out in order. Unsorted runs (a damaged list's) give
 /// unspecified runs, never a read out of bounds.
+///
+/// `COUNT`: the overlaps' ids are counted, every run of one block against
+/// every run of the other (two of `a`'s eight a register, against `b`'s
+/// eight in each half), their lengths added under the mask of those that
+/// overlap, with no branch. Else the overlaps are appended to `out`: each
+/// of `a`'s eight, its first and last broadcast in pairs, against `b`'s
+/// eight as they lie in memory (their pairs swapped to meet), two compares
+/// a run (whether it starts by the end of each of `b`'s and ends at or
+/// after its start), and a run that meets none, as most runs of posting
+/// lists do, costs those alone; the overlaps of one that meets some are
+/// compressed out in pairs. The second is the faster where overlaps are
+/// written out, the first where they are counted.
 ///
 /// # Safety
 /// The CPU has every feature of `Isa::Avx512`.
@@ -432,6 +441,7 @@ pub(super) unsafe fn and_runs<const COUNT: bool>(
     hi: u32,
     out: &mut Vec<[u32; 2]>,
 ) -> RunsDone {
+    const FIRSTS: u16 = 0x5555;
     let (mut i, mut j, mut ids) = (0, 0, 0usize);
     // `b`'s firsts (lanes 0-7 and again 8-15), and lasts.
     let firsts = _mm512_set_epi32(14, 12, 10, 8, 6, 4, 2, 0, 14, 12, 10, 8, 6, 4, 2, 0);
@@ -448,7 +458,7 @@ pub(super) unsafe fn and_runs<const COUNT: bool>(
     // so that 2^12 steps keep the sum of the sixteen within 32 bits.
     let mut acc = _mm512_setzero_si512();
     let mut steps = 0u32;
-    let (pa, pb) = (a.as_ptr().cast::<u32>(), b.as_ptr().cast::<u32>());
+    let (pa, pb) = (a.as_ptr(), b.as_ptr().cast::<u32>());
     while i + 8 <= a.len() && j + 8 <= b.len() {
         let (a_end, b_end) = (a[i + 7][1], b[j + 7][1]);
         if a_end >= b[j][0] && b_end >= a[i][0] {
@@ -456,48 +466,66 @@ pub(super) unsafe fn and_runs<const COUNT: bool>(
             // runs (sixteen u32) at each are readable.
             let (va, vb) = unsafe {
                 (
-                    _mm512_loadu_si512(pa.add(2 * i).cast()),
+                    _mm512_loadu_si512(pa.add(i).cast()),
                     _mm512_loadu_si512(pb.add(2 * j).cast()),
                 )
             };
-            let bf = _mm512_max_epu32(_mm512_permutexvar_epi32(firsts, vb), vlo);
-            let bl = _mm512_min_epu32(_mm512_permutexvar_epi32(lasts, vb), vhi);
-            for k in 0..4 {
-                let first = _mm512_add_epi32(pick, _mm512_set1_epi32(4 * k));
-                let f = _mm512_max_epu32(_mm512_permutexvar_epi32(first, va), bf);
-                let l = _mm512_min_epu32(
-                    _mm512_permutexvar_epi32(_mm512_add_epi32(first, one), va),
-                    bl,
-                );
-                let m = _mm512_cmple_epu32_mask(f, l);
-                if COUNT {
+            if COUNT {
+                let bf = _mm512_max_epu32(_mm512_permutexvar_epi32(firsts, vb), vlo);
+                let bl = _mm512_min_epu32(_mm512_permutexvar_epi32(lasts, vb), vhi);
+                for k in 0..4 {
+                    let first = _mm512_add_epi32(pick, _mm512_set1_epi32(4 * k));
+                    let f = _mm512_max_epu32(_mm512_permutexvar_epi32(first, va), bf);
+                    let l = _mm512_min_epu32(
+                        _mm512_permutexvar_epi32(_mm512_add_epi32(first, one), va),
+                        bl,
+                    );
+                    let m = _mm512_cmple_epu32_mask(f, l);
                     acc = _mm512_mask_add_epi32(
                         acc,
                         m,
                         acc,
                         _mm512_sub_epi32(_mm512_add_epi32(l, one), f),
                     );
-                } else if m != 0 {
-                    let (mut fs, mut ls) = ([0u32; 16], [0u32; 16]);
-                    // SAFETY: sixteen u32 fit each array.
-                    unsafe {
-                        _mm512_storeu_si512(fs.as_mut_ptr().cast(), f);
-                        _mm512_storeu_si512(ls.as_mut_ptr().cast(), l);
-                    }
-                    let mut m = m;
-                    while m != 0 {
-                        let t = m.trailing_zeros() as usize;
-                        out.push([fs[t], ls[t]]);
-                        m &= m - 1;
-                    }
                 }
-            }
-            if COUNT {
                 steps += 1;
                 if steps == 1 << 12 {
                     ids += _mm512_reduce_add_epi32(acc) as u32 as usize;
                     acc = _mm512_setzero_si512();
                     steps = 0;
+                }
+            } else {
+                // `b`'s runs cut to `lo..=hi`, firsts in the even lanes;
+                // those left non-empty; their pairs swapped (lasts even).
+                let vb = _mm512_mask_min_epu32(_mm512_max_epu32(vb, vlo), !FIRSTS, vb, vhi);
+                let swapped = _mm512_rol_epi64::<32>(vb);
+                let live = _mm512_mask_cmple_epu32_mask(FIRSTS, vb, swapped);
+                for k in 0..8 {
+                    // SAFETY: `i + k < i + 8 <= a.len()`.
+                    let run = unsafe { *pa.add(i + k) };
+                    let pair = u64::from(run[0]) | u64::from(run[1]) << 32;
+                    let va = _mm512_set1_epi64(pair as i64);
+                    // Even lanes: its first at most their lasts; odd lanes:
+                    // their firsts at most its last.
+                    let starts = _mm512_mask_cmple_epu32_mask(live, va, swapped);
+                    let ends = _mm512_mask_cmple_epu32_mask(live << 1, swapped, va);
+                    let m = starts & (ends >> 1);
+                    if m == 0 {
+                        continue;
+                    }
+                    // Each pair's larger first and smaller last.
+                    let pairs = _mm512_mask_min_epu32(_mm512_max_epu32(va, vb), !FIRSTS, va, vb);
+                    out.reserve(8);
+                    // SAFETY: `out` has room for eight more runs (sixteen
+                    // u32) past its length; the first runs stored, as many
+                    // as `m` has bits, are the overlaps, set before the
+                    // length takes them.
+                    unsafe {
+                        let at = out.as_mut_ptr().add(out.len());
+                        let kept = _mm512_maskz_compress_epi32(m | m << 1, pairs);
+                        _mm512_storeu_si512(at.cast(), kept);
+                        out.set_len(out.len() + m.count_ones() as usize);
+                    }
                 }
             }
         }
