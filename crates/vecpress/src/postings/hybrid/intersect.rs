@@ -342,22 +342,22 @@ fn span_and(isa: Isa, views: &[View], w: u32, e: u32, s: &mut Scratch, found: &m
     }
     // Every list holds runs here: their intersection, run by run.
     let (lo, last) = (lo as u32, (hi - 1) as u32);
-    let first = runs_of_view(&views[0]);
+    let first = views[0].runs();
     match (views, &mut *found) {
         ([_], _) => {
             s.runs.clear();
             s.runs.extend(clipped(first, u64::from(lo), hi));
         }
         ([_, b], Found::Count(n)) => {
-            **n += span::and_runs_count(isa, first, runs_of_view(b), lo, last);
+            **n += span::and_runs_count(isa, first, b.runs(), lo, last);
             return;
         }
         _ => {
             s.runs.clear();
-            span::and_runs(isa, first, runs_of_view(&views[1]), lo, last, &mut s.runs);
+            span::and_runs(isa, first, views[1].runs(), lo, last, &mut s.runs);
             for v in &views[2..] {
                 s.other.clear();
-                span::and_runs(isa, &s.runs, runs_of_view(v), lo, last, &mut s.other);
+                span::and_runs(isa, &s.runs, v.runs(), lo, last, &mut s.other);
                 core::mem::swap(&mut s.runs, &mut s.other);
             }
         }
@@ -395,12 +395,5 @@ fn runs_found(isa: Isa, runs: &[[u32; 2]], found: &mut Found) {
                 .map(|&[a, b]| (b - a) as usize + 1)
                 .sum::<usize>()
         }
-    }
-}
-
-fn runs_of_view<'v>(v: &View<'v>) -> &'v [[u32; 2]] {
-    match *v {
-        View::Runs(r) => r,
-        _ => &[],
     }
 }

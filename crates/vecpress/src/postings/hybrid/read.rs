@@ -31,6 +31,16 @@ pub(super) enum View<'a> {
     Runs(&'a [[u32; 2]]),
 }
 
+impl<'a> View<'a> {
+    /// Its runs; none if it holds ids or a bitmap.
+    pub(super) fn runs(&self) -> &'a [[u32; 2]] {
+        match *self {
+            View::Runs(runs) => runs,
+            _ => &[],
+        }
+    }
+}
+
 /// The block a list stands in.
 enum Block<'a> {
     /// A block of gaps, runs or an array whose header has been read, to be

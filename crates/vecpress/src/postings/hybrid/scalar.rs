@@ -114,6 +114,36 @@ pub(super) fn count(words: &[u64]) -> usize {
     words.iter().map(|w| w.count_ones() as usize).sum()
 }
 
+/// Appends the union of two sorted lists of runs (first and last) to
+/// `out` as runs, those that overlap or touch joined into one. Unsorted
+/// runs (a damaged list's) give unspecified runs.
+pub(super) fn or_runs(a: &[[u32; 2]], b: &[[u32; 2]], out: &mut Vec<[u32; 2]>) {
+    let (mut i, mut j) = (0, 0);
+    let mut open: Option<[u32; 2]> = None;
+    loop {
+        let next = match (a.get(i), b.get(j)) {
+            (Some(&x), Some(&y)) if x[0] <= y[0] => {
+                i += 1;
+                x
+            }
+            (_, Some(&y)) => {
+                j += 1;
+                y
+            }
+            (Some(&x), None) => {
+                i += 1;
+                x
+            }
+            (None, None) => break,
+        };
+        match &mut open {
+            Some(run) if next[0] <= run[1].saturating_add(1) => run[1] = run[1].max(next[1]),
+            _ => out.extend(open.replace(next)),
+        }
+    }
+    out.extend(open);
+}
+
 /// Keeps, in order at the front of `ids`, those inside one of `runs`
 /// (first and last, sorted); returns how many. Unsorted ids or runs (a
 /// damaged list's) give unspecified ids, never a read out of bounds.

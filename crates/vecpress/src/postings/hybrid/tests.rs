@@ -1168,8 +1168,8 @@ fn the_format_documents_example_is_what_the_encoder_writes() {
 
 /// The run intersections against sets of their ids, cut to a span, on runs
 /// that touch, nest, share ends and miss each other, in lists of like
-/// lengths and of far unlike ones, by the kernel of every level; and ids
-/// kept by the runs they are in.
+/// lengths and of far unlike ones, by the kernel of every level; their
+/// union as runs; and ids kept by the runs they are in.
 #[test]
 fn run_intersections_are_those_of_their_ids() {
     let mut rng = Rng(23);
@@ -1212,6 +1212,16 @@ fn run_intersections_are_those_of_their_ids() {
             "{a:?} {b:?} {lo} {hi}"
         );
         assert_eq!(scalar::and_runs_count(&a, &b, lo, hi), want.len());
+        // Their union as runs: those of the ids, apart and rising.
+        let mut union = vec![[7, 7]];
+        scalar::or_runs(&a, &b, &mut union);
+        assert_eq!(union[0], [7, 7]);
+        assert!(
+            union[1..].windows(2).all(|w| w[0][1] + 1 < w[1][0]),
+            "{a:?} {b:?} {union:?}"
+        );
+        assert!(union[1..].iter().all(|r| r[0] <= r[1]), "{a:?} {b:?}");
+        assert_eq!(ids(&union[1..]), &ids(&a) | &ids(&b), "{a:?} {b:?}");
         for &isa in Isa::available() {
             let mut by = vec![[7, 7]];
             span::and_runs(isa, &a, &b, lo, hi, &mut by);

@@ -4,6 +4,7 @@
 use super::hits::Hits;
 use super::pool::{Scratch, VIEWS, pooled, with_lists};
 use super::read::{Filters, List, Single, View, singles};
+use super::scalar::or_runs;
 use super::span::{CHUNK, draw_runs, expand, extract, or_words, span_end};
 use super::{Levels, SHIFT, WINDOWS, WORDS};
 use crate::{Error, Isa};
@@ -203,6 +204,14 @@ fn unite_spans(
                 }
                 United::Ids(out) => extract(isa, &s.words, lo as u32, out),
             }
+        } else if views.iter().all(|v| matches!(v, View::Runs(_))) {
+            // Lists that all hold runs here unite as runs: kept so in the
+            // hits, their ids written once.
+            or_runs_of(&views, lo, hi, s);
+            match united {
+                United::Hits(hits) => hits.push_runs(&s.runs),
+                United::Ids(out) => expand(isa, &s.runs, lo, hi, out),
+            }
         } else {
             // Arrays of ids and runs: the runs' ids are the output's, so
             // listing them costs what writing them does.
@@ -238,4 +247,24 @@ fn unite_spans(
         w = e;
     }
     Ok(())
+}
+
+/// The union of the runs of `views` (each [`View::Runs`]) in `s.runs`, cut
+/// to ids `lo..hi`.
+fn or_runs_of(views: &[View], lo: u64, hi: u64, s: &mut Scratch) {
+    s.runs.clear();
+    s.runs
+        .extend_from_slice(views.first().map_or(&[], View::runs));
+    for v in views.iter().skip(1) {
+        s.other.clear();
+        or_runs(&s.runs, v.runs(), &mut s.other);
+        core::mem::swap(&mut s.runs, &mut s.other);
+    }
+    // Cut as `expand` cuts a span's runs: a checked list's runs keep
+    // within their windows, so this cuts none of them.
+    s.runs.retain_mut(|r| {
+        let (first, last) = (u64::from(r[0]).max(lo), u64::from(r[1]).min(hi - 1));
+        *r = [first as u32, last as u32];
+        first <= last
+    });
 }
