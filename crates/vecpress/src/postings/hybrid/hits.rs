@@ -10,7 +10,8 @@ use crate::tune::{self, Op};
 /// [`or_hits`](super::or_hits)), kept as the query met them: for an AND,
 /// where every list is a bitmap, the AND of their words, and where every
 /// list holds runs, the runs they share; for an OR, the bitmap it draws
-/// where its lists are dense; elsewhere the ids.
+/// where its lists are dense, and where every list holds runs, the runs
+/// of any; elsewhere the ids.
 ///
 /// Writing out a dense answer id by id takes more time than finding it:
 /// two bitmaps meet 64 ids a word, and writing those ids out takes a store

@@ -89,10 +89,14 @@
 //! by a bit test against each bitmap, by a walk of each list of runs, and
 //! by the SIMD merge against other gaps. Where every list holds runs, the
 //! runs are intersected (at the AVX-512 level eight runs of each list a
-//! step, every run of one against every run of the other). A union draws
-//! a span into a bitmap where its lists are dense there (a bitmap, or runs
-//! and ids of eight or more ids a word; [`or_hits`] keeps that bitmap),
-//! and merges the lists' ids elsewhere. Lists that are each a single block of gaps or an array
+//! step, every run of one against every run of the other: for an answer
+//! written out, each run's first and last against the other's eight in
+//! two compares, a run that meets none costing those alone). A union
+//! draws a span into a bitmap where its lists are dense there (a bitmap,
+//! or runs and ids of eight or more ids a word; [`or_hits`] keeps that
+//! bitmap), unites runs as runs where every list holds runs (kept so by
+//! [`or_hits`]), and merges the lists' ids elsewhere. Lists that are each
+//! a single block of gaps or an array
 //! (short lists, up to a thousand ids or so) skip the walk: each is
 //! decoded whole, and the shortest's ids kept by a SIMD merge with each
 //! other (or merged into the union). An intersection also takes lists of
@@ -420,9 +424,9 @@ fn or_at(levels: Levels, lists: &[&[u8]], out: &mut Vec<u32>) -> Result<(), Erro
 }
 
 /// The ids any list holds into `hits` (cleared first), kept as bitmaps
-/// where the union draws a bitmap (where its lists are dense), as ids
-/// elsewhere: [`or`] without writing a dense answer out id by id. After an
-/// error, `hits` is empty.
+/// where the union draws a bitmap (where its lists are dense), as runs
+/// where every list holds runs, as ids elsewhere: [`or`] without writing a
+/// dense answer out id by id. After an error, `hits` is empty.
 ///
 /// ```
 /// use vecpress::postings::hybrid::{self, Hits};
