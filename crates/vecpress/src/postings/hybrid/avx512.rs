@@ -462,15 +462,12 @@ pub(super) unsafe fn and_runs<const COUNT: bool>(
     while i + 8 <= a.len() && j + 8 <= b.len() {
         let (a_end, b_end) = (a[i + 7][1], b[j + 7][1]);
         if a_end >= b[j][0] && b_end >= a[i][0] {
-            // SAFETY: `i + 8 <= a.len()` and `j + 8 <= b.len()`: the eight
-            // runs (sixteen u32) at each are readable.
-            let (va, vb) = unsafe {
-                (
-                    _mm512_loadu_si512(pa.add(i).cast()),
-                    _mm512_loadu_si512(pb.add(2 * j).cast()),
-                )
-            };
+            // SAFETY: `j + 8 <= b.len()`: the eight runs (sixteen u32)
+            // at `j` are readable.
+            let vb = unsafe { _mm512_loadu_si512(pb.add(2 * j).cast()) };
             if COUNT {
+                // SAFETY: `i + 8 <= a.len()`: as for `b`.
+                let va = unsafe { _mm512_loadu_si512(pa.add(i).cast()) };
                 let bf = _mm512_max_epu32(_mm512_permutexvar_epi32(firsts, vb), vlo);
                 let bl = _mm512_min_epu32(_mm512_permutexvar_epi32(lasts, vb), vhi);
                 for k in 0..4 {

@@ -63,49 +63,47 @@
 //! # Queries
 //!
 //! An intersection is driven by the list of fewest ids (as its first
-//! block's header and its count of blocks suggest), a block at a time:
-//! a block of gaps or an array gives candidates, which each other list
-//! keeps by those of its blocks that may hold them (passing the others by
-//! their headers); a block of runs or a bitmap is walked with the others a
-//! span of windows at a time. A walk goes from a window that every list
-//! holds ids in (for [`and`]; any list, for [`or`]) to the first end of a
-//! list's block there. A block of gaps or runs is decoded
-//! when the query first needs its ids (one SIMD Stream VByte decode; an
-//! array's offsets are widened, 32 a step at the AVX-512 level), and
-//! skipped by its header's last id otherwise, or by its first id (which
-//! its stream's first gap gives in place) where an intersection's
-//! candidates fall before it. A block reached by candidates 16 or more
-//! times fewer than its ids finds each candidate's place by compares of
-//! sixteen ids a step from the last one's place (at the AVX-512 level;
-//! a gallop where they are hundreds of ids apart), and an array there is
-//! searched in place, 32 offsets a step, not widened; a bitmap tests
-//! candidates sixteen a step, their words gathered where they are far
-//! apart. In a span where every list
-//! is a bitmap, the intersection is the AND of their words, written out
-//! sixteen ids at a time (at the AVX-512 level, `vpcompressd` of the set
-//! bits' positions), counted by popcount alone ([`and_count`]), or kept
-//! as the AND's words ([`and_hits`], which keeps runs as runs too). Where a
-//! list holds gaps, the shortest array of ids gives the candidates, kept
-//! by a bit test against each bitmap, by a walk of each list of runs, and
-//! by the SIMD merge against other gaps. Where every list holds runs, the
-//! runs are intersected (at the AVX-512 level eight runs of each list a
-//! step, every run of one against every run of the other: for an answer
-//! written out, each run's first and last against the other's eight in
-//! two compares, a run that meets none costing those alone). A union
-//! draws a span into a bitmap where its lists are dense there (a bitmap,
-//! or runs and ids of eight or more ids a word; [`or_hits`] keeps that
-//! bitmap), unites runs as runs where every list holds runs (kept so by
-//! [`or_hits`]), and merges the lists' ids elsewhere. Lists that are each
-//! a single block of gaps or an array
-//! (short lists, up to a thousand ids or so) skip the walk: each is
-//! decoded whole, and the shortest's ids kept by a SIMD merge with each
-//! other (or merged into the union). An intersection also takes lists of
-//! a single block of runs or a bitmap that way, beside one of gaps or an
-//! array at least: they keep its ids by a walk of their runs, or a bit
-//! test in place; lists of a single block of runs each are intersected
-//! run by run. It decodes none of these lists where their ranges of ids,
-//! from their headers and first gaps, do not meet. A thread keeps its
-//! queries' buffers, so that a query on short lists allocates little.
+//! block's header and its count of blocks suggest), a block at a time: a
+//! block of gaps or an array gives candidates, which each other list keeps
+//! by those of its blocks that may hold them (passing the others by their
+//! headers); a block of runs or a bitmap is walked with the others a span
+//! of windows at a time. A walk goes from a window that every list holds
+//! ids in (for [`and`]; any list, for [`or`]) to the first end of a list's
+//! block there. A block of gaps or runs is decoded when the query first
+//! needs its ids (one SIMD Stream VByte decode; an array's offsets are
+//! widened, 32 a step at the AVX-512 level), and skipped by its header's
+//! last id otherwise, or by its first id (which its stream's first gap
+//! gives in place) where an intersection's candidates fall before it. A
+//! block reached by candidates 16 or more times fewer than its ids finds
+//! each candidate's place by compares of sixteen ids a step from the last
+//! one's place (at the AVX-512 level; a gallop where they are hundreds of
+//! ids apart), and an array there is searched in place, 32 offsets a step,
+//! not widened; a bitmap tests candidates sixteen a step, their words
+//! gathered where they are far apart. In a span where every list is a
+//! bitmap, the intersection is the AND of their words, written out sixteen
+//! ids at a time (at the AVX-512 level, `vpcompressd` of the set bits'
+//! positions), counted by popcount alone ([`and_count`]), or kept as the
+//! AND's words ([`and_hits`], which keeps runs as runs too). Where a list
+//! holds gaps, the shortest array of ids gives the candidates, kept by a
+//! bit test against each bitmap, by a walk of each list of runs, and by the
+//! SIMD merge against other gaps. Where every list holds runs, the runs are
+//! intersected (at the AVX-512 level eight runs of each list a step, every
+//! run of one against every run of the other: for an answer written out,
+//! each run's first and last against the other's eight in two compares, a
+//! run that meets none costing those alone). A union draws a span into a
+//! bitmap where its lists are dense there (a bitmap, or runs and ids of
+//! eight or more ids a word; [`or_hits`] keeps that bitmap), unites runs as
+//! runs where every list holds runs (kept so by [`or_hits`]), and merges
+//! the lists' ids elsewhere. Lists that are each a single block of gaps or
+//! an array (short lists, up to a thousand ids or so) skip the walk: each
+//! is decoded whole, and the shortest's ids kept by a SIMD merge with each
+//! other (or merged into the union). An intersection also takes lists of a
+//! single block of runs or a bitmap that way, beside one of gaps or an
+//! array at least: they keep its ids by a walk of their runs, or a bit test
+//! in place; lists of a single block of runs each are intersected run by
+//! run. It decodes none of these lists where their ranges of ids, from
+//! their headers and first gaps, do not meet. A thread keeps its queries'
+//! buffers, so that a query on short lists allocates little.
 //!
 //! Damaged bytes give an error naming the offset in that list's bytes,
 //! never a panic. A count is trusted for no more room than its bytes can

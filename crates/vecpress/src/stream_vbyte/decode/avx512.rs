@@ -304,21 +304,22 @@ pub(in crate::stream_vbyte) unsafe fn short_lists_delta<V: Variant>(
     (lists.len(), at)
 }
 
-/// Decodes the `n` gaps of a stream, `control` its control bytes and
-/// `data` what follows them, into their running sum from `prev`, the first
-/// `n` of `out`; returns the data bytes consumed and the last value, or `None` when the
-/// data ends before the values do (the checked scalar code then names
-/// where; `out` may hold some of the values).
+/// Decodes the `n` gaps of a stream, `control` its control bytes and `data`
+/// what follows them, into their running sum from `prev`, the first `n` of
+/// `out`; returns the data bytes consumed and the last value, or `None`
+/// when the data ends before the values do (the checked scalar code then
+/// names where; `out` may hold some of the values).
 ///
 /// Sixteen gaps a step with no table and no tail: the control bytes and the
 /// data read by loads masked to the bytes the stream has, the gaps moved
-/// into their lanes by one `vpexpandb` (as [`expand_delta`]), the prefix sum
-/// in the register, and the values stored under the mask of the count, or
-/// sixteen whole where `out` has room for them (the lanes past `n` then
+/// into their lanes by one `vpexpandb` (as [`expand_delta`]), the prefix
+/// sum in the register, and the values stored under the mask of the count,
+/// or sixteen whole where `out` has room for them (the lanes past `n` then
 /// hold values of no use): a masked store does not forward to loads (on
-/// Zen 4), and a merge reads the values next. Its branches depend on the count alone, so a stream of a few values costs a
-/// few dozen instructions, where the kernels' loops, their last groups and
-/// the scalar tail take as many branches.
+/// Zen 4), and a merge reads the values next. Its branches depend on the
+/// count alone, so a stream of a few values costs a few dozen instructions,
+/// where the kernels' loops, their last groups and the scalar tail take as
+/// many branches.
 ///
 /// # Safety
 /// The CPU has every feature of `Isa::Avx512`; `n <= out.len()`;
