@@ -111,6 +111,7 @@ pub use zero124::{
 pub use cursor::DeltaCursor;
 pub use lists::{decode_delta_lists, decode_delta_lists_with};
 pub use query::{and_delta_lists, and_delta_lists_with, or_delta_lists, or_delta_lists_with};
+pub(crate) use seek::Forward;
 pub use seek::{seek_delta, seek_delta_with, select, select_delta, select_delta_with};
 pub use widen::{decode_u16, decode_u16_to_vec, encode_u16, encode_u16_to_vec};
 pub use writer::{DeltaWriter, Writer};

@@ -78,7 +78,9 @@
 //! each candidate's place by compares of sixteen ids a step from the last
 //! one's place (at the AVX-512 level; a gallop where they are hundreds of
 //! ids apart), and an array there is searched in place, 32 offsets a step,
-//! not widened; a bitmap tests candidates sixteen a step, their words
+//! not widened, and runs in their stream, the groups of values below each
+//! candidate passed by the Stream VByte search kernel (by their gaps' sums)
+//! with no decode; a bitmap tests candidates sixteen a step, their words
 //! gathered where they are far apart. In a span where every list is a
 //! bitmap, the intersection is the AND of their words, written out sixteen
 //! ids at a time (at the AVX-512 level, `vpcompressd` of the set bits'

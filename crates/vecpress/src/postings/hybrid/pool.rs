@@ -147,8 +147,15 @@ fn query_with<R>(
     let mut read = Vec::with_capacity(lists.len());
     let mut got = Ok(());
     for bytes in lists {
-        match List::new(levels, bytes, pool.buffers.pop().unwrap_or_default()) {
-            Ok(l) => read.push(l),
+        // The count read apart, so that each list is built where it goes:
+        // a list returned in a `Result` is copied out of it whole, which
+        // costs a query that passes a few blocks by their headers about a
+        // twentieth of its time.
+        match List::count(bytes) {
+            Ok(count) => {
+                let buffers = pool.buffers.pop().unwrap_or_default();
+                read.push(List::at(levels, bytes, count, buffers));
+            }
             Err(e) => {
                 got = Err(e);
                 break;

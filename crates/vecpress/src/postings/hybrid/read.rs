@@ -89,16 +89,17 @@ pub(super) struct List<'a> {
 }
 
 impl<'a> List<'a> {
-    /// A list from the start of `bytes`, its block count read, decoding
-    /// into buffers `ids` and `runs` (cleared as they are used).
-    pub(super) fn new(
+    /// A list from the start of `bytes`, whose count of blocks, and where
+    /// it ends, [`List::count`] read, decoding into buffers `ids` and
+    /// `runs` (cleared as they are used).
+    #[inline(always)]
+    pub(super) fn at(
         levels: Levels,
         bytes: &'a [u8],
+        (left, pos): (u32, usize),
         (ids, runs): (Vec<u32>, Vec<u32>),
-    ) -> Result<List<'a>, Error> {
-        let mut pos = 0;
-        let left = varint(bytes, &mut pos)?;
-        Ok(List {
+    ) -> List<'a> {
+        List {
             levels,
             bytes,
             pos,
@@ -109,7 +110,15 @@ impl<'a> List<'a> {
             ids,
             runs,
             at: 0,
-        })
+        }
+    }
+
+    /// The count of blocks at the start of a list's `bytes`, and where it
+    /// ends.
+    pub(super) fn count(bytes: &[u8]) -> Result<(u32, usize), Error> {
+        let mut pos = 0;
+        let left = varint(bytes, &mut pos)?;
+        Ok((left, pos))
     }
 
     /// The list's buffers, for another list.
@@ -335,6 +344,21 @@ impl<'a> List<'a> {
                 // not widened whole (nor checked to rise, as a query does
                 // not check the blocks it passes).
                 n += span::keep_few16(isa, seg, before, body.as_chunks::<2>().0, room);
+                continue;
+            }
+            if let Block::Unread {
+                kind: RUNS,
+                n: runs,
+                body,
+                before,
+                ..
+            } = self.block
+                && seg.len() * scalar::SKEW < 2 * runs
+            {
+                // Runs that a few candidates reach: searched in place, not
+                // decoded whole (nor checked, as for an array).
+                room.copy_from_slice(seg);
+                n += keep_in_stream_runs(self.levels.gaps, body, runs, before, room);
                 continue;
             }
             self.decode()?;
@@ -640,6 +664,44 @@ fn decode_stream(
     Ok(last)
 }
 
+/// Keeps, in order at the front of `ids` (rising), those inside one of the
+/// `runs` of a block's stream (their first and last ids, sums of gaps from
+/// `before`), read in place; returns how many. For each candidate past the
+/// run at hand, the groups of values below it are passed by the Stream
+/// VByte search kernel (by their gaps' sums, with no decode) and the run
+/// that ends at or after it is read: a few candidates' runs cost a few
+/// groups, not the block's decode. Not checked, as a query does not check
+/// the blocks it passes: damaged runs give unspecified ids, never a read
+/// out of bounds.
+pub(super) fn keep_in_stream_runs(
+    isa: Isa,
+    stream: &[u8],
+    runs: usize,
+    before: u32,
+    ids: &mut [u32],
+) -> usize {
+    let Some(mut values) = stream_vbyte::Forward::new(isa, stream, 2 * runs, before) else {
+        return 0;
+    };
+    let (mut kept, mut run) = (0, None::<[u32; 2]>);
+    for i in 0..ids.len() {
+        let v = ids[i];
+        if run.is_none_or(|[_, last]| last < v) {
+            run = loop {
+                values.pass_below(v);
+                match (values.next(), values.next()) {
+                    (Some(first), Some(last)) if last >= v => break Some([first, last]),
+                    (Some(_), Some(_)) => {}
+                    _ => return kept,
+                }
+            };
+        }
+        ids[kept] = v;
+        kept += usize::from(run.is_some_and(|[first, _]| first <= v));
+    }
+    kept
+}
+
 /// Widens an array block's offsets (`body`, at `start` in its list) into
 /// its `n` ids from `first`, the first `n` of `out` (as [`first_n`] gives
 /// them). Its last id, `first` plus its last
@@ -810,6 +872,10 @@ impl<'a> Single<'a> {
                 self.id << SHIFT,
                 ids,
             ));
+        }
+        if ids.len() * scalar::SKEW < 2 * self.n {
+            // As a list's block that a few candidates reach.
+            return Ok(keep_in_stream_runs(levels.gaps, self.body, self.n, 0, ids));
         }
         Ok(scalar::keep_in_runs(self.runs(levels, d)?, ids))
     }

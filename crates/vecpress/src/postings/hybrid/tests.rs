@@ -1,6 +1,6 @@
 use std::collections::BTreeSet;
 
-use super::read::{ARRAY, BITMAP, Filters, GAPS, RUNS, Single};
+use super::read::{ARRAY, BITMAP, Filters, GAPS, RUNS, Single, keep_in_stream_runs};
 use super::write::{encode_gaps, put_varint, roaring_len};
 use super::*;
 use crate::postings::tests::Rng;
@@ -1239,7 +1239,29 @@ fn run_intersections_are_those_of_their_ids() {
             .copied()
             .filter(|v| ids(&a).contains(v))
             .collect();
+        let scan = probe.clone();
         let kept = scalar::keep_in_runs(&a, &mut probe);
         assert_eq!(probe[..kept], inside[..], "{a:?} {b:?}");
+        // The same runs read in place from their stream, after an id before.
+        let before = a
+            .first()
+            .map_or(0, |r| r[0].saturating_sub(rng.below(3) as u32));
+        let stream = stream_vbyte::encode_delta_to_vec(a.as_flattened(), before);
+        for &isa in Isa::available() {
+            let mut got = scan.clone();
+            let kept = keep_in_stream_runs(isa, &stream, a.len(), before, &mut got);
+            assert_eq!(got[..kept], inside[..], "{isa:?} {a:?} {b:?}");
+        }
+        // Damaged: bytes at random give rising ids of the candidates.
+        if let Some(byte) = stream.len().checked_sub(1) {
+            let mut bad = stream.clone();
+            bad[rng.below(byte as u64 + 1) as usize] ^= 1 << rng.below(8);
+            bad.truncate(bad.len() - rng.below(3) as usize);
+            for &isa in Isa::available() {
+                let mut got = scan.clone();
+                let kept = keep_in_stream_runs(isa, &bad, a.len(), before, &mut got);
+                assert!(got[..kept].windows(2).all(|w| w[0] < w[1]), "{isa:?}");
+            }
+        }
     }
 }

@@ -191,6 +191,70 @@ fn seek_delta_impl(
     Ok(None)
 }
 
+/// A delta-coded stream read forward a value at a time, the whole groups
+/// of values below a target passed by the search kernel of [`seek_delta`]
+/// (by the sums of their gaps, with no decode): for a caller that needs a
+/// few of a long stream's values, as a query searching runs in place
+/// ([`crate::postings::hybrid`]). It reads no data past the values it
+/// gives and the groups it passes, and ends where the data ends.
+pub(crate) struct Forward<'a> {
+    isa: Isa,
+    gaps: Gaps<'a>,
+    /// The last value given or passed.
+    acc: u32,
+}
+
+impl<'a> Forward<'a> {
+    /// The `n` values of `input`, encoded from `prev`, searched with the
+    /// kernel of `isa` (which the CPU has); `None` when `input` is shorter
+    /// than their control bytes.
+    pub(crate) fn new(isa: Isa, input: &'a [u8], n: usize, prev: u32) -> Option<Forward<'a>> {
+        let clen = control_len(n);
+        let control = input.get(..clen)?;
+        Some(Forward {
+            isa,
+            gaps: Gaps::new(control, &input[clen..], 0, 0, n),
+            acc: prev,
+        })
+    }
+
+    /// Passes the whole groups, from the next value on where it starts a
+    /// group, whose values all fall below `target`.
+    pub(crate) fn pass_below(&mut self, target: u32) {
+        let g = &mut self.gaps;
+        let (from, whole) = (g.k / 4, g.end / 4);
+        if !g.k.is_multiple_of(4) || from >= whole {
+            return;
+        }
+        let found = find_groups(
+            self.isa,
+            &g.control[from..whole],
+            &g.data[g.pos..],
+            self.acc,
+            target,
+        );
+        let (Found::At {
+            groups, pos, acc, ..
+        }
+        | Found::Not { groups, pos, acc }) = found;
+        g.k += 4 * groups;
+        g.pos += pos;
+        self.acc = acc;
+    }
+}
+
+impl Iterator for Forward<'_> {
+    type Item = u32;
+
+    /// The next value; `None` after the last, or where the data ends.
+    #[inline]
+    fn next(&mut self) -> Option<u32> {
+        let (_, gap) = self.gaps.next()?.ok()?;
+        self.acc = self.acc.wrapping_add(gap);
+        Some(self.acc)
+    }
+}
+
 /// Values `k..end` read one by one from data byte `pos` (where value `k`
 /// starts), with their index; a value cut by the end of the data ends the
 /// iteration with `Err(Truncated)` counting it and those after it up to
@@ -549,5 +613,73 @@ pub(crate) fn truncated(control: &[u8], data_len: usize, clen: usize, i: usize) 
         offset: clen + pos,
         needed: 1,
         unit: Unit::Values,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Forward;
+    use crate::Isa;
+    use crate::postings::tests::Rng;
+    use crate::stream_vbyte::encode_delta_to_vec;
+
+    /// Values read forward, targets passed below at random, at every
+    /// level: each value given is the next of the stream not passed, and
+    /// those passed are below the target; a stream cut short gives a prefix
+    /// of them and ends.
+    #[test]
+    fn forward_gives_each_value_not_passed_below_a_target() {
+        let mut rng = Rng(41);
+        for _ in 0..400 {
+            let n = rng.below(300) as usize;
+            let prev = rng.below(1000) as u32;
+            let mut values = Vec::with_capacity(n);
+            let mut v = prev;
+            for _ in 0..n {
+                // Gaps of one to four bytes, runs of one-byte gaps among them.
+                let bits = [0, 3, 7, 7, 7, 12, 20][rng.below(7) as usize];
+                v += rng.below(1 << bits) as u32;
+                values.push(v);
+            }
+            let bytes = encode_delta_to_vec(&values, prev);
+            let cut = if rng.below(4) == 0 {
+                rng.below(bytes.len() as u64 + 1) as usize
+            } else {
+                bytes.len()
+            };
+            for &isa in Isa::available() {
+                let Some(mut f) = Forward::new(isa, &bytes[..cut], n, prev) else {
+                    assert!(cut < n.div_ceil(4), "{isa:?}: control bytes whole");
+                    continue;
+                };
+                let (mut at, mut target) = (0, 0);
+                loop {
+                    if rng.below(3) == 0 {
+                        let ahead = at + rng.below(80) as usize;
+                        target = target.max(values.get(ahead).map_or(u32::MAX, |&v| v + 1));
+                        f.pass_below(target);
+                    }
+                    let Some(got) = f.next() else {
+                        break;
+                    };
+                    let k = at
+                        + values[at..]
+                            .iter()
+                            .position(|&x| x == got)
+                            .unwrap_or_else(|| panic!("{isa:?}: {got} not after value {at}"));
+                    assert!(
+                        values[at..k].iter().all(|&x| x < target),
+                        "{isa:?}: values {at}..{k} passed, target {target}"
+                    );
+                    at = k + 1;
+                }
+                if cut == bytes.len() {
+                    assert!(
+                        values[at..].iter().all(|&x| x < target),
+                        "{isa:?}: ended at {at} of {n}"
+                    );
+                }
+            }
+        }
     }
 }
