@@ -81,9 +81,13 @@ pub(super) struct List<'a> {
     /// the block the list stands in.
     next: u32,
     block: Block<'a>,
+    /// Buffers the block's ids, or its runs' first and last ids one after
+    /// the other, are decoded into: their first `len`. They are not cut to
+    /// `len`, so that a longer block after a shorter one (or a buffer's
+    /// next list) does not fill them with zeros again.
     ids: Vec<u32>,
-    /// Runs' first and last ids, one after the other.
     runs: Vec<u32>,
+    len: usize,
     /// The first id of `ids`, or run of `runs`, not yet passed.
     at: usize,
 }
@@ -109,6 +113,7 @@ impl<'a> List<'a> {
             block: Block::End,
             ids,
             runs,
+            len: 0,
             at: 0,
         }
     }
@@ -140,13 +145,13 @@ impl<'a> List<'a> {
                 }
                 Block::Unread { .. } => {}
                 Block::Ids => {
-                    self.at += gallop(&self.ids[self.at..], |&v| v < from);
-                    if let Some(&v) = self.ids.get(self.at) {
+                    self.at += gallop(&self.ids[self.at..self.len], |&v| v < from);
+                    if let Some(&v) = self.ids[..self.len].get(self.at) {
                         return Ok(Some(v >> SHIFT));
                     }
                 }
                 Block::Runs => {
-                    let runs = self.runs.as_chunks::<2>().0;
+                    let runs = self.runs[..self.len].as_chunks::<2>().0;
                     self.at += gallop(&runs[self.at..], |r| r[1] < from);
                     if let Some(&[first, _]) = runs.get(self.at) {
                         return Ok(Some(w.max(first >> SHIFT)));
@@ -196,12 +201,13 @@ impl<'a> List<'a> {
                 View::Bits(bits.get(from..to).unwrap_or(&[]))
             }
             Block::Runs => {
-                let rest = self.runs.as_chunks::<2>().0.get(self.at..).unwrap_or(&[]);
+                let rest = self.runs[..self.len].as_chunks::<2>().0;
+                let rest = rest.get(self.at..).unwrap_or(&[]);
                 let end = u64::from(e) << SHIFT;
                 View::Runs(&rest[..rest.partition_point(|r| u64::from(r[0]) < end)])
             }
             _ => {
-                let rest = self.ids.get(self.at..).unwrap_or(&[]);
+                let rest = self.ids[..self.len].get(self.at..).unwrap_or(&[]);
                 let end = u64::from(e) << SHIFT;
                 View::Ids(&rest[..rest.partition_point(|&v| u64::from(v) < end)])
             }
@@ -266,8 +272,8 @@ impl<'a> List<'a> {
                 RUNS => first_id(body, 2 * n, before, last, floor),
                 _ => before,
             },
-            Block::Ids => *self.ids.get(self.at)?,
-            Block::Runs => self.runs.as_chunks::<2>().0.get(self.at)?[0],
+            Block::Ids => *self.ids[..self.len].get(self.at)?,
+            Block::Runs => self.runs[..self.len].as_chunks::<2>().0.get(self.at)?[0],
             Block::Bits { first, .. } => first << SHIFT,
             Block::End => return None,
         };
@@ -279,8 +285,8 @@ impl<'a> List<'a> {
     fn last(&self) -> Option<u32> {
         match self.block {
             Block::Unread { last, .. } => Some(last),
-            Block::Ids => self.ids.last().copied(),
-            Block::Runs => Some(self.runs.as_chunks::<2>().0.last()?[1]),
+            Block::Ids => self.ids[..self.len].last().copied(),
+            Block::Runs => Some(self.runs[..self.len].as_chunks::<2>().0.last()?[1]),
             Block::Bits { first, bits } => {
                 let end = u64::from(first) + (bits.len() / WINDOW_BYTES) as u64;
                 Some(((end << SHIFT) - 1) as u32)
@@ -364,8 +370,8 @@ impl<'a> List<'a> {
             self.decode()?;
             n += match self.block {
                 Block::Ids => {
-                    self.at += gallop(&self.ids[self.at..], |&x| x < v);
-                    let ids = &self.ids[self.at..];
+                    self.at += gallop(&self.ids[self.at..self.len], |&x| x < v);
+                    let ids = &self.ids[self.at..self.len];
                     // Those up to the last candidate.
                     let top = seg[seg.len() - 1];
                     let ids = &ids[..ids.partition_point(|&x| x <= top)];
@@ -376,7 +382,7 @@ impl<'a> List<'a> {
                     }
                 }
                 Block::Runs => {
-                    let runs = self.runs.as_chunks::<2>().0;
+                    let runs = self.runs[..self.len].as_chunks::<2>().0;
                     self.at += gallop(&runs[self.at..], |r| r[1] < v);
                     room.copy_from_slice(seg);
                     scalar::keep_in_runs(&runs[self.at..], room)
@@ -395,7 +401,7 @@ impl<'a> List<'a> {
     /// ids; the ids.
     pub(super) fn ids(&mut self) -> Result<&[u32], Error> {
         self.decode()?;
-        Ok(self.ids.get(self.at..).unwrap_or(&[]))
+        Ok(self.ids[..self.len].get(self.at..).unwrap_or(&[]))
     }
 
     /// The bytes the list took, once it has been read to its end; else
@@ -475,7 +481,7 @@ impl<'a> List<'a> {
             RUNS => self.read_runs(n, start, body, before)?,
             _ => {
                 widen(self.levels.kernels, n, start, body, before, &mut self.ids)?;
-                self.ids.truncate(n);
+                self.len = n;
                 self.block = Block::Ids;
                 return Ok(());
             }
@@ -522,7 +528,7 @@ impl<'a> List<'a> {
     ) -> Result<u32, Error> {
         let out = if runs { &mut self.runs } else { &mut self.ids };
         let last = decode_stream(self.levels, values, start, stream, before, out)?;
-        out.truncate(values);
+        self.len = values;
         Ok(last)
     }
 
@@ -597,7 +603,7 @@ impl<'a> List<'a> {
         self.decode_stream(2 * n, start, body, before, true)?;
         let last = check_runs(
             self.levels.kernels,
-            self.runs.as_chunks::<2>().0,
+            self.runs[..2 * n].as_chunks::<2>().0,
             start,
             before,
         )?;
