@@ -12,7 +12,7 @@
 
 use super::control_len;
 use super::decode::{self, scalar::control_truncated, scalar::decode_from};
-use super::seek::{Found, find_groups};
+use super::seek::find_groups;
 use super::tables::Codes1234;
 use crate::postings::{Decoded, block_cursor};
 use crate::{Error, Isa};
@@ -166,19 +166,14 @@ impl<'a> DeltaCursor<'a> {
         if from >= whole || self.n - self.next <= self.block.span() || !self.block.probing() {
             return;
         }
-        let found = find_groups(
+        let (groups, pos, acc) = find_groups(
             self.isa,
             &self.control[from..whole],
             &self.data[self.pos..],
             self.acc,
             target,
-        );
-        let (groups, pos, acc) = match found {
-            Found::At {
-                groups, pos, acc, ..
-            } => (groups, pos, acc),
-            Found::Not { groups, pos, acc } => (groups, pos, acc),
-        };
+        )
+        .passed();
         self.next += 4 * groups;
         self.pos += pos;
         self.acc = acc;

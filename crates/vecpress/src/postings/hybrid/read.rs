@@ -337,35 +337,27 @@ impl<'a> List<'a> {
             let seg = &seg[..seg.partition_point(|&c| c <= last)];
             i += seg.len();
             let room = &mut first_n(kept, n + seg.len())[n..];
+            // A block that a few candidates reach is searched in place, not
+            // decoded whole (nor checked, as a query does not check the
+            // blocks it passes): an array by its offsets, runs in their
+            // stream.
             if let Block::Unread {
-                kind: ARRAY,
-                n: ids,
+                kind,
+                n: count,
                 body,
                 before,
                 ..
             } = self.block
-                && seg.len() * scalar::SKEW < ids
             {
-                // An array that a few candidates reach: searched in place,
-                // not widened whole (nor checked to rise, as a query does
-                // not check the blocks it passes).
-                n += span::keep_few16(isa, seg, before, body.as_chunks::<2>().0, room);
-                continue;
-            }
-            if let Block::Unread {
-                kind: RUNS,
-                n: runs,
-                body,
-                before,
-                ..
-            } = self.block
-                && seg.len() * scalar::SKEW < 2 * runs
-            {
-                // Runs that a few candidates reach: searched in place, not
-                // decoded whole (nor checked, as for an array).
-                room.copy_from_slice(seg);
-                n += keep_in_stream_runs(self.levels.gaps, body, runs, before, room);
-                continue;
+                if kind == ARRAY && seg.len() * scalar::SKEW < count {
+                    n += span::keep_few16(isa, seg, before, body.as_chunks::<2>().0, room);
+                    continue;
+                }
+                if kind == RUNS && seg.len() * scalar::SKEW < 2 * count {
+                    room.copy_from_slice(seg);
+                    n += keep_in_stream_runs(self.levels.gaps, body, count, before, room);
+                    continue;
+                }
             }
             self.decode()?;
             n += match self.block {

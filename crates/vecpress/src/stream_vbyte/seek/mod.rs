@@ -226,17 +226,14 @@ impl<'a> Forward<'a> {
         if !g.k.is_multiple_of(4) || from >= whole {
             return;
         }
-        let found = find_groups(
+        let (groups, pos, acc) = find_groups(
             self.isa,
             &g.control[from..whole],
             &g.data[g.pos..],
             self.acc,
             target,
-        );
-        let (Found::At {
-            groups, pos, acc, ..
-        }
-        | Found::Not { groups, pos, acc }) = found;
+        )
+        .passed();
         g.k += 4 * groups;
         g.pos += pos;
         self.acc = acc;
@@ -317,6 +314,19 @@ pub(super) enum Found {
     /// No value of the first `groups` groups reaches the target; their data
     /// takes `pos` bytes, and `acc` is their last value.
     Not { groups: usize, pos: usize, acc: u32 },
+}
+
+impl Found {
+    /// The groups found below the target (before the one that reaches it,
+    /// if any), their data bytes and their last value.
+    pub(super) fn passed(self) -> (usize, usize, u32) {
+        match self {
+            Found::At {
+                groups, pos, acc, ..
+            }
+            | Found::Not { groups, pos, acc } => (groups, pos, acc),
+        }
+    }
 }
 
 /// The one map from ISA level to search kernel: the running sum from `acc`
