@@ -855,8 +855,9 @@ impl<'a> Single<'a> {
     }
 
     /// Keeps, at the front of `ids`, those it holds; how many. Runs are
-    /// decoded into `d` and checked as a [`List`]'s block; a bitmap is read
-    /// in place. Runs or a bitmap.
+    /// decoded into `d` and checked as a [`List`]'s block, or searched in
+    /// their stream where the ids are few, as a list's block is; a bitmap
+    /// is read in place. Runs or a bitmap.
     pub(super) fn keep(
         &self,
         levels: Levels,

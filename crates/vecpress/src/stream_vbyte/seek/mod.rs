@@ -195,8 +195,8 @@ fn seek_delta_impl(
 /// of values below a target passed by the search kernel of [`seek_delta`]
 /// (by the sums of their gaps, with no decode): for a caller that needs a
 /// few of a long stream's values, as a query searching runs in place
-/// ([`crate::postings::hybrid`]). It reads no data past the values it
-/// gives and the groups it passes, and ends where the data ends.
+/// ([`crate::postings::hybrid`]). A stream cut short gives its values up
+/// to the cut, then ends.
 pub(crate) struct Forward<'a> {
     isa: Isa,
     gaps: Gaps<'a>,
