@@ -118,6 +118,16 @@ impl<'a> List<'a> {
         }
     }
 
+    /// The ids of the block decoded last (a block of gaps, an array).
+    fn decoded(&self) -> &[u32] {
+        &self.ids[..self.len]
+    }
+
+    /// The runs of the block decoded last (a block of runs).
+    fn decoded_runs(&self) -> &[[u32; 2]] {
+        self.runs[..self.len].as_chunks::<2>().0
+    }
+
     /// The count of blocks at the start of a list's `bytes`, and where it
     /// ends.
     pub(super) fn count(bytes: &[u8]) -> Result<(u32, usize), Error> {
@@ -145,15 +155,14 @@ impl<'a> List<'a> {
                 }
                 Block::Unread { .. } => {}
                 Block::Ids => {
-                    self.at += gallop(&self.ids[self.at..self.len], |&v| v < from);
-                    if let Some(&v) = self.ids[..self.len].get(self.at) {
+                    self.at += gallop(&self.decoded()[self.at..], |&v| v < from);
+                    if let Some(&v) = self.decoded().get(self.at) {
                         return Ok(Some(v >> SHIFT));
                     }
                 }
                 Block::Runs => {
-                    let runs = self.runs[..self.len].as_chunks::<2>().0;
-                    self.at += gallop(&runs[self.at..], |r| r[1] < from);
-                    if let Some(&[first, _]) = runs.get(self.at) {
+                    self.at += gallop(&self.decoded_runs()[self.at..], |r| r[1] < from);
+                    if let Some(&[first, _]) = self.decoded_runs().get(self.at) {
                         return Ok(Some(w.max(first >> SHIFT)));
                     }
                 }
@@ -201,13 +210,12 @@ impl<'a> List<'a> {
                 View::Bits(bits.get(from..to).unwrap_or(&[]))
             }
             Block::Runs => {
-                let rest = self.runs[..self.len].as_chunks::<2>().0;
-                let rest = rest.get(self.at..).unwrap_or(&[]);
+                let rest = self.decoded_runs().get(self.at..).unwrap_or(&[]);
                 let end = u64::from(e) << SHIFT;
                 View::Runs(&rest[..rest.partition_point(|r| u64::from(r[0]) < end)])
             }
             _ => {
-                let rest = self.ids[..self.len].get(self.at..).unwrap_or(&[]);
+                let rest = self.decoded().get(self.at..).unwrap_or(&[]);
                 let end = u64::from(e) << SHIFT;
                 View::Ids(&rest[..rest.partition_point(|&v| u64::from(v) < end)])
             }
@@ -272,8 +280,8 @@ impl<'a> List<'a> {
                 RUNS => first_id(body, 2 * n, before, last, floor),
                 _ => before,
             },
-            Block::Ids => *self.ids[..self.len].get(self.at)?,
-            Block::Runs => self.runs[..self.len].as_chunks::<2>().0.get(self.at)?[0],
+            Block::Ids => *self.decoded().get(self.at)?,
+            Block::Runs => self.decoded_runs().get(self.at)?[0],
             Block::Bits { first, .. } => first << SHIFT,
             Block::End => return None,
         };
@@ -285,8 +293,8 @@ impl<'a> List<'a> {
     fn last(&self) -> Option<u32> {
         match self.block {
             Block::Unread { last, .. } => Some(last),
-            Block::Ids => self.ids[..self.len].last().copied(),
-            Block::Runs => Some(self.runs[..self.len].as_chunks::<2>().0.last()?[1]),
+            Block::Ids => self.decoded().last().copied(),
+            Block::Runs => Some(self.decoded_runs().last()?[1]),
             Block::Bits { first, bits } => {
                 let end = u64::from(first) + (bits.len() / WINDOW_BYTES) as u64;
                 Some(((end << SHIFT) - 1) as u32)
@@ -362,8 +370,8 @@ impl<'a> List<'a> {
             self.decode()?;
             n += match self.block {
                 Block::Ids => {
-                    self.at += gallop(&self.ids[self.at..self.len], |&x| x < v);
-                    let ids = &self.ids[self.at..self.len];
+                    self.at += gallop(&self.decoded()[self.at..], |&x| x < v);
+                    let ids = &self.decoded()[self.at..];
                     // Those up to the last candidate.
                     let top = seg[seg.len() - 1];
                     let ids = &ids[..ids.partition_point(|&x| x <= top)];
@@ -374,10 +382,9 @@ impl<'a> List<'a> {
                     }
                 }
                 Block::Runs => {
-                    let runs = self.runs[..self.len].as_chunks::<2>().0;
-                    self.at += gallop(&runs[self.at..], |r| r[1] < v);
+                    self.at += gallop(&self.decoded_runs()[self.at..], |r| r[1] < v);
                     room.copy_from_slice(seg);
-                    scalar::keep_in_runs(&runs[self.at..], room)
+                    scalar::keep_in_runs(&self.decoded_runs()[self.at..], room)
                 }
                 Block::Bits { first, bits } => {
                     room.copy_from_slice(seg);
@@ -393,7 +400,7 @@ impl<'a> List<'a> {
     /// ids; the ids.
     pub(super) fn ids(&mut self) -> Result<&[u32], Error> {
         self.decode()?;
-        Ok(self.ids[..self.len].get(self.at..).unwrap_or(&[]))
+        Ok(self.decoded().get(self.at..).unwrap_or(&[]))
     }
 
     /// The bytes the list took, once it has been read to its end; else
@@ -593,12 +600,7 @@ impl<'a> List<'a> {
         before: u32,
     ) -> Result<u32, Error> {
         self.decode_stream(2 * n, start, body, before, true)?;
-        let last = check_runs(
-            self.levels.kernels,
-            self.runs[..2 * n].as_chunks::<2>().0,
-            start,
-            before,
-        )?;
+        let last = check_runs(self.levels.kernels, self.decoded_runs(), start, before)?;
         self.block = Block::Runs;
         Ok(last)
     }

@@ -5,7 +5,7 @@ use super::hits::Hits;
 use super::pool::{Scratch, VIEWS, pooled, with_lists};
 use super::read::{Filters, List, Single, View, singles};
 use super::scalar::or_runs;
-use super::span::{CHUNK, draw_runs, expand, extract, or_words, span_end};
+use super::span::{CHUNK, clipped, draw_runs, expand, extract, or_words, span_end};
 use super::{Levels, SHIFT, WINDOWS, WORDS};
 use crate::{Error, Isa};
 
@@ -262,9 +262,7 @@ fn or_runs_of(views: &[View], lo: u64, hi: u64, s: &mut Scratch) {
     }
     // Cut as `expand` cuts a span's runs: a checked list's runs keep
     // within their windows, so this cuts none of them.
-    s.runs.retain_mut(|r| {
-        let (first, last) = (u64::from(r[0]).max(lo), u64::from(r[1]).min(hi - 1));
-        *r = [first as u32, last as u32];
-        first <= last
-    });
+    s.other.clear();
+    s.other.extend(clipped(&s.runs, lo, hi));
+    core::mem::swap(&mut s.runs, &mut s.other);
 }
