@@ -22,9 +22,8 @@ pub(super) fn intersect(levels: Levels, lists: &[&[u8]], found: &mut Found) -> R
             got
         });
     }
-    let isa = levels.kernels;
     with_lists(levels, lists, |lists, s| {
-        intersect_lists(isa, lists, s, found)
+        intersect_lists(levels, lists, s, found)
     })
 }
 
@@ -88,14 +87,7 @@ fn and_single_runs(
             break;
         }
         s.other.clear();
-        span::and_runs(
-            isa,
-            &s.runs,
-            l.runs(levels, &mut s.d)?,
-            0,
-            u32::MAX,
-            &mut s.other,
-        );
+        l.and_runs(levels, &s.runs, &mut s.d, &mut s.other)?;
         core::mem::swap(&mut s.runs, &mut s.other);
     }
     runs_found(isa, &s.runs, found);
@@ -115,26 +107,42 @@ fn and_single_runs(
 /// pay for its frame.
 #[inline(never)]
 fn intersect_lists(
-    isa: Isa,
+    levels: Levels,
     lists: &mut [List],
     s: &mut Scratch,
     found: &mut Found,
 ) -> Result<(), Error> {
+    let isa = levels.kernels;
     for l in lists.iter_mut() {
         if !l.next_block()? {
             return Ok(());
         }
     }
     lists.sort_by_key(List::guess);
+    // Where the driver goes next: its next block, or the first that may
+    // hold an id another list reached past its last.
     let mut first = true;
+    let mut past = None;
     'blocks: loop {
         let (driver, others) = lists.split_first_mut().expect("a query has lists");
-        if !core::mem::take(&mut first) && !driver.next_block()? {
-            return Ok(());
+        if !core::mem::take(&mut first) {
+            let more = match past.take() {
+                Some(id) => driver.reach(id)?.is_some(),
+                None => driver.next_block()?,
+            };
+            if !more {
+                return Ok(());
+            }
         }
         let Some((low, last)) = driver.bounds() else {
             return Ok(());
         };
+        if driver.unread_runs().is_some_and(|n| n < FEW_RUNS) {
+            if few_runs(levels, lists, s, found)? == Walked::AllEnded {
+                return Ok(());
+            }
+            continue;
+        }
         if !driver.gives_ids() {
             let (w, e) = (low >> SHIFT, driver.end());
             if walk(isa, lists, w, e, s, found)? == Walked::AllEnded {
@@ -145,7 +153,10 @@ fn intersect_lists(
         for l in others.iter_mut() {
             match l.reach(low)? {
                 None => return Ok(()),
-                Some((from, _)) if from > last => continue 'blocks,
+                Some((from, _)) if from > last => {
+                    past = Some(from);
+                    continue 'blocks;
+                }
                 Some(_) => {}
             }
         }
@@ -164,6 +175,68 @@ fn intersect_lists(
         }
         found.ids(&s.a[..c]);
     }
+}
+
+/// A driver's block of fewer runs than this (a quarter of a block of runs,
+/// as the encoder makes them) is intersected by [`few_runs`]: more, and
+/// the others' blocks are rarely many times as long.
+const FEW_RUNS: usize = 64;
+
+/// The intersection in the block of runs the first list (the driver)
+/// stands in, unread: a stretch of windows at a time, in which each other
+/// list stands in one block. Where each of those blocks holds runs, many
+/// times as many as the driver's there or decoded already, the driver's
+/// runs are intersected with them, in their streams where unread (as
+/// [`List::and_runs`] reads them): a few runs against a long list cost a
+/// few groups of its stream a block, not the block's decode. From the
+/// first stretch where one does not, the rest of the block is walked.
+fn few_runs(
+    levels: Levels,
+    lists: &mut [List],
+    s: &mut Scratch,
+    found: &mut Found,
+) -> Result<Walked, Error> {
+    let isa = levels.kernels;
+    let (driver, _) = lists.split_first_mut().expect("a query has lists");
+    let stop = driver.end();
+    s.few.clear();
+    s.few.extend_from_slice(driver.runs()?);
+    // The first id not yet intersected, and the first run that may hold it.
+    let (mut from, mut i) = (0, 0);
+    while let Some(&[a, _]) = s.few.get(i) {
+        let from_id = u64::from(a).max(from) as u32;
+        let mut last = u32::MAX;
+        for l in lists[1..].iter_mut() {
+            match l.reach(from_id)? {
+                None => return Ok(Walked::AllEnded),
+                Some((_, l)) => last = last.min(l),
+            }
+        }
+        // The windows up to the first end of a list's block.
+        let end = ((last >> SHIFT) + 1).min(stop);
+        let hi = u64::from(end) << SHIFT;
+        let seg = &s.few[i..];
+        let seg = &seg[..seg.partition_point(|r| u64::from(r[0]) < hi)];
+        if !lists[1..].iter().all(|l| l.holds_runs_for(seg.len())) {
+            // The rest walked: where the driver's runs are not few against
+            // another's here, they are not few against its next blocks.
+            return walk(isa, lists, from_id >> SHIFT, stop, s, found);
+        }
+        s.runs.clear();
+        s.runs.extend(clipped(seg, u64::from(from_id), hi));
+        for l in lists[1..].iter() {
+            s.other.clear();
+            l.and_runs(levels, &s.runs, &mut s.other);
+            core::mem::swap(&mut s.runs, &mut s.other);
+        }
+        runs_found(isa, &s.runs, found);
+        if end >= stop {
+            break;
+        }
+        from = hi;
+        i += s.few[i..].partition_point(|r| u64::from(r[1]) < hi);
+    }
+    Ok(Walked::Done)
 }
 
 /// How a walk of a span of windows ended.

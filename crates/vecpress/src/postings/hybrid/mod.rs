@@ -17,7 +17,10 @@
 //! # Format
 //!
 //! Integers marked *varint* are LEB128 (7 bits a byte, low first, at most
-//! five bytes). A list is *varint* the number of blocks, then each block:
+//! five bytes). A list is *varint* the number of blocks; then, in a list of
+//! four blocks or more, its index: each block's last id, then each
+//! block's end (where the block after it starts, counted from where the
+//! first starts), all 32-bit little-endian values; then each block:
 //!
 //! - *varint* `kind | n << 2`, `n` at least 1, `kind`:
 //!   - 0, gaps: *varint* `last - before`, *varint* the byte length of
@@ -55,10 +58,10 @@
 //! 65,536, so that arrays do not cut its blocks small. Adjacent bitmap
 //! windows make one block; windows of gaps (or of runs, or arrays) make
 //! blocks of about 1024 ids (256 runs), so that a query skips what it does
-//! not need by the blocks' headers. A list of up to 1024 ids is one block
-//! of gaps where that takes at most an eighth more bytes than its blocks
-//! would: a query reads a list of one block whole, and walks one of
-//! several.
+//! not need by the blocks' headers, or by the index. A list of up to 1024
+//! ids is one block of gaps where that takes at most an eighth more bytes
+//! than its blocks would: a query reads a list of one block whole, and
+//! walks one of several.
 //!
 //! # Queries
 //!
@@ -66,10 +69,15 @@
 //! block's header and its count of blocks suggest), a block at a time: a
 //! block of gaps or an array gives candidates, which each other list keeps
 //! by those of its blocks that may hold them (passing the others by their
-//! headers); a block of runs or a bitmap is walked with the others a span
-//! of windows at a time. A walk goes from a window that every list holds
-//! ids in (for [`and`]; any list, for [`or`]) to the first end of a list's
-//! block there. A block of gaps or runs is decoded when the query first
+//! headers, or by its index where it has one, which a query searches for
+//! the first block whose last id reaches an id, where it would else read
+//! the headers before that block one after another); a block of runs or a
+//! bitmap is walked with the others a span of windows at a time, bar a
+//! block of a few dozen runs: where the other lists' blocks there hold
+//! runs, many times as many, the driver's runs are intersected with those
+//! in their streams, as candidates are (below). A walk goes from a window
+//! that every list holds ids in (for [`and`]; any list, for [`or`]) to the
+//! first end of a list's block there. A block of gaps or runs is decoded when the query first
 //! needs its ids (one SIMD Stream VByte decode; an array's offsets are
 //! widened, 32 a step at the AVX-512 level), and skipped by its header's
 //! last id otherwise, or by its first id (which its stream's first gap
@@ -112,8 +120,10 @@
 //! hold (a data byte and a quarter per gap), and runs are checked to rise
 //! and to fit a window, and arrays to rise, so a list of `b` bytes decodes
 //! to at most
-//! [`max_decoded_len`]`(b)` ids. A query checks what it decodes; blocks it
-//! passes by their headers, and arrays it searches in place, it does not.
+//! [`max_decoded_len`]`(b)` ids. A decode checks each block against the
+//! list's index. A query checks what it decodes; blocks it passes by their
+//! headers or the index, and arrays and runs it searches in place, it does
+//! not (an index that points back or past the list's bytes it names).
 //!
 //! ```
 //! use vecpress::postings::hybrid;
@@ -277,6 +287,7 @@ fn decode_at(levels: Levels, bytes: &[u8], out: &mut Vec<u32>) -> Result<usize, 
     let start = out.len();
     let got = with_lists(levels, &[bytes], |lists, s| {
         let list = &mut lists[0];
+        list.every_block();
         let words = &mut s.words;
         let mut w = 0;
         while let Some(at) = list.seek(w)? {

@@ -36,6 +36,8 @@ pub(super) struct Scratch {
     pub(super) d: Vec<u32>,
     pub(super) runs: Vec<[u32; 2]>,
     pub(super) other: Vec<[u32; 2]>,
+    /// A driver's runs, intersected a stretch at a time.
+    pub(super) few: Vec<[u32; 2]>,
     /// A union's lists: the window each stands at, and its runs' ids.
     pub(super) at: Vec<Option<u32>>,
     pub(super) expanded: Vec<Vec<u32>>,
@@ -51,6 +53,7 @@ impl Scratch {
             d: Vec::new(),
             runs: Vec::new(),
             other: Vec::new(),
+            few: Vec::new(),
             at: Vec::new(),
             expanded: Vec::new(),
         }
@@ -70,6 +73,7 @@ impl Scratch {
         trim(&mut self.d);
         trim(&mut self.runs);
         trim(&mut self.other);
+        trim(&mut self.few);
         trim(&mut self.at);
         self.expanded.iter_mut().for_each(trim);
     }

@@ -90,24 +90,48 @@ pub(super) struct List<'a> {
     len: usize,
     /// The first id of `ids`, or run of `runs`, not yet passed.
     at: usize,
+    /// The list's index (none below [`INDEXED`] blocks): each block's last
+    /// id, and where it ends (from `base`, where the first block starts).
+    lasts: &'a [[u8; 4]],
+    ends: &'a [[u8; 4]],
+    base: usize,
+    /// Whether a seek passes blocks by the index (a query's does), or
+    /// reads each header (a decode's, which checks every block).
+    by_index: bool,
+}
+
+/// Lists of this many blocks or more start with an index of their blocks,
+/// which a query searches for the block that may hold an id where it
+/// would else read the headers of the blocks before, one cache line after
+/// another.
+pub(super) const INDEXED: u32 = 4;
+
+/// Where a list's blocks start, as [`List::count`] reads it: their count,
+/// where the first starts, and the index before it (empty if none).
+#[derive(Clone, Copy)]
+pub(super) struct Head<'a> {
+    left: u32,
+    pos: usize,
+    index: &'a [u8],
 }
 
 impl<'a> List<'a> {
-    /// A list from the start of `bytes`, whose count of blocks, and where
-    /// it ends, [`List::count`] read, decoding into buffers `ids` and
-    /// `runs` (cleared as they are used).
+    /// A list from the start of `bytes`, whose count of blocks and index
+    /// [`List::count`] read, decoding into buffers `ids` and `runs`
+    /// (cleared as they are used).
     #[inline(always)]
     pub(super) fn at(
         levels: Levels,
         bytes: &'a [u8],
-        (left, pos): (u32, usize),
+        head: Head<'a>,
         (ids, runs): (Vec<u32>, Vec<u32>),
     ) -> List<'a> {
+        let (lasts, ends) = head.index.as_chunks::<4>().0.split_at(head.index.len() / 8);
         List {
             levels,
             bytes,
-            pos,
-            left,
+            pos: head.pos,
+            left: head.left,
             prev: 0,
             next: 0,
             block: Block::End,
@@ -115,7 +139,17 @@ impl<'a> List<'a> {
             runs,
             len: 0,
             at: 0,
+            lasts,
+            ends,
+            base: head.pos,
+            by_index: true,
         }
+    }
+
+    /// The list read block by block, every header read and checked (with
+    /// its index's entry), none passed by the index.
+    pub(super) fn every_block(&mut self) {
+        self.by_index = false;
     }
 
     /// The ids of the block decoded last (a block of gaps, an array).
@@ -128,12 +162,27 @@ impl<'a> List<'a> {
         self.runs[..self.len].as_chunks::<2>().0
     }
 
-    /// The count of blocks at the start of a list's `bytes`, and where it
-    /// ends.
-    pub(super) fn count(bytes: &[u8]) -> Result<(u32, usize), Error> {
+    /// The count of blocks at the start of a list's `bytes`, and its
+    /// index, if it has one: the index's bytes present.
+    pub(super) fn count(bytes: &[u8]) -> Result<Head<'_>, Error> {
         let mut pos = 0;
         let left = varint(bytes, &mut pos)?;
-        Ok((left, pos))
+        if left < INDEXED {
+            return Ok(Head {
+                left,
+                pos,
+                index: &[],
+            });
+        }
+        let len = 8 * left as usize;
+        let Some(index) = bytes.get(pos..pos + len) else {
+            return Err(truncated(pos, pos + len - bytes.len()));
+        };
+        Ok(Head {
+            left,
+            pos: pos + len,
+            index,
+        })
     }
 
     /// The list's buffers, for another list.
@@ -174,12 +223,44 @@ impl<'a> List<'a> {
                 }
                 Block::End => {}
             }
+            self.pass_below(from)?;
             if self.left == 0 {
                 self.block = Block::End;
                 return Ok(None);
             }
             self.read_block()?;
         }
+    }
+
+    /// Passes by the index, if the list has one, the blocks not yet read
+    /// whose last id is below `id`: the next block read is the first that
+    /// may hold `id`. The blocks passed are not checked, as a query does
+    /// not check the blocks it passes by their headers; an index that
+    /// does not rise, or points back or past the bytes, is damaged.
+    #[inline(always)]
+    fn pass_below(&mut self, id: u32) -> Result<(), Error> {
+        if !self.by_index || self.lasts.is_empty() {
+            return Ok(());
+        }
+        let next = self.lasts.len() - self.left as usize;
+        let skip = gallop(&self.lasts[next..], |l| u32::from_le_bytes(*l) < id);
+        if skip == 0 {
+            return Ok(());
+        }
+        let k = next + skip - 1;
+        let last = u32::from_le_bytes(self.lasts[k]);
+        let pos = self
+            .base
+            .saturating_add(u32::from_le_bytes(self.ends[k]) as usize);
+        if last < self.prev || pos < self.pos || pos > self.bytes.len() {
+            let entry = self.base - 8 * self.lasts.len() + 4 * k;
+            return Err(corrupt(entry, INDEX_WRONG));
+        }
+        self.left -= skip as u32;
+        self.pos = pos;
+        self.prev = last;
+        self.next = (last >> SHIFT) + 1;
+        Ok(())
     }
 
     /// The window after the block the list stands in: the block holds no
@@ -315,6 +396,7 @@ impl<'a> List<'a> {
             {
                 return Ok(Some(bounds));
             }
+            self.pass_below(id)?;
             if !self.next_block()? {
                 return Ok(None);
             }
@@ -396,6 +478,58 @@ impl<'a> List<'a> {
         Ok(n)
     }
 
+    /// Whether the block the list stands in holds runs, decoded, or unread
+    /// and many times `few` of them: an intersection with `few` runs there
+    /// reads them with [`and_runs`](List::and_runs).
+    pub(super) fn holds_runs_for(&self, few: usize) -> bool {
+        match self.block {
+            Block::Unread { kind: RUNS, n, .. } => few * scalar::SKEW < n,
+            Block::Runs => true,
+            _ => false,
+        }
+    }
+
+    /// Intersects `runs` (rising, apart, within the block the list stands
+    /// in, which [`holds_runs_for`](List::holds_runs_for) them) with its
+    /// runs, into `out`: in the block's stream, if unread.
+    pub(super) fn and_runs(&self, levels: Levels, runs: &[[u32; 2]], out: &mut Vec<[u32; 2]>) {
+        match self.block {
+            Block::Unread {
+                kind: RUNS,
+                n,
+                body,
+                before,
+                ..
+            } => and_stream_runs(levels.gaps, body, n, before, runs, out),
+            Block::Runs => {
+                let (Some(&[a, _]), Some(&[_, b])) = (runs.first(), runs.last()) else {
+                    return;
+                };
+                // Those that may meet `runs`.
+                let mine = &self.decoded_runs()[self.at..];
+                let mine = &mine[gallop(mine, |r| r[1] < a)..];
+                let mine = &mine[..mine.partition_point(|r| r[0] <= b)];
+                span::and_runs(levels.kernels, runs, mine, 0, u32::MAX, out);
+            }
+            _ => {}
+        }
+    }
+
+    /// A block of runs with its count of runs, unread: the driver of an
+    /// intersection that may search the others' runs in place.
+    pub(super) fn unread_runs(&self) -> Option<usize> {
+        match self.block {
+            Block::Unread { kind: RUNS, n, .. } => Some(n),
+            _ => None,
+        }
+    }
+
+    /// Decodes the block of runs the list stands in; its runs.
+    pub(super) fn runs(&mut self) -> Result<&[[u32; 2]], Error> {
+        self.decode()?;
+        Ok(self.decoded_runs().get(self.at..).unwrap_or(&[]))
+    }
+
     /// Decodes the block of gaps or an array the list stands in into its
     /// ids; the ids.
     pub(super) fn ids(&mut self) -> Result<&[u32], Error> {
@@ -418,6 +552,23 @@ impl<'a> List<'a> {
     // query that passes many blocks by them a tenth of its time.
     #[inline(always)]
     fn read_block(&mut self) -> Result<(), Error> {
+        let at = self.pos;
+        self.read_header()?;
+        if let Some(k) = self.lasts.len().checked_sub(self.left as usize + 1) {
+            let (last, end) = (self.lasts[k], self.ends[k]);
+            if u32::from_le_bytes(last) != self.prev
+                || self.base as u64 + u64::from(u32::from_le_bytes(end)) != self.pos as u64
+            {
+                return Err(corrupt(at, INDEX_WRONG));
+            }
+        }
+        Ok(())
+    }
+
+    /// Reads the next block's header, as [`read_block`](List::read_block)
+    /// does, bar the index.
+    #[inline(always)]
+    fn read_header(&mut self) -> Result<(), Error> {
         self.left -= 1;
         let at = self.pos;
         let head = varint(self.bytes, &mut self.pos)?;
@@ -702,6 +853,58 @@ pub(super) fn keep_in_stream_runs(
     kept
 }
 
+/// Intersects `runs` (rising, apart) with the `count` runs of a block's
+/// stream (their first and last ids, sums of gaps from `before`), read in
+/// place as [`keep_in_stream_runs`] reads them, into `out`: a few runs
+/// against a block of many cost a few groups each, not the block's decode.
+/// Not checked, as a query does not check the blocks it passes: damaged
+/// runs give unspecified runs, each within one of `runs` and above the one
+/// before, never a read out of bounds.
+pub(super) fn and_stream_runs(
+    isa: Isa,
+    stream: &[u8],
+    count: usize,
+    before: u32,
+    runs: &[[u32; 2]],
+    out: &mut Vec<[u32; 2]>,
+) {
+    let Some(mut values) = stream_vbyte::Forward::new(isa, stream, 2 * count, before) else {
+        return;
+    };
+    // The stream's run at hand, and the first id not yet written.
+    let (mut run, mut floor) = (None::<[u32; 2]>, 0u64);
+    for &[a, b] in runs {
+        loop {
+            let [first, last] = match run {
+                Some(r) if r[1] >= a => r,
+                _ => {
+                    values.pass_below(a);
+                    let (Some(first), Some(last)) = (values.next(), values.next()) else {
+                        return;
+                    };
+                    run = Some([first, last]);
+                    if last < a {
+                        continue;
+                    }
+                    [first, last]
+                }
+            };
+            if first > b {
+                break;
+            }
+            let (lo, hi) = (u64::from(a.max(first)).max(floor), b.min(last));
+            if lo <= u64::from(hi) {
+                out.push([lo as u32, hi]);
+                floor = u64::from(hi) + 1;
+            }
+            if last > b {
+                break;
+            }
+            run = None;
+        }
+    }
+}
+
 /// Widens an array block's offsets (`body`, at `start` in its list) into
 /// its `n` ids from `first`, the first `n` of `out` (as [`first_n`] gives
 /// them). Its last id, `first` plus its last
@@ -896,6 +1099,25 @@ impl<'a> Single<'a> {
         Ok(runs)
     }
 
+    /// Intersects `runs` (rising, apart) with its runs, into `out`: in its
+    /// stream where they are many times as many (as a list's block that
+    /// a few candidates reach), else decoded into `d` and checked. Runs.
+    pub(super) fn and_runs(
+        &self,
+        levels: Levels,
+        runs: &[[u32; 2]],
+        d: &mut Vec<u32>,
+        out: &mut Vec<[u32; 2]>,
+    ) -> Result<(), Error> {
+        if runs.len() * scalar::SKEW < self.n {
+            and_stream_runs(levels.gaps, self.body, self.n, 0, runs, out);
+            return Ok(());
+        }
+        let mine = self.runs(levels, d)?;
+        span::and_runs(levels.kernels, runs, mine, 0, u32::MAX, out);
+        Ok(())
+    }
+
     /// Whether it is a block of runs.
     pub(super) fn is_runs(&self) -> bool {
         self.kind == RUNS
@@ -936,6 +1158,9 @@ fn varint(bytes: &[u8], pos: &mut usize) -> Result<u32, Error> {
     }
     Err(corrupt(start, "a varint longer than five bytes"))
 }
+
+/// A list's index that does not match its blocks.
+const INDEX_WRONG: &str = "a block that its list's index does not match";
 
 /// A block whose first id is in a window the block before holds ids in.
 const WINDOW_SHARED: &str = "a block that starts in a window the block before holds";

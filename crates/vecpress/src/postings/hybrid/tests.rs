@@ -1,6 +1,8 @@
 use std::collections::BTreeSet;
 
-use super::read::{ARRAY, BITMAP, Filters, GAPS, RUNS, Single, keep_in_stream_runs};
+use super::read::{
+    ARRAY, BITMAP, Filters, GAPS, RUNS, Single, and_stream_runs, keep_in_stream_runs,
+};
 use super::write::{encode_gaps, put_varint, roaring_len};
 use super::*;
 use crate::postings::tests::Rng;
@@ -1252,7 +1254,18 @@ fn run_intersections_are_those_of_their_ids() {
             let kept = keep_in_stream_runs(isa, &stream, a.len(), before, &mut got);
             assert_eq!(got[..kept], inside[..], "{isa:?} {a:?} {b:?}");
         }
-        // Damaged: bytes at random give rising ids of the candidates.
+        // And the other list's runs intersected with them there.
+        let whole: Vec<u32> = ids(&a).intersection(&ids(&b)).copied().collect();
+        for &isa in Isa::available() {
+            let mut got = vec![[7, 7]];
+            and_stream_runs(isa, &stream, a.len(), before, &b, &mut got);
+            assert_eq!(got[0], [7, 7]);
+            assert!(got[1..].windows(2).all(|w| w[0][1] < w[1][0]), "{isa:?}");
+            let got: Vec<u32> = ids(&got[1..]).into_iter().collect();
+            assert_eq!(got, whole, "{isa:?} {a:?} {b:?}");
+        }
+        // Damaged: bytes at random give rising ids of the candidates, and
+        // rising runs within the other's.
         if let Some(byte) = stream.len().checked_sub(1) {
             let mut bad = stream.clone();
             bad[rng.below(byte as u64 + 1) as usize] ^= 1 << rng.below(8);
@@ -1261,7 +1274,120 @@ fn run_intersections_are_those_of_their_ids() {
                 let mut got = scan.clone();
                 let kept = keep_in_stream_runs(isa, &bad, a.len(), before, &mut got);
                 assert!(got[..kept].windows(2).all(|w| w[0] < w[1]), "{isa:?}");
+                let mut runs = Vec::new();
+                and_stream_runs(isa, &bad, a.len(), before, &b, &mut runs);
+                assert!(runs.iter().all(|r| r[0] <= r[1]), "{isa:?}");
+                assert!(runs.windows(2).all(|w| w[0][1] < w[1][0]), "{isa:?}");
+                assert!(ids(&runs).is_subset(&ids(&b)), "{isa:?}");
             }
         }
+    }
+}
+
+/// A driver of a few runs against lists of many blocks of runs (searched in
+/// their streams, or decoded where a walk reached them), with bitmaps and
+/// gaps between (walked): as sets, whichever blocks the driver's runs
+/// reach.
+#[test]
+fn a_few_runs_against_long_lists_of_runs_answer_as_sets_do() {
+    let mut rng = Rng(41);
+    // Runs of a few ids, dozens apart, over `windows`, with a dense window
+    // (a bitmap) or a sparse one (gaps) here and there.
+    let long = |rng: &mut Rng, windows: u32| -> Vec<u32> {
+        let mut ids = Vec::new();
+        for w in 0..windows {
+            let base = w * WINDOW;
+            match rng.below(12) {
+                0 => ids.extend((base..base + WINDOW).filter(|_| rng.below(3) != 0)),
+                1 => ids.extend((base..base + WINDOW).step_by(97)),
+                _ => {
+                    let mut at = base + rng.below(8) as u32;
+                    while at + 40 < base + WINDOW {
+                        let len = 1 + rng.below(12) as u32;
+                        ids.extend(at..at + len);
+                        at += len + 1 + rng.below(400) as u32;
+                    }
+                }
+            }
+        }
+        ids
+    };
+    for case in 0..60 {
+        let windows = 8 + rng.below(80) as u32;
+        let k = 2 + rng.below(2) as usize;
+        let mut lists: Vec<Vec<u32>> = (1..k).map(|_| long(&mut rng, windows)).collect();
+        // The driver: a few runs, some at ids the first long list holds.
+        let mut few = Vec::new();
+        for _ in 0..1 + rng.below(6) {
+            let at = match rng.below(2) {
+                0 => lists[0][rng.below(lists[0].len() as u64) as usize],
+                _ => rng.below(u64::from(windows * WINDOW)) as u32,
+            };
+            few.extend(at..at + 2 + rng.below(40) as u32);
+        }
+        few.sort_unstable();
+        few.dedup();
+        lists.insert(0, few);
+        answers_as_sets_do(&lists, 2 * case);
+    }
+}
+
+/// A list of many blocks starts with an index of them: a decode checks
+/// every block against it, so any entry changed is named; a query that
+/// passes blocks by an entry that points back, or past the bytes, names
+/// it; none panics.
+#[test]
+fn a_damaged_index_is_named() {
+    let ids: Vec<u32> = (0..6000).map(|i| 40 * i).collect();
+    let bytes = encode_gaps(&ids);
+    let blocks = bytes[0] as usize;
+    assert!(
+        blocks as u32 >= read::INDEXED && bytes[0] < 0x80,
+        "{blocks}"
+    );
+    assert_eq!(decode_to_vec(&bytes).unwrap(), ids);
+    let wrong = |e: &Result<Vec<u32>, Error>| {
+        matches!(e, Err(Error::Corrupt { what, .. })
+            if *what == "a block that its list's index does not match")
+    };
+    // Entry `k` of the lasts (`k < blocks`) or the ends, at its offset.
+    let entry = |k: usize| 1 + 4 * k;
+    let set = |k: usize, v: u32| {
+        let mut bad = bytes.clone();
+        bad[entry(k)..entry(k) + 4].copy_from_slice(&v.to_le_bytes());
+        bad
+    };
+    let get = |k: usize| u32::from_le_bytes(bytes[entry(k)..entry(k) + 4].try_into().unwrap());
+    for k in 0..2 * blocks {
+        for v in [get(k) + 1, get(k) - 1, 0, u32::MAX] {
+            assert!(wrong(&decode_to_vec(&set(k, v))), "entry {k} = {v}");
+        }
+    }
+    // A query for the last id passes all blocks but the last by the index.
+    let partner = encode(&[ids[ids.len() - 1]]).unwrap();
+    let query = |list: &[u8], isa| {
+        let mut out = Vec::new();
+        and_with(isa, &[list, &partner], &mut out).map(|()| out)
+    };
+    let (last_end, last_of_before) = (blocks + blocks - 2, blocks - 2);
+    for &isa in Isa::available() {
+        assert_eq!(query(&bytes, isa), Ok(vec![ids[ids.len() - 1]]));
+        // The block before the last ending past the bytes, or before the
+        // block the query stands in; the last id before it falling.
+        for (k, v) in [(last_end, u32::MAX), (last_end, 0), (last_of_before, 0)] {
+            let got = query(&set(k, v), isa);
+            assert_eq!(
+                got,
+                Err(Error::Corrupt {
+                    offset: entry(k % blocks),
+                    what: "a block that its list's index does not match",
+                }),
+                "entry {k} = {v}, {isa:?}"
+            );
+        }
+        // Cut in its index: a decode and a query say so.
+        let cut = &bytes[..entry(blocks)];
+        assert!(matches!(decode_to_vec(cut), Err(Error::Truncated { .. })));
+        assert!(matches!(query(cut, isa), Err(Error::Truncated { .. })));
     }
 }

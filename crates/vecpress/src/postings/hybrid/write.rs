@@ -1,6 +1,6 @@
 //! The encoder: each window's form chosen, and its blocks written.
 
-use super::read::{ARRAY, BITMAP, GAPS, RUNS};
+use super::read::{ARRAY, BITMAP, GAPS, INDEXED, RUNS};
 use super::{Room, SHIFT, WINDOW_BYTES};
 use crate::{Error, stream_vbyte};
 
@@ -195,11 +195,11 @@ pub(super) fn roaring_len(values: &[u32]) -> usize {
 /// gaps take the most bytes an id first (an array takes two an id, and is
 /// read without a decode), as many as keep the list within the bytes
 /// `room` gives it.
-fn with_arrays(values: &[u32], mut windows: Vec<Window>, room: Room) -> (u32, Vec<u8>) {
+fn with_arrays(values: &[u32], mut windows: Vec<Window>, room: Room) -> Blocks {
     let plain = write(values, &windows);
     let budget = match room {
-        Room::Gaps => plain.1.len(),
-        Room::Roaring => roaring_len(values).max(plain.1.len()),
+        Room::Gaps => plain.len(),
+        Room::Roaring => roaring_len(values).max(plain.len()),
     };
     // Windows whose chunk of 65,536 ids (an array block's reach) holds
     // enough of the list's ids for its arrays to hold about as many as the
@@ -226,7 +226,7 @@ fn with_arrays(values: &[u32], mut windows: Vec<Window>, room: Room) -> (u32, Ve
         (gb * na).cmp(&(ga * nb))
     });
     // What each costs, in quarters of a byte, against the room left.
-    let mut left = 4 * (budget - plain.1.len()) as i64;
+    let mut left = 4 * (budget - plain.len()) as i64;
     let mut take = 0;
     for &i in &order {
         let w = &windows[i];
@@ -247,7 +247,7 @@ fn with_arrays(values: &[u32], mut windows: Vec<Window>, room: Room) -> (u32, Ve
             windows[i].kind = if k < take { ARRAY } else { GAPS };
         }
         let got = write(values, &windows);
-        if take == 0 || got.1.len() <= budget {
+        if take == 0 || got.len() <= budget {
             return got;
         }
         take = take * 3 / 4;
@@ -258,16 +258,62 @@ fn with_arrays(values: &[u32], mut windows: Vec<Window>, room: Room) -> (u32, Ve
 /// than [`SINGLE_OVER`] times its bytes: a query reads a list of one block
 /// whole, by a decode and a merge, where it walks a list of several from
 /// block to block, at several times the cost on a list of a few dozen ids.
-fn single(values: &[u32], (count, body): (u32, Vec<u8>)) -> (u32, Vec<u8>) {
-    if count < 2 || values.len() > GAPS_PER_BLOCK {
-        return (count, body);
+fn single(values: &[u32], blocks: Blocks) -> Blocks {
+    if blocks.count < 2 || values.len() > GAPS_PER_BLOCK {
+        return blocks;
     }
-    let mut one = Vec::new();
-    put_block(&mut one, GAPS, values.len(), values, 0);
-    if one.len() as f64 <= body.len() as f64 * SINGLE_OVER {
-        return (1, one);
+    let mut one = Blocks::default();
+    let last = put_block(&mut one.body, GAPS, values.len(), values, 0);
+    one.mark(last);
+    if one.len() as f64 <= blocks.len() as f64 * SINGLE_OVER {
+        return one;
     }
-    (count, body)
+    blocks
+}
+
+/// A list's blocks as written: their count and bytes, and each one's last
+/// id and where it ends (from where the first starts), for its index.
+#[derive(Default)]
+struct Blocks {
+    count: u32,
+    body: Vec<u8>,
+    marks: Vec<[u32; 2]>,
+}
+
+impl Blocks {
+    /// Counts a block just written, whose last id is `last`.
+    fn mark(&mut self, last: u32) {
+        self.count += 1;
+        self.marks.push([last, self.body.len() as u32]);
+    }
+
+    /// The bytes of the list: its count of blocks, its index (of
+    /// [`INDEXED`] blocks or more), its blocks.
+    fn len(&self) -> usize {
+        let mut count = Vec::new();
+        put_varint(&mut count, self.count);
+        count.len() + self.index_len() + self.body.len()
+    }
+
+    fn index_len(&self) -> usize {
+        if self.count >= INDEXED {
+            8 * self.count as usize
+        } else {
+            0
+        }
+    }
+
+    /// Appends the list to `out`: its count, its index (each block's last
+    /// id, then each one's end, as 32-bit little-endian values), its
+    /// blocks.
+    fn put(&self, out: &mut Vec<u8>) {
+        put_varint(out, self.count);
+        if self.index_len() > 0 {
+            out.extend(self.marks.iter().flat_map(|m| m[0].to_le_bytes()));
+            out.extend(self.marks.iter().flat_map(|m| m[1].to_le_bytes()));
+        }
+        out.extend_from_slice(&self.body);
+    }
 }
 
 pub(super) fn put_varint(out: &mut Vec<u8>, mut v: u32) {
@@ -286,10 +332,9 @@ pub(super) fn encode_into(values: &[u32], out: &mut Vec<u8>, room: Room) -> Resu
             value: i + 1,
         });
     }
-    let (count, body) = single(values, with_arrays(values, plan(values), room));
+    let blocks = single(values, with_arrays(values, plan(values), room));
     let start = out.len();
-    put_varint(out, count);
-    out.extend_from_slice(&body);
+    blocks.put(out);
     Ok(out.len() - start)
 }
 
@@ -299,20 +344,17 @@ pub(super) fn encode_into(values: &[u32], out: &mut Vec<u8>, room: Room) -> Resu
 /// from block to block on short lists).
 #[cfg(test)]
 pub(super) fn encode_gaps(values: &[u32]) -> Vec<u8> {
-    let (count, body) = write(values, &plan(values));
     let mut out = Vec::new();
-    put_varint(&mut out, count);
-    out.extend_from_slice(&body);
+    write(values, &plan(values)).put(&mut out);
     out
 }
 
 /// The list's blocks, each window in its planned form: adjacent bitmap
 /// windows make one block; windows of gaps, runs or arrays, blocks of
 /// about [`GAPS_PER_BLOCK`] ids (or [`RUNS_PER_BLOCK`] runs) until a window
-/// of another form. Its blocks, and their bytes.
-fn write(values: &[u32], windows: &[Window]) -> (u32, Vec<u8>) {
-    let mut body = Vec::new();
-    let mut count = 0u32;
+/// of another form.
+fn write(values: &[u32], windows: &[Window]) -> Blocks {
+    let mut blocks = Blocks::default();
     let (mut prev, mut next) = (0u32, 0u32);
     let mut rest = windows;
     while let Some(w) = rest.first() {
@@ -333,43 +375,49 @@ fn write(values: &[u32], windows: &[Window]) -> (u32, Vec<u8>) {
             BITMAP => {
                 let (first, last) = (ids[0] >> SHIFT, ids[ids.len() - 1] >> SHIFT);
                 let n = last - first + 1;
-                put_varint(&mut body, BITMAP | n << 2);
-                put_varint(&mut body, first - next);
-                let at = body.len();
-                body.resize(at + n as usize * WINDOW_BYTES, 0);
+                put_varint(&mut blocks.body, BITMAP | n << 2);
+                put_varint(&mut blocks.body, first - next);
+                let at = blocks.body.len();
+                blocks.body.resize(at + n as usize * WINDOW_BYTES, 0);
                 let base = first << SHIFT;
                 for &v in ids {
                     let bit = (v - base) as usize;
-                    body[at + bit / 8] |= 1 << (bit % 8);
+                    blocks.body[at + bit / 8] |= 1 << (bit % 8);
                 }
-                count += 1;
                 next = first + n;
                 prev = ((u64::from(next) << SHIFT) - 1) as u32;
+                blocks.mark(prev);
                 continue;
             }
             RUNS => {
                 let runs = runs_of(ids);
                 for part in whole_windows(&runs, |r| r[0] >> SHIFT, RUNS_PER_BLOCK) {
-                    prev = put_block(&mut body, RUNS, part.len(), part.as_flattened(), prev);
-                    count += 1;
+                    prev = put_block(
+                        &mut blocks.body,
+                        RUNS,
+                        part.len(),
+                        part.as_flattened(),
+                        prev,
+                    );
+                    blocks.mark(prev);
                 }
             }
             ARRAY => {
                 for part in array_blocks(ids) {
-                    prev = put_array(&mut body, part, prev);
-                    count += 1;
+                    prev = put_array(&mut blocks.body, part, prev);
+                    blocks.mark(prev);
                 }
             }
             _ => {
                 for part in whole_windows(ids, |&v| v >> SHIFT, GAPS_PER_BLOCK) {
-                    prev = put_block(&mut body, GAPS, part.len(), part, prev);
-                    count += 1;
+                    prev = put_block(&mut blocks.body, GAPS, part.len(), part, prev);
+                    blocks.mark(prev);
                 }
             }
         }
         next = (prev >> SHIFT) + 1;
     }
-    (count, body)
+    blocks
 }
 
 /// `ids` (of whole windows) cut into arrays of whole windows, each of
