@@ -465,9 +465,9 @@ pub(super) unsafe fn and_runs<const COUNT: bool>(
             // SAFETY: `j + 8 <= b.len()`: the eight runs (sixteen u32)
             // at `j` are readable.
             let vb = unsafe { _mm512_loadu_si512(pb.add(2 * j).cast()) };
+            // SAFETY: `i + 8 <= a.len()`: as for `b`.
+            let va = unsafe { _mm512_loadu_si512(pa.add(i).cast()) };
             if COUNT {
-                // SAFETY: `i + 8 <= a.len()`: as for `b`.
-                let va = unsafe { _mm512_loadu_si512(pa.add(i).cast()) };
                 let bf = _mm512_max_epu32(_mm512_permutexvar_epi32(firsts, vb), vlo);
                 let bl = _mm512_min_epu32(_mm512_permutexvar_epi32(lasts, vb), vhi);
                 for k in 0..4 {
@@ -492,6 +492,24 @@ pub(super) unsafe fn and_runs<const COUNT: bool>(
                     steps = 0;
                 }
             } else {
+                // Whether one of `a`'s eight runs meets one of `b`'s (uncut:
+                // runs that meet none uncut meet none cut), 64 pairs in four
+                // compares: where two lists' runs interleave, most steps
+                // meet none, and pass on after these.
+                let bf = _mm512_permutexvar_epi32(firsts, vb);
+                let bl = _mm512_permutexvar_epi32(lasts, vb);
+                let mut meet = 0;
+                for k in 0..4 {
+                    let first = _mm512_add_epi32(pick, _mm512_set1_epi32(4 * k));
+                    let f = _mm512_permutexvar_epi32(first, va);
+                    let l = _mm512_permutexvar_epi32(_mm512_add_epi32(first, one), va);
+                    meet |= _mm512_cmple_epu32_mask(f, bl) & _mm512_cmple_epu32_mask(bf, l);
+                }
+                if meet == 0 {
+                    i += if a_end <= b_end { 8 } else { 0 };
+                    j += if b_end <= a_end { 8 } else { 0 };
+                    continue;
+                }
                 // `b`'s runs cut to `lo..=hi`, firsts in the even lanes;
                 // those left non-empty; their pairs swapped (lasts even).
                 let vb = _mm512_mask_min_epu32(_mm512_max_epu32(vb, vlo), !FIRSTS, vb, vhi);
