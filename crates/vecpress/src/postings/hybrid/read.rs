@@ -174,13 +174,22 @@ impl<'a> List<'a> {
                 index: &[],
             });
         }
-        let len = 8 * left as usize;
-        let Some(index) = bytes.get(pos..pos + len) else {
-            return Err(truncated(pos, pos + len - bytes.len()));
+        // 8 bytes a block, counted in 64 bits (a 32-bit `usize` may not hold
+        // what a hostile count claims).
+        let len = 8 * u64::from(left);
+        let index = usize::try_from(len)
+            .ok()
+            .and_then(|len| bytes.get(pos..pos.checked_add(len)?));
+        let Some(index) = index else {
+            let needed = pos as u64 + len - bytes.len() as u64;
+            return Err(truncated(
+                pos,
+                usize::try_from(needed).unwrap_or(usize::MAX),
+            ));
         };
         Ok(Head {
             left,
-            pos: pos + len,
+            pos: pos + index.len(),
             index,
         })
     }
