@@ -259,7 +259,7 @@ fn with_arrays(values: &[u32], mut windows: Vec<Window>, room: Room) -> Blocks {
 /// whole, by a decode and a merge, where it walks a list of several from
 /// block to block, at several times the cost on a list of a few dozen ids.
 fn single(values: &[u32], blocks: Blocks) -> Blocks {
-    if blocks.count < 2 || values.len() > GAPS_PER_BLOCK {
+    if blocks.count() < 2 || values.len() > GAPS_PER_BLOCK {
         return blocks;
     }
     let mut one = Blocks::default();
@@ -271,33 +271,33 @@ fn single(values: &[u32], blocks: Blocks) -> Blocks {
     blocks
 }
 
-/// A list's blocks as written: their count and bytes, and each one's last
-/// id and where it ends (from where the first starts), for its index.
+/// A list's blocks as written: their bytes, and each one's last id and
+/// where it ends (from where the first starts), for its index.
 #[derive(Default)]
 struct Blocks {
-    count: u32,
     body: Vec<u8>,
     marks: Vec<[u32; 2]>,
 }
 
 impl Blocks {
-    /// Counts a block just written, whose last id is `last`.
+    /// Marks a block just written, whose last id is `last`.
     fn mark(&mut self, last: u32) {
-        self.count += 1;
         self.marks.push([last, self.body.len() as u32]);
+    }
+
+    fn count(&self) -> u32 {
+        self.marks.len() as u32
     }
 
     /// The bytes of the list: its count of blocks, its index (of
     /// [`INDEXED`] blocks or more), its blocks.
     fn len(&self) -> usize {
-        let mut count = Vec::new();
-        put_varint(&mut count, self.count);
-        count.len() + self.index_len() + self.body.len()
+        crate::vbyte::encoded_len(&[self.count()]) + self.index_len() + self.body.len()
     }
 
     fn index_len(&self) -> usize {
-        if self.count >= INDEXED {
-            8 * self.count as usize
+        if self.count() >= INDEXED {
+            8 * self.marks.len()
         } else {
             0
         }
@@ -307,7 +307,7 @@ impl Blocks {
     /// id, then each one's end, as 32-bit little-endian values), its
     /// blocks.
     fn put(&self, out: &mut Vec<u8>) {
-        put_varint(out, self.count);
+        put_varint(out, self.count());
         if self.index_len() > 0 {
             out.extend(self.marks.iter().flat_map(|m| m[0].to_le_bytes()));
             out.extend(self.marks.iter().flat_map(|m| m[1].to_le_bytes()));
