@@ -847,19 +847,28 @@ pub(super) fn keep_in_stream_runs(
     for i in 0..ids.len() {
         let v = ids[i];
         if run.is_none_or(|[_, last]| last < v) {
-            run = loop {
-                values.pass_below(v);
-                match (values.next(), values.next()) {
-                    (Some(first), Some(last)) if last >= v => break Some([first, last]),
-                    (Some(_), Some(_)) => {}
-                    _ => return kept,
-                }
+            let Some(reaching) = run_reaching(&mut values, v) else {
+                return kept;
             };
+            run = Some(reaching);
         }
         ids[kept] = v;
         kept += usize::from(run.is_some_and(|[first, _]| first <= v));
     }
     kept
+}
+
+/// The next run of a block's stream (its first and last ids, value by
+/// value) that ends at or after `id`, the groups of values below `id`
+/// passed by the search kernel; `None` past the stream's last run.
+fn run_reaching(values: &mut stream_vbyte::Forward, id: u32) -> Option<[u32; 2]> {
+    loop {
+        values.pass_below(id);
+        let (first, last) = (values.next()?, values.next()?);
+        if last >= id {
+            return Some([first, last]);
+        }
+    }
 }
 
 /// Intersects `runs` (rising, apart) with the `count` runs of a block's
@@ -887,15 +896,11 @@ pub(super) fn and_stream_runs(
             let [first, last] = match run {
                 Some(r) if r[1] >= a => r,
                 _ => {
-                    values.pass_below(a);
-                    let (Some(first), Some(last)) = (values.next(), values.next()) else {
+                    let Some(reaching) = run_reaching(&mut values, a) else {
                         return;
                     };
-                    run = Some([first, last]);
-                    if last < a {
-                        continue;
-                    }
-                    [first, last]
+                    run = Some(reaching);
+                    reaching
                 }
             };
             if first > b {
