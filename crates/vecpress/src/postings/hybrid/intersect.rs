@@ -1,14 +1,16 @@
-//! The intersection: short lists merged whole, longer ones driven by the
-//! list of fewest ids, a block at a time (its blocks of runs or a bitmap
-//! walked a span of windows at a time).
+//! The intersection: short lists merged whole (first, where longer lists
+//! are among them), longer ones driven by the list of fewest ids, a block
+//! at a time (its blocks of runs or a bitmap walked a span of windows at a
+//! time).
 
 use super::pool::{Found, Scratch, VIEWS, pooled, with_lists, with_views};
-use super::read::{Filters, List, Single, View, singles};
+use super::read::{Filters, List, Single, View, singles, singles_among};
 use super::span::{self, and_count2, and_words, clipped, count, draw_runs, extract, span_end};
 use super::{Levels, SHIFT, WORDS, scalar};
 use crate::{Error, Isa};
 
 /// The intersection: of lists of one block each by [`and_singles`], of
+/// two or more such lists beside longer ones by [`singles_first`], of
 /// others by [`intersect_lists`].
 pub(super) fn intersect(levels: Levels, lists: &[&[u8]], found: &mut Found) -> Result<(), Error> {
     if lists.is_empty() {
@@ -22,8 +24,66 @@ pub(super) fn intersect(levels: Levels, lists: &[&[u8]], found: &mut Found) -> R
             got
         });
     }
+    if let Some((some, taken)) = singles_among(lists, &mut one) {
+        return singles_first(levels, lists, some, taken, found);
+    }
     with_lists(levels, lists, |lists, s| {
         intersect_lists(levels, lists, s, found)
+    })
+}
+
+/// The intersection of a query whose lists include two or more of a
+/// single block (`some`, list `i` among them where bit `i` of `taken` is
+/// set), those intersected first, decoded whole: where
+/// they hold no id in common, the longer lists are not read; where they
+/// give ids, those are the candidates each longer list keeps by the blocks
+/// that may hold them. Queries that pair rare terms with a common one are
+/// often so, and their short lists' intersection costs less than the
+/// longer lists' first blocks read and passed. Where the short lists hold
+/// runs alone and meet, the query is answered as the others are.
+fn singles_first(
+    levels: Levels,
+    lists: &[&[u8]],
+    some: &[Single],
+    taken: u32,
+    found: &mut Found,
+) -> Result<(), Error> {
+    if !ranges_meet(some) {
+        return Ok(());
+    }
+    if some[0].is_runs() {
+        let mut n = 0;
+        pooled(|pool| {
+            let got = and_single_runs(levels, some, &mut pool.scratch, &mut Found::Count(&mut n));
+            pool.scratch.trim();
+            got
+        })?;
+        if n == 0 {
+            return Ok(());
+        }
+        return with_lists(levels, lists, |lists, s| {
+            intersect_lists(levels, lists, s, found)
+        });
+    }
+    let mut longer = [&[][..]; VIEWS];
+    let mut k = 0;
+    for (i, bytes) in lists.iter().enumerate() {
+        if taken >> i & 1 == 0 {
+            longer[k] = bytes;
+            k += 1;
+        }
+    }
+    with_lists(levels, &longer[..k], |lists, s| {
+        let mut c = singles_kept(levels, some, s)?;
+        for l in lists.iter_mut() {
+            if c == 0 || !l.next_block()? {
+                return Ok(());
+            }
+            c = l.keep(&s.a[..c], &mut s.b)?;
+            core::mem::swap(&mut s.a, &mut s.b);
+        }
+        found.ids(&s.a[..c]);
+        Ok(())
     })
 }
 
@@ -37,18 +97,31 @@ fn and_singles(
     s: &mut Scratch,
     found: &mut Found,
 ) -> Result<(), Error> {
-    let (first, rest) = lists.split_first().expect("a query has lists");
+    if !ranges_meet(lists) {
+        // No list is decoded.
+        return Ok(());
+    }
+    if lists[0].is_runs() {
+        return and_single_runs(levels, lists, s, found);
+    }
+    let c = singles_kept(levels, lists, s)?;
+    found.ids(&s.a[..c]);
+    Ok(())
+}
+
+/// Whether the ranges of ids the lists may hold meet.
+fn ranges_meet(lists: &[Single]) -> bool {
     let (low, high) = lists.iter().fold((0, u32::MAX), |(low, high), l| {
         let (a, b) = l.range();
         (low.max(a), high.min(b))
     });
-    if low > high {
-        // Their ranges of ids do not meet: no list is decoded.
-        return Ok(());
-    }
-    if first.is_runs() {
-        return and_single_runs(levels, lists, s, found);
-    }
+    low <= high
+}
+
+/// The ids every list holds, into the first of `s.a`; how many. The first
+/// list gives ids (gaps, an array).
+fn singles_kept(levels: Levels, lists: &[Single], s: &mut Scratch) -> Result<usize, Error> {
+    let (first, rest) = lists.split_first().expect("a query has lists");
     first.decode(levels, &mut s.a)?;
     let mut c = first.n;
     for l in rest {
@@ -66,8 +139,7 @@ fn and_singles(
         c = crate::postings::keep_decoded(levels.kernels, &s.a[..c], &mut s.b[..c], &s.d[..l.n]);
         core::mem::swap(&mut s.a, &mut s.b);
     }
-    found.ids(&s.a[..c]);
-    Ok(())
+    Ok(c)
 }
 
 /// The intersection of lists of a single block of runs each: their runs

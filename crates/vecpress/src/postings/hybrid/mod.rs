@@ -112,7 +112,11 @@
 //! array at least: they keep its ids by a walk of their runs, or a bit test
 //! in place; lists of a single block of runs each are intersected run by
 //! run. It decodes none of these lists where their ranges of ids, from
-//! their headers and first gaps, do not meet. A thread keeps its queries'
+//! their headers and first gaps, do not meet. Two or more such lists
+//! beside longer ones are intersected first the same way: where they meet
+//! on nothing the longer lists are not read, and the ids they give are the
+//! candidates the longer lists keep (a query pairing rare terms with a
+//! common one). A thread keeps its queries'
 //! buffers, so that a query on short lists allocates little.
 //!
 //! Damaged bytes give an error naming the offset in that list's bytes,

@@ -1156,6 +1156,31 @@ pub(super) fn singles<'r, 'a>(
     (room.first()?.gives_ids() || all_runs).then_some(&*room)
 }
 
+/// Those of `lists` (at most [`VIEWS`]) that are of a single block (as
+/// [`singles`] reads them, bitmaps and runs kept), in `room`, sorted as
+/// [`singles`] sorts them, and a bit for each list taken (list `i`, bit
+/// `i`); `None` where fewer than two are, or where they could not be
+/// intersected as [`singles`] requires.
+pub(super) fn singles_among<'r, 'a>(
+    lists: &[&'a [u8]],
+    room: &'r mut [Single<'a>; VIEWS],
+) -> Option<(&'r [Single<'a>], u32)> {
+    if lists.len() > VIEWS {
+        return None;
+    }
+    let (mut k, mut taken) = (0, 0);
+    for (i, bytes) in lists.iter().enumerate() {
+        if let Some(s) = Single::new(bytes, Filters::Kept) {
+            room[k] = s;
+            k += 1;
+            taken |= 1 << i;
+        }
+    }
+    let room = &mut room[..k];
+    room.sort_unstable_by_key(|s| (!s.gives_ids(), s.n));
+    (k >= 2 && (room[0].gives_ids() || room.iter().all(Single::is_runs))).then_some((&*room, taken))
+}
+
 /// A LEB128 varint of at most five bytes, whose value fits in 32 bits.
 fn varint(bytes: &[u8], pos: &mut usize) -> Result<u32, Error> {
     let start = *pos;

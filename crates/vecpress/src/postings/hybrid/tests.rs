@@ -372,6 +372,84 @@ fn short_lists_of_one_block_answer_as_sets_do() {
     }
 }
 
+/// Short lists of one block (gaps, an array, runs) with long lists of
+/// many blocks, the short ones meeting on nothing, on a few ids, or on
+/// runs: the short lists are intersected first and the long ones keep
+/// what they give, or are not read; each mix answers as the sets do.
+#[test]
+fn short_lists_beside_long_ones_answer_as_sets_do() {
+    let mut rng = Rng(41);
+    for case in 0..160 {
+        let w = rng.below(20) as u32 * WINDOW;
+        let shorts = 2 + rng.below(2) as usize;
+        let mut lists: Vec<Vec<u32>> = (0..shorts)
+            .map(|i| match case % 4 {
+                // Runs alone: they meet on runs, or (one case in two) not.
+                0 => {
+                    let at = w + if case % 8 == 0 { 0 } else { 500 * i as u32 };
+                    (0..1 + rng.below(4) as u32)
+                        .flat_map(|r| at + r * 40..at + r * 40 + 20 + rng.below(20) as u32)
+                        .collect()
+                }
+                // Ids of a window, some shared, or none.
+                1 | 2 => {
+                    let n = [3, 20, 60, 200][rng.below(4) as usize];
+                    let step = 2 + (case % 4 == 2) as u32 * i as u32;
+                    let set: BTreeSet<u32> =
+                        (0..n).map(|_| w + step * rng.below(2000) as u32).collect();
+                    set.into_iter().collect()
+                }
+                // One list of runs, the others ids.
+                _ if i == 0 => (w..w + 300).collect(),
+                _ => (w..w + 3000).step_by(3 + i).collect(),
+            })
+            .collect();
+        for _ in 0..1 + rng.below(2) {
+            lists.push(if case % 3 == 0 {
+                list(&mut rng, false)
+            } else {
+                (0..200_000).filter(|v| v % 5 != case as u32 % 5).collect()
+            });
+        }
+        answers_as_sets_do(&lists, case);
+    }
+}
+
+/// A damaged short list beside another and a long list: the query fails
+/// as decoding the damaged list does, or answers as the sets do.
+#[test]
+fn a_damaged_short_list_beside_a_long_one_fails_as_decoding_it_does() {
+    let short: Vec<u32> = (0..40).map(|i| i * 37).collect();
+    let partner = encode_gaps(&(0..3000).step_by(7).collect::<Vec<u32>>());
+    let long: Vec<u32> = (0..300_000).filter(|v| v % 3 != 1).collect();
+    let long_bytes = encode(&long).unwrap();
+    for bytes in [encode_gaps(&short), roomy(&short)] {
+        assert!(Single::new(&bytes, Filters::Kept).is_some());
+        for i in 0..bytes.len() {
+            for bit in 0..8 {
+                let mut bad = bytes.clone();
+                bad[i] ^= 1 << bit;
+                for &isa in Isa::available() {
+                    let mut and = Vec::new();
+                    let got = and_with(isa, &[&long_bytes, &bad, &partner], &mut and);
+                    match (got, decode_to_vec(&bad)) {
+                        (Err(e), want) => {
+                            assert_eq!(want, Err(e), "byte {i}, bit {bit}, {isa:?}")
+                        }
+                        (Ok(()), Ok(ids)) => {
+                            let partner = decode_to_vec(&partner).unwrap();
+                            let want = and_of(&[ids, partner, long.clone()]);
+                            assert_eq!(and, want, "byte {i}, bit {bit}, {isa:?}");
+                        }
+                        // A list is not read past where the others end.
+                        (Ok(()), Err(_)) => {}
+                    }
+                }
+            }
+        }
+    }
+}
+
 /// A long list in clusters far apart (blocks of gaps, or of runs, each
 /// cluster starting a block), against a short one whose ids fall in the
 /// holes between blocks, on a cluster's first id and just below it, and
