@@ -40,7 +40,8 @@ pub(super) fn intersect(levels: Levels, lists: &[&[u8]], found: &mut Found) -> R
 /// that may hold them. Queries that pair rare terms with a common one are
 /// often so, and their short lists' intersection costs less than the
 /// longer lists' first blocks read and passed. Where the short lists hold
-/// runs alone and meet, the query is answered as the others are.
+/// runs alone, the ids of their runs in common are the candidates where
+/// they are few; else the query is answered as the others are.
 fn singles_first(
     levels: Levels,
     lists: &[&[u8]],
@@ -51,19 +52,26 @@ fn singles_first(
     if !ranges_meet(some) {
         return Ok(());
     }
+    // Where the short lists hold runs alone, the ids of their runs in
+    // common, where they are few.
+    let mut few = [0; FEW_IDS];
+    let mut held = None;
     if some[0].is_runs() {
-        let mut n = 0;
-        pooled(|pool| {
-            let got = and_single_runs(levels, some, &mut pool.scratch, &mut Found::Count(&mut n));
-            pool.scratch.trim();
+        let n = pooled(|pool| {
+            let s = &mut pool.scratch;
+            let got = single_runs_kept(levels, some, s).map(|()| ids_of_few(&s.runs, &mut few));
+            s.trim();
             got
         })?;
-        if n == 0 {
-            return Ok(());
+        match n {
+            Some(0) => return Ok(()),
+            Some(n) => held = Some(n),
+            None => {
+                return with_lists(levels, lists, |lists, s| {
+                    intersect_lists(levels, lists, s, found)
+                });
+            }
         }
-        return with_lists(levels, lists, |lists, s| {
-            intersect_lists(levels, lists, s, found)
-        });
     }
     let mut longer = [&[][..]; VIEWS];
     let mut k = 0;
@@ -74,7 +82,14 @@ fn singles_first(
         }
     }
     with_lists(levels, &longer[..k], |lists, s| {
-        let mut c = singles_kept(levels, some, s)?;
+        let mut c = match held {
+            Some(n) => {
+                s.a.clear();
+                s.a.extend_from_slice(&few[..n]);
+                n
+            }
+            None => singles_kept(levels, some, s)?,
+        };
         for l in lists.iter_mut() {
             if c == 0 || !l.next_block()? {
                 return Ok(());
@@ -150,7 +165,14 @@ fn and_single_runs(
     s: &mut Scratch,
     found: &mut Found,
 ) -> Result<(), Error> {
-    let isa = levels.kernels;
+    single_runs_kept(levels, lists, s)?;
+    runs_found(levels.kernels, &s.runs, found);
+    Ok(())
+}
+
+/// The runs every list holds (lists of a single block of runs each), into
+/// `s.runs`.
+fn single_runs_kept(levels: Levels, lists: &[Single], s: &mut Scratch) -> Result<(), Error> {
     let (first, rest) = lists.split_first().expect("a query has lists");
     s.runs.clear();
     s.runs.extend_from_slice(first.runs(levels, &mut s.d)?);
@@ -162,8 +184,25 @@ fn and_single_runs(
         l.and_runs(levels, &s.runs, &mut s.d, &mut s.other)?;
         core::mem::swap(&mut s.runs, &mut s.other);
     }
-    runs_found(isa, &s.runs, found);
     Ok(())
+}
+
+/// Ids of the short lists' runs in common that [`singles_first`] takes as
+/// candidates: more, and the runs are walked with the longer lists'.
+const FEW_IDS: usize = 128;
+
+/// The ids of `runs` into `few`, and how many, where they fit.
+fn ids_of_few(runs: &[[u32; 2]], few: &mut [u32; FEW_IDS]) -> Option<usize> {
+    let mut n = 0;
+    for &[a, b] in runs {
+        let len = b.checked_sub(a)? as usize + 1;
+        let room = few.get_mut(n..n + len)?;
+        for (slot, id) in room.iter_mut().zip(a..=b) {
+            *slot = id;
+        }
+        n += len;
+    }
+    Some(n)
 }
 
 /// The intersection of lists of several blocks: the list of fewest ids (as
