@@ -1,6 +1,7 @@
 //! What a query reuses: a thread's buffers and scratch, and its lists' views.
 
 use std::cell::RefCell;
+use std::mem::MaybeUninit;
 
 use super::Levels;
 use super::hits::Hits;
@@ -148,15 +149,33 @@ fn query_with<R>(
     pool: &mut Pool,
     f: impl FnOnce(&mut [List], &mut Scratch) -> Result<R, Error>,
 ) -> Result<R, Error> {
+    // A query of a few lists reads them into slots on the stack: a vector
+    // of them is an allocation and its free, a tenth of a query that finds
+    // one block of a long list.
+    if lists.len() <= VIEWS {
+        let mut slots = [const { MaybeUninit::uninit() }; VIEWS];
+        return query_in(levels, lists, &mut slots, pool, f);
+    }
     let mut read = Vec::with_capacity(lists.len());
+    query_in(levels, lists, read.spare_capacity_mut(), pool, f)
+}
+
+/// [`query_with`], the lists read into `slots` (one for each at least),
+/// then their buffers kept. Each list is built in its slot: pushed, it is
+/// built on the stack and copied by wide loads across the narrower stores
+/// that wrote it, which wait for those stores to retire (a twentieth of a
+/// query that finds one block of a long list by its index). So is a list
+/// returned in a `Result`: the count is read apart.
+fn query_in<'a, R>(
+    levels: Levels,
+    lists: &[&'a [u8]],
+    slots: &mut [MaybeUninit<List<'a>>],
+    pool: &mut Pool,
+    f: impl FnOnce(&mut [List<'a>], &mut Scratch) -> Result<R, Error>,
+) -> Result<R, Error> {
     let mut got = Ok(());
-    // Each list built in its slot: pushed, it is built on the stack and
-    // copied by wide loads across the narrower stores that wrote it, which
-    // wait for those stores to retire (a twentieth of a query that finds
-    // one block of a long list by its index). So is a list returned in a
-    // `Result`: the count is read apart.
     let mut built = 0;
-    for (slot, bytes) in read.spare_capacity_mut().iter_mut().zip(lists) {
+    for (slot, bytes) in slots.iter_mut().zip(lists) {
         match List::count(bytes) {
             Ok(count) => {
                 let buffers = pool.buffers.pop().unwrap_or_default();
@@ -169,12 +188,15 @@ fn query_with<R>(
             }
         }
     }
-    // SAFETY: `read` has room for every list (its capacity), and the first
-    // `built` slots were written, each with a list, just above.
-    unsafe { read.set_len(built) };
-    let got = got.and_then(|()| f(&mut read, &mut pool.scratch));
-    for l in read {
-        let (ids, runs) = l.into_buffers();
+    let built = &mut slots[..built];
+    // SAFETY: each of these slots was written with a list just above, and
+    // `MaybeUninit<List>` has the layout of `List`.
+    let read = unsafe { &mut *(core::ptr::from_mut(built) as *mut [List<'a>]) };
+    let got = got.and_then(|()| f(read, &mut pool.scratch));
+    for slot in built {
+        // SAFETY: the slot holds a list (written above), read out once
+        // here; nothing reads or drops the slots after.
+        let (ids, runs) = unsafe { slot.assume_init_read() }.into_buffers();
         if ids.capacity() <= KEEP && runs.capacity() <= KEEP {
             pool.buffers.push((ids, runs));
         }
