@@ -42,6 +42,10 @@ pub(super) fn intersect(levels: Levels, lists: &[&[u8]], found: &mut Found) -> R
 /// longer lists' first blocks read and passed. Where the short lists hold
 /// runs alone, the ids of their runs in common are the candidates where
 /// they are few; else the query is answered as the others are.
+///
+/// Kept out of [`intersect`], so that a query on short lists does not pay
+/// for its frame.
+#[inline(never)]
 fn singles_first(
     levels: Levels,
     lists: &[&[u8]],
@@ -125,6 +129,7 @@ fn and_singles(
 }
 
 /// Whether the ranges of ids the lists may hold meet.
+#[inline(always)]
 fn ranges_meet(lists: &[Single]) -> bool {
     let (low, high) = lists.iter().fold((0, u32::MAX), |(low, high), l| {
         let (a, b) = l.range();
@@ -134,7 +139,9 @@ fn ranges_meet(lists: &[Single]) -> bool {
 }
 
 /// The ids every list holds, into the first of `s.a`; how many. The first
-/// list gives ids (gaps, an array).
+/// list gives ids (gaps, an array). Inlined into each caller, as
+/// [`Single::new`] is.
+#[inline(always)]
 fn singles_kept(levels: Levels, lists: &[Single], s: &mut Scratch) -> Result<usize, Error> {
     let (first, rest) = lists.split_first().expect("a query has lists");
     first.decode(levels, &mut s.a)?;

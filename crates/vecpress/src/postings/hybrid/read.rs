@@ -1006,7 +1006,10 @@ impl<'a> Single<'a> {
     /// The list at the start of `bytes`, if it is a single block (of gaps
     /// or an array; of a bitmap or runs too with [`Filters::Kept`]) whose
     /// header and body are whole; `None` otherwise (a [`List`] then reads
-    /// it, and names any damage).
+    /// it, and names any damage). Inlined where a query reads its lists:
+    /// from a call, the `Option<Single>` comes back through memory, read by
+    /// wide loads that wait for the narrower stores that wrote it.
+    #[inline(always)]
     pub(super) fn new(bytes: &'a [u8], filters: Filters) -> Option<Single<'a>> {
         let mut pos = 0;
         if varint(bytes, &mut pos).ok()? != 1 {
@@ -1063,6 +1066,8 @@ impl<'a> Single<'a> {
 
     /// Decodes its ids into the first [`n`](Single::n) of `out` (grown to
     /// that), with the checks of a [`List`]'s block. Gaps or an array.
+    /// Inlined into a query's loop, as [`new`](Single::new) is.
+    #[inline(always)]
     pub(super) fn decode(&self, levels: Levels, out: &mut Vec<u32>) -> Result<(), Error> {
         if self.kind == ARRAY {
             return widen(levels.kernels, self.n, self.start, self.body, self.id, out);
