@@ -200,10 +200,10 @@ const FEW_IDS: usize = 128;
 
 /// The ids of `runs` into `few`, and how many, where they fit.
 fn ids_of_few(runs: &[[u32; 2]], few: &mut [u32; FEW_IDS]) -> Option<usize> {
-    let mut n = 0;
+    let mut n: usize = 0;
     for &[a, b] in runs {
-        let len = b.checked_sub(a)? as usize + 1;
-        let room = few.get_mut(n..n + len)?;
+        let len = usize::try_from(b.checked_sub(a)?).ok()?.checked_add(1)?;
+        let room = few.get_mut(n..n.checked_add(len)?)?;
         for (slot, id) in room.iter_mut().zip(a..=b) {
             *slot = id;
         }
