@@ -423,30 +423,43 @@ fn a_damaged_short_list_beside_a_long_one_fails_as_decoding_it_does() {
     let partner = encode_gaps(&(0..3000).step_by(7).collect::<Vec<u32>>());
     let long: Vec<u32> = (0..300_000).filter(|v| v % 3 != 1).collect();
     let long_bytes = encode(&long).unwrap();
+    let ids = [decode_to_vec(&partner).unwrap(), long];
     for bytes in [encode_gaps(&short), roomy(&short)] {
         assert!(Single::new(&bytes, Filters::Kept).is_some());
-        for i in 0..bytes.len() {
-            for bit in 0..8 {
-                let mut bad = bytes.clone();
-                bad[i] ^= 1 << bit;
-                for &isa in Isa::available() {
-                    let mut and = Vec::new();
-                    let got = and_with(isa, &[&long_bytes, &bad, &partner], &mut and);
-                    match (got, decode_to_vec(&bad)) {
-                        (Err(e), want) => {
-                            assert_eq!(want, Err(e), "byte {i}, bit {bit}, {isa:?}")
-                        }
-                        (Ok(()), Ok(ids)) => {
-                            let partner = decode_to_vec(&partner).unwrap();
-                            let want = and_of(&[ids, partner, long.clone()]);
-                            assert_eq!(and, want, "byte {i}, bit {bit}, {isa:?}");
-                        }
-                        // A list is not read past where the others end.
-                        (Ok(()), Err(_)) => {}
-                    }
-                }
+        each_bit_flipped(&bytes, |bad, isa, at| {
+            and_with_damaged(isa, &[&long_bytes, bad, &partner], bad, &ids, &at);
+        });
+    }
+}
+
+/// Every bit of `bytes` flipped in turn, `f` called with the damaged bytes
+/// at every level, and where (the byte, the bit, the level).
+fn each_bit_flipped(bytes: &[u8], mut f: impl FnMut(&[u8], Isa, String)) {
+    for i in 0..bytes.len() {
+        for bit in 0..8 {
+            let mut bad = bytes.to_vec();
+            bad[i] ^= 1 << bit;
+            for &isa in Isa::available() {
+                f(&bad, isa, format!("byte {i}, bit {bit}, {isa:?}"));
             }
         }
+    }
+}
+
+/// The AND of `lists` (`bad` among them, the others whole and holding
+/// `ids`) fails as decoding `bad` does, or answers as the sets do; or,
+/// where `bad` does not decode, answers (a list is not read past where the
+/// others end).
+fn and_with_damaged(isa: Isa, lists: &[&[u8]], bad: &[u8], ids: &[Vec<u32>], at: &str) {
+    let mut and = Vec::new();
+    match (and_with(isa, lists, &mut and), decode_to_vec(bad)) {
+        (Err(e), want) => assert_eq!(want, Err(e), "{at}"),
+        (Ok(()), Ok(held)) => {
+            let mut all = ids.to_vec();
+            all.push(held);
+            assert_eq!(and, and_of(&all), "{at}");
+        }
+        (Ok(()), Err(_)) => {}
     }
 }
 
@@ -559,43 +572,27 @@ fn damaged_short_list_fails_as_decoding_it_does(bytes: Vec<u8>) {
     assert!(Single::new(&bytes, Filters::Kept).is_some());
     // A short list of gaps whose ids the damaged one keeps.
     let partner = encode_gaps(&(0..3000).step_by(7).collect::<Vec<u32>>());
+    let partner_ids = [decode_to_vec(&partner).unwrap()];
     let mut failed = 0;
-    for i in 0..bytes.len() {
-        for bit in 0..8 {
-            let mut bad = bytes.clone();
-            bad[i] ^= 1 << bit;
-            for &isa in Isa::available() {
-                let mut or = Vec::new();
-                let got = or_with(isa, &[&bad], &mut or).map(|()| or);
-                match decode_to_vec(&bad) {
-                    Err(e) => {
-                        assert_eq!(got, Err(e), "byte {i}, bit {bit}, {isa:?}");
-                        failed += 1;
-                    }
-                    Ok(mut want) => {
-                        want.dedup();
-                        assert_eq!(got, Ok(want), "byte {i}, bit {bit}, {isa:?}");
-                    }
-                }
-                let mut and = Vec::new();
-                if let Err(e) = and_with(isa, &[&bad, &bytes], &mut and) {
-                    assert_eq!(decode_to_vec(&bad), Err(e));
-                }
-                match (
-                    and_with(isa, &[&bad, &partner], &mut and),
-                    decode_to_vec(&bad),
-                ) {
-                    (Err(e), want) => assert_eq!(want, Err(e), "byte {i}, bit {bit}, {isa:?}"),
-                    (Ok(()), Ok(ids)) => {
-                        let partner = decode_to_vec(&partner).unwrap();
-                        assert_eq!(and, and_of(&[ids, partner]), "byte {i}, bit {bit}");
-                    }
-                    // The walk of a list stops where the other ends.
-                    (Ok(()), Err(_)) => {}
-                }
+    each_bit_flipped(&bytes, |bad, isa, at| {
+        let mut or = Vec::new();
+        let got = or_with(isa, &[bad], &mut or).map(|()| or);
+        match decode_to_vec(bad) {
+            Err(e) => {
+                assert_eq!(got, Err(e), "{at}");
+                failed += 1;
+            }
+            Ok(mut want) => {
+                want.dedup();
+                assert_eq!(got, Ok(want), "{at}");
             }
         }
-    }
+        let mut and = Vec::new();
+        if let Err(e) = and_with(isa, &[bad, &bytes], &mut and) {
+            assert_eq!(decode_to_vec(bad), Err(e));
+        }
+        and_with_damaged(isa, &[bad, &partner], bad, &partner_ids, &at);
+    });
     assert!(failed > 0);
 }
 
