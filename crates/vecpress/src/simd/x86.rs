@@ -5,7 +5,7 @@
 
 use core::arch::x86_64::*;
 
-use super::{Lanes, Vector};
+use super::{Aligned, Lanes, Vector};
 
 impl Vector for __m128i {
     #[inline(always)]
@@ -394,6 +394,42 @@ pub(crate) unsafe fn widen_u8x8_from(ptr: *const u8) -> __m256i {
         );
     }
     out
+}
+
+/// For each mask of eight lanes, the indices of its set lanes, in order,
+/// then zeros: the `vpermd` indices of [`compress8`].
+static COMPRESS8: Aligned<[[u32; 8]; 256]> = Aligned(compress8_table());
+
+const fn compress8_table() -> [[u32; 8]; 256] {
+    let mut table = [[0u32; 8]; 256];
+    let mut mask = 0;
+    while mask < 256 {
+        let (mut lane, mut k) = (0, 0);
+        while lane < 8 {
+            if mask & (1 << lane) != 0 {
+                table[mask][k] = lane as u32;
+                k += 1;
+            }
+            lane += 1;
+        }
+        mask += 1;
+    }
+    table
+}
+
+/// The lanes of `v` whose bit of `mask` is set, moved to the front in
+/// order (the lanes after them unspecified): AVX2's stand-in for AVX-512's
+/// `vpcompressd`, a `vpermd` by indices from a table of the 256 masks.
+///
+/// # Safety
+/// The CPU has every feature of `Isa::Avx2`.
+#[inline]
+#[target_feature(enable = "sse2,ssse3,sse4.1,avx,avx2,bmi1,bmi2,popcnt")]
+pub(crate) unsafe fn compress8(v: __m256i, mask: u32) -> __m256i {
+    // SAFETY: `mask & 0xff` indexes the table's 256 rows of 32 bytes,
+    // each aligned to 64.
+    let idx = unsafe { _mm256_load_si256(COMPRESS8[mask as usize & 0xff].as_ptr().cast()) };
+    _mm256_permutevar8x32_epi32(v, idx)
 }
 
 /// Running sums of sixteen u32 in a 512-bit register: two byte shifts and

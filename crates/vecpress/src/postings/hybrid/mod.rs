@@ -148,6 +148,8 @@
 //! ```
 
 #[cfg(target_arch = "x86_64")]
+mod avx2;
+#[cfg(target_arch = "x86_64")]
 mod avx512;
 mod hits;
 mod intersect;

@@ -5,6 +5,7 @@
 /// Writes ids `first` plus each 16-bit offset (little-endian) into `out`,
 /// as long as `offsets`; whether the offsets fall or start at 0 (then
 /// `out` holds what it may).
+#[inline(always)]
 pub(super) fn widen(first: u32, offsets: &[[u8; 2]], out: &mut [u32]) -> bool {
     // Checked with no branch per offset, so that the loop vectorises.
     let falls = offsets.windows(2).fold(false, |bad, w| {
@@ -41,6 +42,7 @@ pub(super) fn extract(words: &[u64], base: u32, out: &mut Vec<u32>) {
 /// Keeps, in order at the front of `ids`, those whose bit is set in the
 /// bitmap of windows starting at `base`; returns how many. Ids outside
 /// them (a damaged list's) are dropped.
+#[inline(always)]
 pub(super) fn keep_set(bits: &[u8], base: u32, ids: &mut [u32]) -> usize {
     keep_set_at(bits, base, ids, 0, ids.len(), 0)
 }

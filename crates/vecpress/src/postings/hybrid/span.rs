@@ -1,10 +1,10 @@
 //! A span's pieces: its end, runs cut to it, and its bitmap words; an
 //! array's offsets widened.
 
-#[cfg(target_arch = "x86_64")]
-use super::avx512;
 use super::read::List;
 use super::scalar;
+#[cfg(target_arch = "x86_64")]
+use super::{avx2, avx512};
 use crate::Isa;
 
 /// Windows a span takes at most where a list is a bitmap, so that the
@@ -79,6 +79,10 @@ pub(super) fn count(isa: Isa, words: &[u64]) -> usize {
         // SAFETY: `tune::isa` or a checked level: the CPU has AVX-512.
         #[cfg(target_arch = "x86_64")]
         Isa::Avx512 => unsafe { avx512::count(words) },
+        // SAFETY: `tune::isa` or a checked level: the CPU has every feature
+        // of `Isa::Avx2`.
+        #[cfg(target_arch = "x86_64")]
+        Isa::Avx2 => unsafe { avx2::count(words) },
         _ => scalar::count(words),
     }
 }
@@ -90,6 +94,10 @@ pub(super) fn and2_into(isa: Isa, a: &[u8], b: &[u8], out: &mut [u64]) -> usize 
         // SAFETY: `tune::isa` or a checked level: the CPU has AVX-512.
         #[cfg(target_arch = "x86_64")]
         Isa::Avx512 => unsafe { avx512::and2_into(a, b, out) },
+        // SAFETY: `tune::isa` or a checked level: the CPU has every feature
+        // of `Isa::Avx2`.
+        #[cfg(target_arch = "x86_64")]
+        Isa::Avx2 => unsafe { avx2::and2_into(a, b, out) },
         _ => scalar::and2_into(a, b, out),
     }
 }
@@ -100,6 +108,10 @@ pub(super) fn and_count2(isa: Isa, a: &[u8], b: &[u8]) -> usize {
         // SAFETY: `tune::isa` or a checked level: the CPU has AVX-512.
         #[cfg(target_arch = "x86_64")]
         Isa::Avx512 => unsafe { avx512::and_count2(a, b) },
+        // SAFETY: `tune::isa` or a checked level: the CPU has every feature
+        // of `Isa::Avx2`.
+        #[cfg(target_arch = "x86_64")]
+        Isa::Avx2 => unsafe { avx2::and_count2(a, b) },
         _ => scalar::and_count2(a, b),
     }
 }
@@ -112,6 +124,10 @@ pub(super) fn runs_fit(isa: Isa, runs: &[[u32; 2]], before: u32) -> bool {
         // of `Isa::Avx512`.
         #[cfg(target_arch = "x86_64")]
         Isa::Avx512 => unsafe { avx512::runs_fit(runs, before) },
+        // SAFETY: `tune::isa` or a checked level: the CPU has every feature
+        // of `Isa::Avx2`.
+        #[cfg(target_arch = "x86_64")]
+        Isa::Avx2 => unsafe { avx2::runs_fit(runs, before) },
         _ => scalar::runs_fit(runs, before),
     }
 }
@@ -125,6 +141,10 @@ pub(super) fn keep_set(isa: Isa, bits: &[u8], base: u32, ids: &mut [u32]) -> usi
         // of `Isa::Avx512`.
         #[cfg(target_arch = "x86_64")]
         Isa::Avx512 => unsafe { avx512::keep_set(bits, base, ids) },
+        // SAFETY: `tune::isa` or a checked level: the CPU has every feature
+        // of `Isa::Avx2`.
+        #[cfg(target_arch = "x86_64")]
+        Isa::Avx2 => unsafe { avx2::keep_set(bits, base, ids) },
         _ => scalar::keep_set(bits, base, ids),
     }
 }
@@ -137,6 +157,10 @@ pub(super) fn keep_few(isa: Isa, candidates: &[u32], ids: &[u32], room: &mut [u3
         // of `Isa::Avx512`.
         #[cfg(target_arch = "x86_64")]
         Isa::Avx512 => unsafe { avx512::keep_few(candidates, ids, room) },
+        // SAFETY: `tune::isa` or a checked level: the CPU has every feature
+        // of `Isa::Avx2`.
+        #[cfg(target_arch = "x86_64")]
+        Isa::Avx2 => unsafe { avx2::keep_few(candidates, ids, room) },
         _ => scalar::keep_few(candidates, ids, room),
     }
 }
@@ -155,6 +179,10 @@ pub(super) fn keep_few16(
         // of `Isa::Avx512`.
         #[cfg(target_arch = "x86_64")]
         Isa::Avx512 => unsafe { avx512::keep_few16(candidates, first, offsets, room) },
+        // SAFETY: `tune::isa` or a checked level: the CPU has every feature
+        // of `Isa::Avx2`.
+        #[cfg(target_arch = "x86_64")]
+        Isa::Avx2 => unsafe { avx2::keep_few16(candidates, first, offsets, room) },
         _ => scalar::keep_few16(candidates, first, offsets, room),
     }
 }
@@ -167,6 +195,10 @@ pub(super) fn widen(isa: Isa, first: u32, offsets: &[[u8; 2]], out: &mut [u32]) 
         // of `Isa::Avx512`.
         #[cfg(target_arch = "x86_64")]
         Isa::Avx512 => unsafe { avx512::widen(first, offsets, out) },
+        // SAFETY: `tune::isa` or a checked level: the CPU has every feature
+        // of `Isa::Avx2`.
+        #[cfg(target_arch = "x86_64")]
+        Isa::Avx2 => unsafe { avx2::widen(first, offsets, out) },
         _ => scalar::widen(first, offsets, out),
     }
 }
@@ -178,6 +210,10 @@ pub(super) fn expand(isa: Isa, runs: &[[u32; 2]], lo: u64, hi: u64, out: &mut Ve
         // of `Isa::Avx512`.
         #[cfg(target_arch = "x86_64")]
         Isa::Avx512 => unsafe { avx512::expand(runs, lo, hi, out) },
+        // SAFETY: `tune::isa` or a checked level: the CPU has every feature
+        // of `Isa::Avx2`.
+        #[cfg(target_arch = "x86_64")]
+        Isa::Avx2 => unsafe { avx2::expand(runs, lo, hi, out) },
         _ => scalar::expand(runs, lo, hi, out),
     }
 }
@@ -189,6 +225,10 @@ pub(super) fn extract(isa: Isa, words: &[u64], base: u32, out: &mut Vec<u32>) {
         // VBMI2 among its features) and the AVX2 level's POPCNT and BMI.
         #[cfg(target_arch = "x86_64")]
         Isa::Avx512 => unsafe { avx512::extract(words, base, out) },
+        // SAFETY: `tune::isa` or a checked level: the CPU has every feature
+        // of `Isa::Avx2`.
+        #[cfg(target_arch = "x86_64")]
+        Isa::Avx2 => unsafe { avx2::extract(words, base, out) },
         _ => scalar::extract(words, base, out),
     }
 }

@@ -1,33 +1,12 @@
 //! The AVX2 merge: compares by `vpcmpeqd` with broadcast values, the found
 //! lanes compressed by a `vpermd` whose indices come from a table of the
-//! 256 masks.
+//! 256 masks ([`compress8`]).
 
 use core::arch::x86_64::*;
 
 use super::Merged;
 use super::generic::{self, Eight};
-use crate::simd::Aligned;
-
-/// For each mask of eight lanes, the indices of its set lanes, in order,
-/// then zeros.
-static COMPRESS: Aligned<[[u32; 8]; 256]> = Aligned(compress_table());
-
-const fn compress_table() -> [[u32; 8]; 256] {
-    let mut table = [[0u32; 8]; 256];
-    let mut mask = 0;
-    while mask < 256 {
-        let (mut lane, mut k) = (0, 0);
-        while lane < 8 {
-            if mask & (1 << lane) != 0 {
-                table[mask][k] = lane as u32;
-                k += 1;
-            }
-            lane += 1;
-        }
-        mask += 1;
-    }
-    table
-}
+use crate::simd::x86::compress8;
 
 impl Eight for __m256i {
     #[inline(always)]
@@ -53,13 +32,9 @@ impl Eight for __m256i {
 
     #[inline(always)]
     unsafe fn store_found(self, found: u32, ptr: *mut u32) {
-        // SAFETY: `found < 256` (eight lanes' bits) indexes the table; the
-        // 32 bytes at `ptr` are writable and the CPU has AVX2: the
-        // caller's promise.
-        unsafe {
-            let idx = _mm256_load_si256(COMPRESS[found as usize & 0xff].as_ptr().cast());
-            _mm256_storeu_si256(ptr.cast(), _mm256_permutevar8x32_epi32(self, idx));
-        }
+        // SAFETY: the 32 bytes at `ptr` are writable and the CPU has AVX2:
+        // the caller's promise.
+        unsafe { _mm256_storeu_si256(ptr.cast(), compress8(self, found)) }
     }
 }
 

@@ -1,0 +1,312 @@
+//! The AVX2 window kernels, for CPUs without AVX-512 (Zen 3, and Intel's
+//! client cores). A bitmap's ids are written a byte at a time: the
+//! positions of a byte's set bits, eight bytes from a table of the 256
+//! bytes, widened to eight ids and stored whole, the next byte's written
+//! from where this one's ids end. A run's ids are eight lanes a store.
+//! Candidates are tested against a bitmap eight a step by a gather of their
+//! words. The rest is the portable loops compiled for this level: POPCNT for the
+//! bitmaps' counts (the baseline's has none, and counts by shifts and
+//! masks), and vectors of 256 bits for the loops the compiler vectorises.
+
+use core::arch::x86_64::*;
+
+use super::span::clipped;
+use crate::simd::Aligned;
+use crate::simd::x86::{compress8, widen_u8x8_from};
+
+/// For each byte, the positions of its set bits, in order, then zeros.
+static POSITIONS: Aligned<[[u8; 8]; 256]> = Aligned(positions_table());
+
+const fn positions_table() -> [[u8; 8]; 256] {
+    let mut table = [[0u8; 8]; 256];
+    let mut byte = 0;
+    while byte < 256 {
+        let (mut bit, mut k) = (0, 0);
+        while bit < 8 {
+            if byte & (1 << bit) != 0 {
+                table[byte][k] = bit as u8;
+                k += 1;
+            }
+            bit += 1;
+        }
+        byte += 1;
+    }
+    table
+}
+
+/// Appends the ids of the set bits of a window starting at `base`: each
+/// word's bytes a step (eight ids stored from the last written, of which
+/// the byte's set bits' are kept), or, for a word of a few bits, each
+/// bit's id by its trailing zeros, eight stored unconditionally.
+///
+/// # Safety
+/// The CPU has every feature of `Isa::Avx2`.
+#[target_feature(enable = "sse2,ssse3,sse4.1,avx,avx2,bmi1,bmi2,popcnt")]
+pub(super) unsafe fn extract(words: &[u64], base: u32, out: &mut Vec<u32>) {
+    let total = super::scalar::count(words);
+    // Eight lanes are stored from the last id written: room for them past
+    // the ids.
+    out.reserve(total + 8);
+    let mut n = out.len();
+    let ptr = out.as_mut_ptr();
+    let table = POSITIONS.as_ptr();
+    for (j, &w) in words.iter().enumerate() {
+        if w == 0 {
+            continue;
+        }
+        let at = base.wrapping_add(64 * j as u32);
+        let c = w.count_ones() as usize;
+        if c <= 8 {
+            // SAFETY: eight stores at `n..n + 8`, below `len + total + 8`,
+            // in the room reserved.
+            unsafe {
+                let mut w = w;
+                for k in 0..8 {
+                    *ptr.add(n + k) = at.wrapping_add(w.trailing_zeros() & 63);
+                    w &= w.wrapping_sub(1);
+                }
+            }
+            n += c;
+            continue;
+        }
+        let mut at = _mm256_set1_epi32(at as i32);
+        let eight = _mm256_set1_epi32(8);
+        for k in 0..8 {
+            let byte = (w >> (8 * k)) as u8;
+            // SAFETY: the table has a row for each byte; the store of eight
+            // lanes starts at `n`, below `len + total`, so it ends before
+            // `len + total + 8`, in the room reserved.
+            unsafe {
+                let p = widen_u8x8_from(table.add(usize::from(byte)).cast());
+                _mm256_storeu_si256(ptr.add(n).cast(), _mm256_add_epi32(p, at));
+            }
+            n += byte.count_ones() as usize;
+            at = _mm256_add_epi32(at, eight);
+        }
+    }
+    // SAFETY: the first `n` are initialised: the old ones, then exactly the
+    // ids of the `total` set bits.
+    unsafe { out.set_len(n) };
+}
+
+/// Appends the ids of `runs` cut to ids `lo..hi`: eight ids a store from a
+/// run's first, each store starting where the run before ended, with room
+/// for the last store's lanes past the ids.
+///
+/// # Safety
+/// The CPU has every feature of `Isa::Avx2`.
+#[target_feature(enable = "sse2,ssse3,sse4.1,avx,avx2,bmi1,bmi2,popcnt")]
+pub(super) unsafe fn expand(runs: &[[u32; 2]], lo: u64, hi: u64, out: &mut Vec<u32>) {
+    let mut n = out.len();
+    let mut ptr = out.as_mut_ptr();
+    let iota = _mm256_set_epi32(7, 6, 5, 4, 3, 2, 1, 0);
+    let eight = _mm256_set1_epi32(8);
+    for [a, b] in clipped(runs, lo, hi) {
+        let len = (b - a) as usize + 1;
+        // Room for the run and the last store's lanes past it, grown as
+        // the runs come.
+        if out.capacity() - n < len + 8 {
+            // SAFETY: the first `n` are initialised (the old ones, then the
+            // runs' ids so far), and kept by the move `reserve` makes.
+            unsafe { out.set_len(n) };
+            out.reserve(len + 8);
+            ptr = out.as_mut_ptr();
+        }
+        let mut ids = _mm256_add_epi32(_mm256_set1_epi32(a as i32), iota);
+        let mut k = 0;
+        while k < len {
+            // SAFETY: the store starts below `n + len`, so its lanes end
+            // before `n + len + 8`, within the capacity just checked.
+            unsafe { _mm256_storeu_si256(ptr.add(n + k).cast(), ids) };
+            ids = _mm256_add_epi32(ids, eight);
+            k += 8;
+        }
+        n += len;
+    }
+    // SAFETY: the first `n` are initialised: the old ones, then exactly the
+    // runs' ids, in order (each run's stores overwrite the lanes past the
+    // run before).
+    unsafe { out.set_len(n) };
+}
+
+/// Ids a candidate is from the one before it, on average, beyond which
+/// [`keep_few`] gallops (as the AVX-512 kernel's, with half its lanes).
+const SCAN: usize = 256;
+
+/// [`super::scalar::keep_few`], where the candidates are no more than
+/// [`SCAN`] ids apart on average: each candidate's place found by compares
+/// of eight ids a step from where the one before stopped; else each
+/// gallops.
+///
+/// # Safety
+/// The CPU has every feature of `Isa::Avx2`.
+#[target_feature(enable = "sse2,ssse3,sse4.1,avx,avx2,bmi1,bmi2,popcnt")]
+pub(super) unsafe fn keep_few(candidates: &[u32], ids: &[u32], room: &mut [u32]) -> usize {
+    if ids.len() > SCAN * candidates.len() {
+        return super::scalar::keep_few(candidates, ids, room);
+    }
+    // Unsigned order by signed compares: both sides' top bits flipped.
+    let flip = _mm256_set1_epi32(i32::MIN);
+    super::scalar::keep_few_by(candidates, ids, room, |mut j, c| {
+        let cv = _mm256_set1_epi32((c ^ 0x8000_0000) as i32);
+        while j + 8 <= ids.len() {
+            // SAFETY: `j + 8 <= ids.len()`: eight ids from `j` are in
+            // bounds.
+            let v = unsafe { _mm256_loadu_si256(ids.as_ptr().add(j).cast()) };
+            let below = _mm256_cmpgt_epi32(cv, _mm256_xor_si256(v, flip));
+            let below = _mm256_movemask_ps(_mm256_castsi256_ps(below)) as u32;
+            // A step of eight where all are below, taken before the
+            // compare is known (as the branch predicts).
+            if below == 0xff {
+                j += 8;
+                continue;
+            }
+            // Sorted ids: those below the candidate are the register's
+            // first lanes (in a damaged list's, some other lanes: `j` stays
+            // in bounds all the same).
+            return j + below.count_ones() as usize;
+        }
+        j + ids[j..].iter().take_while(|&&x| x < c).count()
+    })
+}
+
+/// [`super::scalar::keep_few16`] as [`keep_few`] does it: sixteen offsets
+/// a step, read in place.
+///
+/// # Safety
+/// The CPU has every feature of `Isa::Avx2`.
+#[target_feature(enable = "sse2,ssse3,sse4.1,avx,avx2,bmi1,bmi2,popcnt")]
+pub(super) unsafe fn keep_few16(
+    candidates: &[u32],
+    first: u32,
+    offsets: &[[u8; 2]],
+    room: &mut [u32],
+) -> usize {
+    if offsets.len() > SCAN * candidates.len() {
+        return super::scalar::keep_few16(candidates, first, offsets, room);
+    }
+    let flip = _mm256_set1_epi16(i16::MIN);
+    super::scalar::keep_few16_by(candidates, first, offsets, room, |mut j, off| {
+        let ov = _mm256_set1_epi16((off ^ 0x8000) as i16);
+        while j + 16 <= offsets.len() {
+            // SAFETY: `j + 16 <= offsets.len()`: sixteen offsets (32 bytes)
+            // from `j` are in bounds.
+            let v = unsafe { _mm256_loadu_si256(offsets.as_ptr().add(j).cast()) };
+            let below = _mm256_cmpgt_epi16(ov, _mm256_xor_si256(v, flip));
+            // Two mask bits an offset.
+            let below = _mm256_movemask_epi8(below) as u32;
+            if below == u32::MAX {
+                j += 16;
+                continue;
+            }
+            return j + below.count_ones() as usize / 2;
+        }
+        j + offsets[j..]
+            .iter()
+            .take_while(|o| u16::from_le_bytes(**o) < off)
+            .count()
+    })
+}
+
+/// [`super::scalar::widen`], compiled for this level (the compiler
+/// vectorises its loops).
+///
+/// # Safety
+/// The CPU has every feature of `Isa::Avx2`.
+#[target_feature(enable = "sse2,ssse3,sse4.1,avx,avx2,bmi1,bmi2,popcnt")]
+pub(super) unsafe fn widen(first: u32, offsets: &[[u8; 2]], out: &mut [u32]) -> bool {
+    super::scalar::widen(first, offsets, out)
+}
+
+/// [`super::scalar::keep_set`], eight ids a step: each id's 32-bit word
+/// of the bitmap gathered (for the lanes whose bit is in it), shifted so
+/// that the id's bit is the lane's top, the ids whose bit is set moved to
+/// the front by [`compress8`] and stored after those kept; the last few
+/// ids take the scalar test.
+///
+/// # Safety
+/// The CPU has every feature of `Isa::Avx2`.
+#[target_feature(enable = "sse2,ssse3,sse4.1,avx,avx2,bmi1,bmi2,popcnt")]
+pub(super) unsafe fn keep_set(bits: &[u8], base: u32, ids: &mut [u32]) -> usize {
+    let n = ids.len();
+    // Bit numbers compared as signed lanes: a bitmap of fewer than 2^31
+    // bits (a span's, of a few windows, always) keeps them positive.
+    let Ok(len) = i32::try_from(bits.len() as u64 * 8) else {
+        return super::scalar::keep_set(bits, base, ids);
+    };
+    let (vbase, vlen, low5) = (
+        _mm256_set1_epi32(base as i32),
+        _mm256_set1_epi32(len),
+        _mm256_set1_epi32(31),
+    );
+    let t = bits.as_ptr();
+    let (mut i, mut kept) = (0, 0);
+    while i + 8 <= n {
+        // Taken anew each step: the scalar steps borrow `ids` whole.
+        let p = ids.as_mut_ptr();
+        // SAFETY: `i + 8 <= n`: eight ids at `i` are readable; the store of
+        // eight lanes at `kept <= i` stays within them, and the ids after
+        // `i + 8` it does not reach are read later. The gather reads the
+        // 32-bit word of each lane's bit only where that bit is below
+        // `len` (a whole number of words): within `bits`.
+        unsafe {
+            let v = _mm256_loadu_si256(p.add(i).cast());
+            let bit = _mm256_sub_epi32(v, vbase);
+            // 0 <= bit < len, as signed lanes.
+            let inside =
+                _mm256_andnot_si256(_mm256_srai_epi32::<31>(bit), _mm256_cmpgt_epi32(vlen, bit));
+            let w = _mm256_mask_i32gather_epi32::<4>(
+                _mm256_setzero_si256(),
+                t.cast(),
+                _mm256_srli_epi32::<5>(bit),
+                inside,
+            );
+            // The id's bit to the lane's top: shifted by 31 less its place.
+            let top = _mm256_sllv_epi32(w, _mm256_andnot_si256(bit, low5));
+            let hit = _mm256_movemask_ps(_mm256_castsi256_ps(top)) as u32;
+            _mm256_storeu_si256(p.add(kept).cast(), compress8(v, hit));
+            kept += hit.count_ones() as usize;
+        }
+        i += 8;
+    }
+    super::scalar::keep_set_at(bits, base, ids, i, n, kept)
+}
+
+/// Ids set in both bitmaps (of like lengths): the portable loop, with
+/// POPCNT.
+///
+/// # Safety
+/// The CPU has every feature of `Isa::Avx2`.
+#[target_feature(enable = "sse2,ssse3,sse4.1,avx,avx2,bmi1,bmi2,popcnt")]
+pub(super) unsafe fn and_count2(a: &[u8], b: &[u8]) -> usize {
+    super::scalar::and_count2(a, b)
+}
+
+/// The AND of two bitmaps written out and counted: the portable loop, with
+/// POPCNT.
+///
+/// # Safety
+/// The CPU has every feature of `Isa::Avx2`.
+#[target_feature(enable = "sse2,ssse3,sse4.1,avx,avx2,bmi1,bmi2,popcnt")]
+pub(super) unsafe fn and2_into(a: &[u8], b: &[u8], out: &mut [u64]) -> usize {
+    super::scalar::and2_into(a, b, out)
+}
+
+/// Ids set in a bitmap: the portable loop, with POPCNT.
+///
+/// # Safety
+/// The CPU has every feature of `Isa::Avx2`.
+#[target_feature(enable = "sse2,ssse3,sse4.1,avx,avx2,bmi1,bmi2,popcnt")]
+pub(super) unsafe fn count(words: &[u64]) -> usize {
+    super::scalar::count(words)
+}
+
+/// Whether runs rise from `before`, none touching the next or longer than
+/// a window: the portable loop, vectorised by the compiler for AVX2.
+///
+/// # Safety
+/// The CPU has every feature of `Isa::Avx2`.
+#[target_feature(enable = "sse2,ssse3,sse4.1,avx,avx2,bmi1,bmi2,popcnt")]
+pub(super) unsafe fn runs_fit(runs: &[[u32; 2]], before: u32) -> bool {
+    super::scalar::runs_fit(runs, before)
+}
