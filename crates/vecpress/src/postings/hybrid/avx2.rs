@@ -4,12 +4,14 @@
 //! bytes, widened to eight ids and stored whole, the next byte's written
 //! from where this one's ids end. A run's ids are eight lanes a store.
 //! Candidates are tested against a bitmap eight a step by a gather of their
-//! words. The rest is the portable loops compiled for this level: POPCNT for the
+//! words, and two lists of runs intersected four runs of each a step. The
+//! rest is the portable loops compiled for this level: POPCNT for the
 //! bitmaps' counts (the baseline's has none, and counts by shifts and
 //! masks), and vectors of 256 bits for the loops the compiler vectorises.
 
 use core::arch::x86_64::*;
 
+use super::avx512::RunsDone;
 use super::span::clipped;
 use crate::simd::Aligned;
 use crate::simd::x86::{compress8, widen_u8x8_from};
@@ -309,4 +311,111 @@ pub(super) unsafe fn count(words: &[u64]) -> usize {
 #[target_feature(enable = "sse2,ssse3,sse4.1,avx,avx2,bmi1,bmi2,popcnt")]
 pub(super) unsafe fn runs_fit(runs: &[[u32; 2]], before: u32) -> bool {
     super::scalar::runs_fit(runs, before)
+}
+
+/// [`super::avx512::and_runs`] with four runs of each list a step: the
+/// sixteen pairs of a step's runs compared in two registers (two of `a`'s
+/// runs, each against `b`'s four), the block that ends first moving on.
+/// Counted, the overlaps' lengths are added under the mask of those that
+/// overlap, with no branch; else each overlapping pair (most steps have
+/// none) is cut and appended in order, `a`'s run then `b`'s.
+///
+/// # Safety
+/// The CPU has every feature of `Isa::Avx2`.
+#[target_feature(enable = "sse2,ssse3,sse4.1,avx,avx2,bmi1,bmi2,popcnt")]
+pub(super) unsafe fn and_runs<const COUNT: bool>(
+    a: &[[u32; 2]],
+    b: &[[u32; 2]],
+    lo: u32,
+    hi: u32,
+    out: &mut Vec<[u32; 2]>,
+) -> RunsDone {
+    let (mut i, mut j, mut ids) = (0, 0, 0usize);
+    // `b`'s four firsts (lanes 0-3 and again 4-7), and lasts.
+    let firsts = _mm256_setr_epi32(0, 2, 4, 6, 0, 2, 4, 6);
+    let lasts = _mm256_setr_epi32(1, 3, 5, 7, 1, 3, 5, 7);
+    // `a`'s runs 0 and 1 (lanes 0-3, 4-7), then 2 and 3: their firsts.
+    let pick = [
+        _mm256_setr_epi32(0, 0, 0, 0, 2, 2, 2, 2),
+        _mm256_setr_epi32(4, 4, 4, 4, 6, 6, 6, 6),
+    ];
+    let (vlo, vhi, one) = (
+        _mm256_set1_epi32(lo as i32),
+        _mm256_set1_epi32(hi as i32),
+        _mm256_set1_epi32(1),
+    );
+    // Unsigned `x <= y`: where the larger is `y`.
+    let at_most = |x: __m256i, y: __m256i| _mm256_cmpeq_epi32(_mm256_max_epu32(x, y), y);
+    // Each lane adds at most two overlaps of a window (4096 ids) a step,
+    // so that 2^12 steps keep each lane within 2^26.
+    let mut acc = _mm256_setzero_si256();
+    let mut steps = 0u32;
+    let (pa, pb) = (a.as_ptr().cast::<u32>(), b.as_ptr().cast::<u32>());
+    while i + 4 <= a.len() && j + 4 <= b.len() {
+        let (a_end, b_end) = (a[i + 3][1], b[j + 3][1]);
+        if a_end >= b[j][0] && b_end >= a[i][0] {
+            // SAFETY: `i + 4 <= a.len()` and `j + 4 <= b.len()`: the four
+            // runs (eight u32) at each are readable.
+            let (va, vb) = unsafe {
+                (
+                    _mm256_loadu_si256(pa.add(2 * i).cast()),
+                    _mm256_loadu_si256(pb.add(2 * j).cast()),
+                )
+            };
+            let bf = _mm256_permutevar8x32_epi32(vb, firsts);
+            let bl = _mm256_permutevar8x32_epi32(vb, lasts);
+            if COUNT {
+                let (bf, bl) = (_mm256_max_epu32(bf, vlo), _mm256_min_epu32(bl, vhi));
+                for p in pick {
+                    let f = _mm256_max_epu32(_mm256_permutevar8x32_epi32(va, p), bf);
+                    let l = _mm256_min_epu32(
+                        _mm256_permutevar8x32_epi32(va, _mm256_add_epi32(p, one)),
+                        bl,
+                    );
+                    let len = _mm256_sub_epi32(_mm256_add_epi32(l, one), f);
+                    acc = _mm256_add_epi32(acc, _mm256_and_si256(at_most(f, l), len));
+                }
+                steps += 1;
+                if steps == 1 << 12 {
+                    ids += lanes_sum(acc);
+                    acc = _mm256_setzero_si256();
+                    steps = 0;
+                }
+            } else {
+                // Bit 4k + q: `a`'s run k (of the four) meets `b`'s run q
+                // (uncut: runs that meet none uncut meet none cut).
+                let mut meet = 0u32;
+                for (k, p) in pick.into_iter().enumerate() {
+                    let f = _mm256_permutevar8x32_epi32(va, p);
+                    let l = _mm256_permutevar8x32_epi32(va, _mm256_add_epi32(p, one));
+                    let m = _mm256_and_si256(at_most(f, bl), at_most(bf, l));
+                    meet |= (_mm256_movemask_ps(_mm256_castsi256_ps(m)) as u32) << (8 * k);
+                }
+                while meet != 0 {
+                    let t = meet.trailing_zeros() as usize;
+                    meet &= meet - 1;
+                    let (x, y) = (a[i + t / 4], b[j + t % 4]);
+                    let (first, last) = (x[0].max(y[0]).max(lo), x[1].min(y[1]).min(hi));
+                    if first <= last {
+                        out.push([first, last]);
+                    }
+                }
+            }
+        }
+        i += if a_end <= b_end { 4 } else { 0 };
+        j += if b_end <= a_end { 4 } else { 0 };
+    }
+    if COUNT {
+        ids += lanes_sum(acc);
+    }
+    RunsDone { a: i, b: j, ids }
+}
+
+/// The sum of eight u32 lanes.
+#[inline(always)]
+fn lanes_sum(v: __m256i) -> usize {
+    let mut lanes = [0u32; 8];
+    // SAFETY: `lanes` holds 32 bytes; AVX is the caller's.
+    unsafe { _mm256_storeu_si256(lanes.as_mut_ptr().cast(), v) };
+    lanes.iter().map(|&x| x as usize).sum()
 }

@@ -251,6 +251,13 @@ pub(super) fn and_runs(
             let done = unsafe { avx512::and_runs::<false>(a, b, lo, hi, out) };
             (done.a, done.b)
         }
+        #[cfg(target_arch = "x86_64")]
+        Isa::Avx2 if near(a, b) => {
+            // SAFETY: `tune::isa` or a checked level: the CPU has every
+            // feature of `Isa::Avx2`.
+            let done = unsafe { avx2::and_runs::<false>(a, b, lo, hi, out) };
+            (done.a, done.b)
+        }
         _ => (0, 0),
     };
     scalar::and_runs(&a[i..], &b[j..], lo, hi, out);
@@ -264,6 +271,13 @@ pub(super) fn and_runs_count(isa: Isa, a: &[[u32; 2]], b: &[[u32; 2]], lo: u32, 
             // SAFETY: `tune::isa` or a checked level: the CPU has every
             // feature of `Isa::Avx512`.
             let done = unsafe { avx512::and_runs::<true>(a, b, lo, hi, &mut Vec::new()) };
+            (done.a, done.b, done.ids)
+        }
+        #[cfg(target_arch = "x86_64")]
+        Isa::Avx2 if near(a, b) => {
+            // SAFETY: `tune::isa` or a checked level: the CPU has every
+            // feature of `Isa::Avx2`.
+            let done = unsafe { avx2::and_runs::<true>(a, b, lo, hi, &mut Vec::new()) };
             (done.a, done.b, done.ids)
         }
         _ => (0, 0, 0),
