@@ -112,6 +112,12 @@ pub(crate) fn union_after(isa: Isa, a: &[u32], b: &[u32], out: &mut Vec<u32>) {
         // SAFETY: `tune::isa`, `Isa::best` or a checked level: the CPU has AVX-512.
         #[cfg(target_arch = "x86_64")]
         Isa::Avx512 if a.len() >= 16 && b.len() >= 16 => unsafe { avx512::union(a, b, out) },
+        // SAFETY: as above, with AVX2. A list far longer than the other is
+        // copied in runs (the scalar union's), not merged.
+        #[cfg(target_arch = "x86_64")]
+        Isa::Avx2 if a.len().min(b.len()) >= 16 && !scalar::skewed(a, b) => unsafe {
+            avx2::union(a, b, out)
+        },
         _ => scalar::union(a, b, out),
     }
 }

@@ -121,7 +121,7 @@ pub(super) fn finish(
 /// is tested against, and its tail.
 pub(super) fn union(x: &[u32], y: &[u32], out: &mut Vec<u32>) {
     let (short, long) = if x.len() <= y.len() { (x, y) } else { (y, x) };
-    if short.len() * SKEW < long.len() {
+    if skewed(x, y) {
         return union_skewed(short, long, out);
     }
     let start = out.len();
@@ -146,6 +146,12 @@ pub(super) fn union(x: &[u32], y: &[u32], out: &mut Vec<u32>) {
         put(v, &mut k);
     }
     out.truncate(start + k);
+}
+
+/// Whether one list is over [`SKEW`] times longer than the other.
+#[inline(always)]
+pub(super) fn skewed(x: &[u32], y: &[u32]) -> bool {
+    x.len().min(y.len()) * SKEW < x.len().max(y.len())
 }
 
 /// A list this many times longer than the other is copied in runs between
