@@ -396,21 +396,41 @@ pub(crate) unsafe fn widen_u8x8_from(ptr: *const u8) -> __m256i {
     out
 }
 
-/// For each mask of eight lanes, the indices of its set lanes, in order,
-/// then zeros: the `vpermd` indices of [`compress8`].
+/// For each byte, the positions of its set bits, in order, then zeros: a
+/// bitmap's ids a byte at a time, and (widened) [`compress8`]'s indices.
+pub(crate) static SET_BITS8: Aligned<[[u8; 8]; 256]> = Aligned(set_bits8_table());
+
+const fn set_bits8_table() -> [[u8; 8]; 256] {
+    let mut table = [[0u8; 8]; 256];
+    let mut byte = 0;
+    while byte < 256 {
+        let (mut bit, mut k) = (0, 0);
+        while bit < 8 {
+            if byte & (1 << bit) != 0 {
+                table[byte][k] = bit as u8;
+                k += 1;
+            }
+            bit += 1;
+        }
+        byte += 1;
+    }
+    table
+}
+
+/// [`SET_BITS8`] in u32 lanes: for each mask of eight lanes, the `vpermd`
+/// indices of [`compress8`] (a load, where the bytes would take a widening
+/// on the chain of each compress).
 static COMPRESS8: Aligned<[[u32; 8]; 256]> = Aligned(compress8_table());
 
 const fn compress8_table() -> [[u32; 8]; 256] {
+    let bytes = set_bits8_table();
     let mut table = [[0u32; 8]; 256];
     let mut mask = 0;
     while mask < 256 {
-        let (mut lane, mut k) = (0, 0);
-        while lane < 8 {
-            if mask & (1 << lane) != 0 {
-                table[mask][k] = lane as u32;
-                k += 1;
-            }
-            lane += 1;
+        let mut k = 0;
+        while k < 8 {
+            table[mask][k] = bytes[mask][k] as u32;
+            k += 1;
         }
         mask += 1;
     }

@@ -13,28 +13,7 @@ use core::arch::x86_64::*;
 
 use super::avx512::RunsDone;
 use super::span::clipped;
-use crate::simd::Aligned;
-use crate::simd::x86::{compress8, widen_u8x8_from};
-
-/// For each byte, the positions of its set bits, in order, then zeros.
-static POSITIONS: Aligned<[[u8; 8]; 256]> = Aligned(positions_table());
-
-const fn positions_table() -> [[u8; 8]; 256] {
-    let mut table = [[0u8; 8]; 256];
-    let mut byte = 0;
-    while byte < 256 {
-        let (mut bit, mut k) = (0, 0);
-        while bit < 8 {
-            if byte & (1 << bit) != 0 {
-                table[byte][k] = bit as u8;
-                k += 1;
-            }
-            bit += 1;
-        }
-        byte += 1;
-    }
-    table
-}
+use crate::simd::x86::{SET_BITS8, compress8, widen_u8x8_from};
 
 /// Appends the ids of the set bits of a window starting at `base`: each
 /// word's bytes a step (eight ids stored from the last written, of which
@@ -51,7 +30,7 @@ pub(super) unsafe fn extract(words: &[u64], base: u32, out: &mut Vec<u32>) {
     out.reserve(total + 8);
     let mut n = out.len();
     let ptr = out.as_mut_ptr();
-    let table = POSITIONS.as_ptr();
+    let table = SET_BITS8.as_ptr();
     for (j, &w) in words.iter().enumerate() {
         if w == 0 {
             continue;
