@@ -20,4 +20,7 @@ if [[ -d "$data" ]]; then
 else
     echo "fuzz-seeds: no data directory at $data; golden vectors only" >&2
 fi
-cargo +nightly run --quiet --release --example seeds -- "${args[@]}" "$@"
+# Built at opt-level 0 (FUZZ_SEEDS_OPT_LEVEL): a build of its own, beside
+# the sanitized one of the targets, where the seeds' speed does not matter.
+CARGO_PROFILE_RELEASE_OPT_LEVEL="${FUZZ_SEEDS_OPT_LEVEL:-0}" \
+    cargo +nightly run --quiet --release --example seeds -- "${args[@]}" "$@"

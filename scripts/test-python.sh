@@ -6,6 +6,7 @@
 # LocalCluster with two worker processes, and h5py through the plugins).
 #
 #   scripts/test-python.sh              build, install, test
+#   scripts/test-python.sh --setup      the venv and the requirements alone
 #   scripts/test-python.sh -k zarr      extra arguments go to pytest
 #   PYTHON=python3.12 scripts/test-python.sh   another interpreter for the venv
 set -euo pipefail
@@ -22,6 +23,11 @@ fi
 py="$venv/bin/python"
 "$py" -m pip install --quiet --upgrade pip
 "$py" -m pip install --quiet -r python/requirements-test.txt
+if [[ "${1:-}" == --setup ]]; then
+    # The venv and its requirements alone (downloads, mostly): the suite
+    # starts this while it builds, and waits for it before the build here.
+    exit 0
+fi
 
 # Builds the extension in release mode with maturin (the build backend) and
 # installs it with the Python sources.
