@@ -5,7 +5,9 @@
 
 use super::pool::{Found, Scratch, VIEWS, pooled, with_lists, with_views};
 use super::read::{Filters, List, Single, View, singles, singles_among};
-use super::span::{self, and_count2, and_words, clipped, count, draw_runs, extract, span_end};
+use super::span::{
+    self, and_count2, and_words, count, draw_runs, extend_clipped, extract, span_end,
+};
 use super::{Levels, SHIFT, WORDS, scalar};
 use crate::{Error, Isa};
 
@@ -341,7 +343,7 @@ fn few_runs(
             return walk(isa, lists, from_id >> SHIFT, stop, s, found);
         }
         s.runs.clear();
-        s.runs.extend(clipped(seg, u64::from(from_id), hi));
+        extend_clipped(&mut s.runs, seg, u64::from(from_id), hi);
         for l in lists[1..].iter() {
             s.other.clear();
             l.and_runs(levels, &s.runs, &mut s.other);
@@ -537,7 +539,7 @@ fn span_and(isa: Isa, views: &[View], w: u32, e: u32, s: &mut Scratch, found: &m
     match (views, &mut *found) {
         ([_], _) => {
             s.runs.clear();
-            s.runs.extend(clipped(first, u64::from(lo), hi));
+            extend_clipped(&mut s.runs, first, u64::from(lo), hi);
         }
         ([_, b], Found::Count(n)) => {
             **n += span::and_runs_count(isa, first, b.runs(), lo, last);

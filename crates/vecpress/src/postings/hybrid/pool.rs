@@ -60,8 +60,30 @@ impl Scratch {
         }
     }
 
-    /// Frees buffers too long to keep for the next query.
+    /// Frees buffers too long to keep for the next query: a check of their
+    /// lengths inlined where a query ends, the frees apart.
+    #[inline(always)]
     pub(super) fn trim(&mut self) {
+        let longest = [
+            self.words.capacity(),
+            self.mask.capacity(),
+            self.a.capacity(),
+            self.b.capacity(),
+            self.d.capacity(),
+            self.runs.capacity(),
+            self.other.capacity(),
+            self.few.capacity(),
+            self.at.capacity(),
+        ]
+        .into_iter()
+        .fold(0, usize::max);
+        if longest > KEEP || !self.expanded.is_empty() {
+            self.trim_all();
+        }
+    }
+
+    #[inline(never)]
+    fn trim_all(&mut self) {
         fn trim<T>(v: &mut Vec<T>) {
             if v.capacity() > KEEP {
                 *v = Vec::new();

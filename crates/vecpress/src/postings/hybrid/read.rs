@@ -1156,7 +1156,7 @@ pub(super) fn singles<'r, 'a>(
     for (s, bytes) in room.iter_mut().zip(lists) {
         *s = Single::new(bytes, filters)?;
     }
-    room.sort_unstable_by_key(|s| (!s.gives_ids(), s.n));
+    sort_singles(room);
     let all_runs = filters == Filters::Kept && room.iter().all(Single::is_runs);
     (room.first()?.gives_ids() || all_runs).then_some(&*room)
 }
@@ -1182,8 +1182,30 @@ pub(super) fn singles_among<'r, 'a>(
         }
     }
     let room = &mut room[..k];
-    room.sort_unstable_by_key(|s| (!s.gives_ids(), s.n));
+    sort_singles(room);
     (k >= 2 && (room[0].gives_ids() || room.iter().all(Single::is_runs))).then_some((&*room, taken))
+}
+
+/// Sorts lists of a single block as a query on them takes them: those that
+/// give ids first, shortest first. Two or three (most queries) by compares
+/// in place, where the slice sort is a call.
+fn sort_singles(room: &mut [Single]) {
+    let key = |s: &Single| (!s.gives_ids(), s.n);
+    let order = |room: &mut [Single], i: usize, j: usize| {
+        if key(&room[j]) < key(&room[i]) {
+            room.swap(i, j);
+        }
+    };
+    match room.len() {
+        0 | 1 => {}
+        2 => order(room, 0, 1),
+        3 => {
+            order(room, 0, 1);
+            order(room, 1, 2);
+            order(room, 0, 1);
+        }
+        _ => room.sort_unstable_by_key(key),
+    }
 }
 
 /// A LEB128 varint of at most five bytes, whose value fits in 32 bits.

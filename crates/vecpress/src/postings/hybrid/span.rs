@@ -31,6 +31,38 @@ pub(super) fn clipped(runs: &[[u32; 2]], lo: u64, hi: u64) -> impl Iterator<Item
     })
 }
 
+/// Appends `runs` cut to ids `lo..hi` to `out`. A checked list's runs keep
+/// within their windows, so that a span's cut none of them: where their
+/// least first id, greatest last id and order say so (one pass the
+/// compiler vectorises), they are copied whole. Else each run is written
+/// and kept by its count, into room reserved once, so that the loop takes
+/// no branch and stores no length a run (as an `extend` from [`clipped`]
+/// would).
+pub(super) fn extend_clipped(out: &mut Vec<[u32; 2]>, runs: &[[u32; 2]], lo: u64, hi: u64) {
+    let (least, most, empty) = runs
+        .iter()
+        .fold((u32::MAX, 0, false), |(l, m, e), &[a, b]| {
+            (l.min(a), m.max(b), e | (a > b))
+        });
+    if !empty && u64::from(least) >= lo && u64::from(most) < hi {
+        out.extend_from_slice(runs);
+        return;
+    }
+    out.reserve(runs.len());
+    let start = out.len();
+    let room = &mut out.spare_capacity_mut()[..runs.len()];
+    let mut k = 0;
+    for (i, &[a, b]) in runs.iter().enumerate() {
+        let (a, b) = (u64::from(a).max(lo), u64::from(b).min(hi - 1));
+        // At `k <= i`, within the room; an empty run is written over.
+        room[k.min(i)].write([a as u32, b as u32]);
+        k += usize::from(a <= b);
+    }
+    // SAFETY: the `k` slots after `start` were each written above (a slot
+    // below `k` holds the run that counted it), within the room reserved.
+    unsafe { out.set_len(start + k) };
+}
+
 /// Sets the bits of ids in `runs` (cut to `lo..hi`) in a bitmap of ids
 /// from `lo`.
 pub(super) fn draw_runs(words: &mut [u64], runs: &[[u32; 2]], lo: u64, hi: u64) {

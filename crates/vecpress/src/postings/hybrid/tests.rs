@@ -1466,3 +1466,38 @@ fn a_damaged_index_is_named() {
         assert!(matches!(query(cut, isa), Err(Error::Truncated { .. })));
     }
 }
+
+#[test]
+fn runs_extended_clipped_are_those_clipped() {
+    let mut rng = Rng(29);
+    for round in 0..4000 {
+        // Rising runs within the span (copied whole), rising runs across
+        // its ends, and damaged ones: empty (first above last) or out of
+        // order, each cut as `clipped` cuts it.
+        let mut runs = Vec::new();
+        let mut at = rng.below(50) as u32;
+        for _ in 0..rng.below(40) {
+            let len = rng.below(12) as u32;
+            runs.push([at, at + len]);
+            at += len + 1 + rng.below(20) as u32;
+        }
+        if round % 4 == 3 && !runs.is_empty() {
+            let i = rng.below(runs.len() as u64) as usize;
+            runs[i].reverse();
+            let j = rng.below(runs.len() as u64) as usize;
+            runs.swap(i, j);
+        }
+        let (lo, hi) = if round % 2 == 0 {
+            (0, u64::from(u32::MAX) + 1)
+        } else {
+            let lo = rng.below(300);
+            (lo, lo + 1 + rng.below(400))
+        };
+        let before = vec![[7, 9]; rng.below(3) as usize];
+        let mut want = before.clone();
+        want.extend(span::clipped(&runs, lo, hi));
+        let mut got = before;
+        span::extend_clipped(&mut got, &runs, lo, hi);
+        assert_eq!(got, want, "runs {runs:?}, ids {lo}..{hi}");
+    }
+}

@@ -5,7 +5,7 @@ use super::hits::Hits;
 use super::pool::{Scratch, VIEWS, pooled, with_lists};
 use super::read::{Filters, List, Single, View, singles};
 use super::scalar::or_runs;
-use super::span::{CHUNK, clipped, draw_runs, expand, extract, or_words, span_end};
+use super::span::{CHUNK, draw_runs, expand, extend_clipped, extract, or_words, span_end};
 use super::{Levels, SHIFT, WINDOWS, WORDS};
 use crate::{Error, Isa};
 
@@ -260,9 +260,8 @@ fn or_runs_of(views: &[View], lo: u64, hi: u64, s: &mut Scratch) {
         or_runs(&s.runs, v.runs(), &mut s.other);
         core::mem::swap(&mut s.runs, &mut s.other);
     }
-    // Cut as `expand` cuts a span's runs: a checked list's runs keep
-    // within their windows, so this cuts none of them.
+    // Cut as `expand` cuts a span's runs.
     s.other.clear();
-    s.other.extend(clipped(&s.runs, lo, hi));
+    extend_clipped(&mut s.other, &s.runs, lo, hi);
     core::mem::swap(&mut s.runs, &mut s.other);
 }

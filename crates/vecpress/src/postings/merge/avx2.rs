@@ -114,9 +114,9 @@ pub(super) unsafe fn union(a: &[u32], b: &[u32], out: &mut Vec<u32>) {
     // then with the other, each value once, none equal to the last out.
     let (ra, rb) = (&a[i..], &b[j..]);
     let (short, long) = if ra.len() < 8 { (ra, rb) } else { (rb, ra) };
-    let mut head = Vec::with_capacity(16);
-    scalar::union(&carry, short, &mut head);
-    scalar::union(&head, long, out);
+    let mut head = [0u32; 16];
+    let n = scalar::union_into(&carry, short, None, &mut head);
+    scalar::union(&head[..n], long, out);
 }
 
 /// The eight least of `x` and `y` (each sorted), sorted, and the eight

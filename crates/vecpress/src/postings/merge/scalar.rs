@@ -125,12 +125,21 @@ pub(super) fn union(x: &[u32], y: &[u32], out: &mut Vec<u32>) {
         return union_skewed(short, long, out);
     }
     let start = out.len();
-    let mut last = out.last().copied();
-    // Written in place, then cut to what was kept: a value equal to the
-    // one before it is written over by the next.
+    let last = out.last().copied();
+    // Written in place, then cut to what was kept.
     out.resize(start + x.len() + y.len(), 0);
-    let dst = &mut out[start..];
+    let k = union_into(x, y, last, &mut out[start..]);
+    out.truncate(start + k);
+}
+
+/// The union of `x` and `y` (sorted) at the front of `dst` (room for both),
+/// each value once, none equal to `last`; how many. The SIMD unions' tail
+/// takes its carried values with the shorter list's last into an array on
+/// the stack this way, where a vector would be an allocation a call.
+#[inline(always)]
+pub(super) fn union_into(x: &[u32], y: &[u32], mut last: Option<u32>, dst: &mut [u32]) -> usize {
     let (mut i, mut j, mut k) = (0, 0, 0);
+    // A value equal to the one before it is written over by the next.
     let mut put = |v: u32, k: &mut usize| {
         dst[*k] = v;
         *k += usize::from(last != Some(v));
@@ -145,7 +154,7 @@ pub(super) fn union(x: &[u32], y: &[u32], out: &mut Vec<u32>) {
     for &v in x[i..].iter().chain(&y[j..]) {
         put(v, &mut k);
     }
-    out.truncate(start + k);
+    k
 }
 
 /// Whether one list is over [`SKEW`] times longer than the other.
