@@ -87,19 +87,22 @@ report() {
 jobs=${FUZZ_JOBS:-$(nproc)}
 failed=()
 declare -A running=()
+# Waits for one of the running targets to end and reports it.
+reap() {
+    local done_pid status
+    wait -n -p done_pid && status=0 || status=$?
+    report "${running[$done_pid]}" "$status"
+    unset "running[$done_pid]"
+}
 for t in $targets; do
     while (( ${#running[@]} >= jobs )); do
-        wait -n -p done_pid && status=0 || status=$?
-        report "${running[$done_pid]}" "$status"
-        unset "running[$done_pid]"
+        reap
     done
     run "$t" &
     running[$!]=$t
 done
 while (( ${#running[@]} )); do
-    wait -n -p done_pid && status=0 || status=$?
-    report "${running[$done_pid]}" "$status"
-    unset "running[$done_pid]"
+    reap
 done
 if (( ${#failed[@]} )); then
     echo "fuzz: failed: ${failed[*]} (inputs in fuzz/artifacts/)" >&2

@@ -61,23 +61,37 @@ impl Scratch {
     }
 
     /// Frees buffers too long to keep for the next query: a check of their
-    /// lengths inlined where a query ends, the frees apart.
+    /// lengths inlined where a query ends, the frees apart. Both name
+    /// every field (no `..`), so that a buffer added to the scratch does
+    /// not build until both trim it.
     #[inline(always)]
     pub(super) fn trim(&mut self) {
+        let Scratch {
+            words,
+            mask,
+            a,
+            b,
+            d,
+            runs,
+            other,
+            few,
+            at,
+            expanded,
+        } = self;
         let longest = [
-            self.words.capacity(),
-            self.mask.capacity(),
-            self.a.capacity(),
-            self.b.capacity(),
-            self.d.capacity(),
-            self.runs.capacity(),
-            self.other.capacity(),
-            self.few.capacity(),
-            self.at.capacity(),
+            words.capacity(),
+            mask.capacity(),
+            a.capacity(),
+            b.capacity(),
+            d.capacity(),
+            runs.capacity(),
+            other.capacity(),
+            few.capacity(),
+            at.capacity(),
         ]
         .into_iter()
         .fold(0, usize::max);
-        if longest > KEEP || !self.expanded.is_empty() {
+        if longest > KEEP || !expanded.is_empty() {
             self.trim_all();
         }
     }
@@ -89,16 +103,28 @@ impl Scratch {
                 *v = Vec::new();
             }
         }
-        trim(&mut self.words);
-        trim(&mut self.mask);
-        trim(&mut self.a);
-        trim(&mut self.b);
-        trim(&mut self.d);
-        trim(&mut self.runs);
-        trim(&mut self.other);
-        trim(&mut self.few);
-        trim(&mut self.at);
-        self.expanded.iter_mut().for_each(trim);
+        let Scratch {
+            words,
+            mask,
+            a,
+            b,
+            d,
+            runs,
+            other,
+            few,
+            at,
+            expanded,
+        } = self;
+        trim(words);
+        trim(mask);
+        trim(a);
+        trim(b);
+        trim(d);
+        trim(runs);
+        trim(other);
+        trim(few);
+        trim(at);
+        expanded.iter_mut().for_each(trim);
     }
 }
 

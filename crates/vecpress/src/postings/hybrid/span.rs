@@ -31,20 +31,27 @@ pub(super) fn clipped(runs: &[[u32; 2]], lo: u64, hi: u64) -> impl Iterator<Item
     })
 }
 
-/// Appends `runs` cut to ids `lo..hi` to `out`. A checked list's runs keep
-/// within their windows, so that a span's cut none of them: where their
-/// least first id, greatest last id and order say so (one pass the
-/// compiler vectorises), they are copied whole. Else each run is written
-/// and kept by its count, into room reserved once, so that the loop takes
-/// no branch and stores no length a run (as an `extend` from [`clipped`]
-/// would).
-pub(super) fn extend_clipped(out: &mut Vec<[u32; 2]>, runs: &[[u32; 2]], lo: u64, hi: u64) {
+/// Whether cutting `runs` to ids `lo..hi` leaves them as they are: every
+/// run lies inside and none is empty. A checked list's runs keep within
+/// their windows, so a span's cut mostly cuts none; one pass over their
+/// least first id, greatest last id and order (which the compiler
+/// vectorises) says so, where a cut run by run takes a compare and a
+/// store each.
+fn uncut(runs: &[[u32; 2]], lo: u64, hi: u64) -> bool {
     let (least, most, empty) = runs
         .iter()
         .fold((u32::MAX, 0, false), |(l, m, e), &[a, b]| {
             (l.min(a), m.max(b), e | (a > b))
         });
-    if !empty && u64::from(least) >= lo && u64::from(most) < hi {
+    !empty && u64::from(least) >= lo && u64::from(most) < hi
+}
+
+/// Appends `runs` cut to ids `lo..hi` to `out`: copied whole where the cut
+/// leaves them ([`uncut`]); else each run is written and kept by its
+/// count, into room reserved once, so that the loop takes no branch and
+/// stores no length a run (as an `extend` from [`clipped`] would).
+pub(super) fn extend_clipped(out: &mut Vec<[u32; 2]>, runs: &[[u32; 2]], lo: u64, hi: u64) {
+    if uncut(runs, lo, hi) {
         out.extend_from_slice(runs);
         return;
     }
@@ -61,6 +68,24 @@ pub(super) fn extend_clipped(out: &mut Vec<[u32; 2]>, runs: &[[u32; 2]], lo: u64
     // SAFETY: the `k` slots after `start` were each written above (a slot
     // below `k` holds the run that counted it), within the room reserved.
     unsafe { out.set_len(start + k) };
+}
+
+/// Cuts `runs` to ids `lo..hi` where they are, as [`extend_clipped`]
+/// appends them cut: nothing to do where the cut leaves them, else the
+/// same loop with no branch, each run read before the slot it may go to
+/// (at or below its own) is written.
+pub(super) fn clip_in_place(runs: &mut Vec<[u32; 2]>, lo: u64, hi: u64) {
+    if uncut(runs, lo, hi) {
+        return;
+    }
+    let mut k = 0;
+    for i in 0..runs.len() {
+        let [a, b] = runs[i];
+        let (a, b) = (u64::from(a).max(lo), u64::from(b).min(hi - 1));
+        runs[k.min(i)] = [a as u32, b as u32];
+        k += usize::from(a <= b);
+    }
+    runs.truncate(k);
 }
 
 /// Sets the bits of ids in `runs` (cut to `lo..hi`) in a bitmap of ids

@@ -1468,7 +1468,7 @@ fn a_damaged_index_is_named() {
 }
 
 #[test]
-fn runs_extended_clipped_are_those_clipped() {
+fn runs_extended_or_cut_in_place_are_those_clipped() {
     let mut rng = Rng(29);
     for round in 0..4000 {
         // Rising runs within the span (copied whole), rising runs across
@@ -1499,5 +1499,11 @@ fn runs_extended_clipped_are_those_clipped() {
         let mut got = before;
         span::extend_clipped(&mut got, &runs, lo, hi);
         assert_eq!(got, want, "runs {runs:?}, ids {lo}..{hi}");
+        let mut cut = runs.clone();
+        span::clip_in_place(&mut cut, lo, hi);
+        assert!(
+            span::clipped(&runs, lo, hi).eq(cut.iter().copied()),
+            "runs {runs:?} cut in place, ids {lo}..{hi}"
+        );
     }
 }

@@ -5,7 +5,7 @@ use super::hits::Hits;
 use super::pool::{Scratch, VIEWS, pooled, with_lists};
 use super::read::{Filters, List, Single, View, singles};
 use super::scalar::or_runs;
-use super::span::{CHUNK, draw_runs, expand, extend_clipped, extract, or_words, span_end};
+use super::span::{CHUNK, clip_in_place, draw_runs, expand, extract, or_words, span_end};
 use super::{Levels, SHIFT, WINDOWS, WORDS};
 use crate::{Error, Isa};
 
@@ -261,7 +261,5 @@ fn or_runs_of(views: &[View], lo: u64, hi: u64, s: &mut Scratch) {
         core::mem::swap(&mut s.runs, &mut s.other);
     }
     // Cut as `expand` cuts a span's runs.
-    s.other.clear();
-    extend_clipped(&mut s.other, &s.runs, lo, hi);
-    core::mem::swap(&mut s.runs, &mut s.other);
+    clip_in_place(&mut s.runs, lo, hi);
 }
