@@ -124,9 +124,9 @@ impl<'a> DeltaCursor<'a> {
         let rest = &self.data[self.pos..];
         let mut prev = self.acc;
         if m <= SHORT_BLOCK {
-            // A short block (most posting lists are short) takes masked
-            // loads and stores in place of the kernels' tails; if its data
-            // is cut short, the checked path below says where.
+            // A short block (most posting lists are short) takes the
+            // short-stream kernel, with no tail; if its data is cut short,
+            // the checked path below says where.
             if let Some((used, last)) =
                 decode::short_delta::<Codes1234>(self.short, ctrl, rest, values, m, prev)
             {
@@ -137,9 +137,9 @@ impl<'a> DeltaCursor<'a> {
                 return Ok(true);
             }
         }
-        // Without that kernel, a short block decodes in 16-byte steps at
-        // every x86 level: the wider kernels' setup (their tables loaded
-        // into registers) costs more than such a block's decoding
+        // Where that kernel declines, a short block decodes in 16-byte
+        // steps at every x86 level: the wider kernels' setup (their tables
+        // loaded into registers) costs more than such a block's decoding
         // (perf/queries-amd-25-17.md).
         let isa = if m <= SHORT_BLOCK && self.isa > Isa::Sse41 && cfg!(target_arch = "x86_64") {
             Isa::Sse41

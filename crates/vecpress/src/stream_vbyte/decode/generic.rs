@@ -222,6 +222,96 @@ unsafe fn last_groups<W: Vector, V: Variant, const DELTA: bool>(
     (key + 1, pos + len)
 }
 
+/// Decodes the `n` gaps of a short stream (`control` its control bytes,
+/// `data` what follows them) into their running sum from `prev`, the first
+/// `n` of `out`, 16 bytes a step with no tail: each group's data read from
+/// the window of 16 bytes at its start, or at the end of the data where
+/// fewer than 16 remain (its mask's indices moved up by where it starts
+/// there, as [`last_groups`] reads the last groups; a whole data shorter
+/// than 16 is one window, read once), the partial group's codes past `n`
+/// counting no bytes. Values are stored four at a time, past `n` too where
+/// `out` has room for them. Returns the data bytes consumed and the last
+/// value, or `None` when the data ends before the values do (`out` may
+/// hold some of them). Its branches depend on the count alone, where the
+/// kernels' loops, their last groups and the scalar tail take many for a
+/// list of a few dozen values.
+///
+/// # Safety
+/// The CPU supports `W`; `n <= out.len()`; `control.len() >= n.div_ceil(4)`.
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+pub(super) unsafe fn short_delta<W: Vector, V: Variant>(
+    control: &[u8],
+    data: &[u8],
+    out: &mut [u32],
+    n: usize,
+    prev: u32,
+) -> Option<(usize, u32)> {
+    debug_assert!(n <= out.len() && control.len() >= n.div_ceil(4));
+    let end = data.len();
+    // A data shorter than 16 bytes is one window, read once.
+    // SAFETY: the CPU supports W (the caller's promise).
+    let small = (end < 16).then(|| unsafe { W::from_u128(short_le(data)) });
+    let window = |pos: usize| -> (W, u8) {
+        match small {
+            Some(bytes) => (bytes, pos as u8),
+            None => {
+                let base = pos.min(end - 16);
+                // SAFETY: the 16 bytes at `base <= end - 16` are in `data`;
+                // the CPU supports W.
+                let bytes = unsafe { W::load(data.as_ptr().add(base)) };
+                (bytes, (pos - base) as u8)
+            }
+        }
+    };
+    // The group's data at window bytes `shift..shift + len`, inside it when
+    // `len <= end - pos`: its mask's indices stay below 16 after the move.
+    let decode = |k: usize, (bytes, shift): (W, u8), acc: &mut W| {
+        // SAFETY: the row is inside DECODE (256 rows of 16 bytes); the CPU
+        // supports W.
+        unsafe { running::<W, true>(bytes.shuffle(row::<W, V>(k).add_sat_u8(shift)), acc) }
+    };
+    // SAFETY: the CPU supports W.
+    let mut acc = unsafe { W::splat_u32(prev) };
+    let mut pos = 0;
+    let groups = n / 4;
+    for (key, &c) in control[..groups].iter().enumerate() {
+        let k = usize::from(c);
+        let len = usize::from(V::LENGTH[k]);
+        if len > end - pos {
+            return None;
+        }
+        let values = decode(k, window(pos), &mut acc);
+        // SAFETY: `out` holds the group's 4 values (4 key + 4 <= n <=
+        // out.len()); the CPU supports W.
+        unsafe { values.store(out.as_mut_ptr().add(4 * key).cast()) };
+        pos += len;
+    }
+    let rest = n % 4;
+    if rest == 0 {
+        // SAFETY: the CPU supports W.
+        return Some((pos, unsafe { acc.last_u32() }));
+    }
+    // The partial group: its codes past `n` (zeroed) count no bytes.
+    let k = usize::from(control[groups] & !(0xff << (2 * rest)));
+    let len = usize::from(V::LENGTH[k]) - (4 - rest) * V::LENS[0];
+    if len > end - pos {
+        return None;
+    }
+    let values = decode(k, window(pos), &mut acc);
+    let tail = &mut out[4 * groups..];
+    if tail.len() >= 4 {
+        // SAFETY: `tail` holds 4 values; the CPU supports W.
+        unsafe { values.store(tail.as_mut_ptr().cast()) };
+        return Some((pos + len, tail[rest - 1]));
+    }
+    let mut last = [0u32; 4];
+    // SAFETY: `last` holds 16 bytes; the CPU supports W.
+    unsafe { values.store(last.as_mut_ptr().cast()) };
+    tail[..rest].copy_from_slice(&last[..rest]);
+    Some((pos + len, last[rest - 1]))
+}
+
 /// The bytes of `data` (fewer than 16) as a little-endian number, from two
 /// overlapping loads (no copy through memory that a vector load would then
 /// wait on).

@@ -87,10 +87,11 @@ pub(super) fn short_lists_delta<V: Variant>(
 
 /// Decodes a short stream's `n` gaps (`control` its control bytes, at
 /// least a byte per four values; `data` what follows) into their running
-/// sum from `prev`, the first `n` of `out`, with the AVX-512 kernel made
-/// for short streams, which may write the rest of `out` too; returns the
-/// data bytes consumed and the last value, or `None` when the data ends
-/// too soon or `isa` has no such kernel (`out` may then hold some values).
+/// sum from `prev`, the first `n` of `out`, with a kernel made for short
+/// streams (AVX-512's, or the 16-byte one at the SSE4.1 and AVX2 levels),
+/// which may write the rest of `out` too; returns the data bytes consumed
+/// and the last value, or `None` when the data ends too soon or `isa` has
+/// no such kernel (`out` may then hold some values).
 // Elsewhere than x86-64 no level has the kernel.
 #[cfg_attr(not(target_arch = "x86_64"), allow(unused_variables))]
 pub(super) fn short_delta<V: Variant>(
@@ -107,6 +108,9 @@ pub(super) fn short_delta<V: Variant>(
         // SAFETY: `isa` came from `Isa::best()`, `Isa::check()` or `tune::isa()`, so the CPU
         // has its features; `out` and `control` are long enough (asserted).
         Isa::Avx512 => unsafe { avx512::short_block_delta::<V>(control, data, out, n, prev) },
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: as above (the AVX2 level has SSE4.1's features).
+        Isa::Sse41 | Isa::Avx2 => unsafe { sse41::short_delta::<V>(control, data, out, n, prev) },
         _ => None,
     }
 }
@@ -154,27 +158,39 @@ mod tests {
         }
     }
 
-    /// The short-stream kernel against the scalar decode, for every count
-    /// it takes and gaps of every byte length: the first `n` values, the
-    /// last returned, the bytes consumed, with `out` exactly `n` long (the
-    /// values past it untouched) or with room to a multiple of 16 (its
-    /// whole stores); a stream cut short gives `None`.
+    /// The short-stream kernels against the scalar decode, at every level
+    /// that has one, for every count they take and gaps of every byte
+    /// length: the first `n` values, the last returned, the bytes consumed,
+    /// with `out` exactly `n` long (the values past it untouched) or with
+    /// room to a multiple of 16 (their whole stores), with the data ending
+    /// where the stream does or going on (as a list's bytes go on with the
+    /// next list's); a stream cut short gives `None`. And the 0124 variant
+    /// (zero gaps take no byte) against its scalar decode.
     #[test]
     fn short_kernel_is_the_scalar_decode_with_or_without_room() {
-        use crate::stream_vbyte::{SHORT, decode_delta_with, encode_delta_to_vec};
-        if Isa::Avx512.check().is_err() {
-            eprintln!("skipped: no AVX-512 level");
+        use crate::stream_vbyte::{
+            SHORT, decode_delta_with, encode_delta_0124_to_vec, encode_delta_to_vec,
+        };
+        let levels: Vec<Isa> = Isa::available()
+            .iter()
+            .copied()
+            .filter(|&isa| short_delta::<Codes1234>(isa, &[0], &[1], &mut [0; 16], 1, 0).is_some())
+            .collect();
+        if levels.is_empty() {
+            eprintln!("skipped: no level with a short-stream kernel");
             return;
         }
         let mut x = 0x2545_f491_u32;
-        for n in 1..=SHORT {
+        for n in (1..=SHORT).chain(1..=SHORT) {
             let mut v = 7u32;
             let values: Vec<u32> = (0..n)
                 .map(|_| {
                     x ^= x << 13;
                     x ^= x >> 17;
                     x ^= x << 5;
-                    v = v.wrapping_add(x >> (8 * (x % 4)));
+                    // Mostly one-byte gaps (short data, read as one window)
+                    // the second time round.
+                    v = v.wrapping_add(x >> (8 * (x % 4) + 24 * u32::from(v % 2 == 1)));
                     v
                 })
                 .collect();
@@ -183,22 +199,44 @@ mod tests {
             let mut want = vec![0u32; n];
             decode_delta_with(Isa::Scalar, &bytes, &mut want, prev).unwrap();
             let (control, data) = bytes.split_at(control_len(n));
-            for room in [n, n.next_multiple_of(16)] {
-                let mut out = vec![u32::MAX; room + 16];
-                let got =
-                    short_delta::<Codes1234>(Isa::Avx512, control, data, &mut out[..room], n, prev);
-                assert_eq!(got, Some((data.len(), want[n - 1])), "{n} {room}");
-                assert_eq!(out[..n], want[..], "{n} {room}");
-                assert!(out[room..].iter().all(|&v| v == u32::MAX), "{n} {room}");
-                let cut = short_delta::<Codes1234>(
-                    Isa::Avx512,
-                    control,
-                    &data[..data.len() - 1],
-                    &mut out[..room],
-                    n,
-                    prev,
-                );
-                assert_eq!(cut, None, "{n} {room}");
+            let mut longer = data.to_vec();
+            longer.extend_from_slice(&[0xa5; 20]);
+            for &isa in &levels {
+                for room in [n, n.next_multiple_of(16)] {
+                    for data in [data, &longer[..data.len() + 3], &longer[..]] {
+                        let mut out = vec![u32::MAX; room + 16];
+                        let got =
+                            short_delta::<Codes1234>(isa, control, data, &mut out[..room], n, prev);
+                        let case = format!("{isa:?} n {n} room {room} data {}", data.len());
+                        assert_eq!(
+                            got,
+                            Some((bytes.len() - control.len(), want[n - 1])),
+                            "{case}"
+                        );
+                        assert_eq!(out[..n], want[..], "{case}");
+                        assert!(out[room..].iter().all(|&v| v == u32::MAX), "{case}");
+                    }
+                    let mut out = vec![u32::MAX; room];
+                    let cut = &data[..data.len() - 1];
+                    let got = short_delta::<Codes1234>(isa, control, cut, &mut out, n, prev);
+                    assert_eq!(got, None, "{isa:?} {n} {room}");
+                }
+                // The 0124 variant: its values' running sum against the
+                // scalar decode of the same stream.
+                let sums: Vec<u32> = values
+                    .iter()
+                    .scan(prev, |v, &g| {
+                        *v += g % 3 * (g >> 20);
+                        Some(*v)
+                    })
+                    .collect();
+                let bytes = encode_delta_0124_to_vec(&sums, prev);
+                let (control, data) = bytes.split_at(control_len(n));
+                let want = sums;
+                let mut out = vec![0u32; n.next_multiple_of(16)];
+                let got = short_delta::<Codes0124>(isa, control, data, &mut out, n, prev);
+                assert_eq!(got, Some((data.len(), want[n - 1])), "0124 {isa:?} {n}");
+                assert_eq!(out[..n], want[..], "0124 {isa:?} {n}");
             }
         }
     }

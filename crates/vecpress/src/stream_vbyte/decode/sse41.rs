@@ -24,3 +24,23 @@ pub(super) unsafe fn decode<V: Variant, const DELTA: bool>(
     // SAFETY: the CPU has SSSE3 and SSE4.1; the caller sizes `out`.
     unsafe { decode_groups::<__m128i, V, DELTA>(control, data, out, 0, 0, prev, &Sums16) }
 }
+
+/// The short-stream kernel ([`generic::short_delta`](super::generic::short_delta))
+/// at the SSE4.1 level, which the AVX2 level runs too: a short stream
+/// takes a few 16-byte steps, where the AVX2 kernel's pairs of groups and
+/// their set-up would cost more than they save.
+///
+/// # Safety
+/// The CPU has every feature of `Isa::Sse41`; `n <= out.len()`;
+/// `control.len() >= n.div_ceil(4)`.
+#[target_feature(enable = "sse2,ssse3,sse4.1")]
+pub(super) unsafe fn short_delta<V: Variant>(
+    control: &[u8],
+    data: &[u8],
+    out: &mut [u32],
+    n: usize,
+    prev: u32,
+) -> Option<(usize, u32)> {
+    // SAFETY: the CPU has SSSE3 and SSE4.1; the caller's promises.
+    unsafe { super::generic::short_delta::<__m128i, V>(control, data, out, n, prev) }
+}
