@@ -261,17 +261,8 @@ impl OneByteRuns<__m128i> for TinyRuns {
     }
 }
 
-/// The most values a list may hold for [`short_lists_delta`]: longer lists
-/// go through the kernels, whose set-up a list this short would not repay.
-const SHORT_LIST: usize = 64;
-
-/// Decodes delta-coded lists, each whole stream in `bytes` from its
-/// `(start, count)` and its values the running sum of its gaps from 0,
-/// one after another into `out`, while each holds at most [`SHORT_LIST`]
-/// values and all its bytes are there ([`short_delta`]); returns how many
-/// lists it decoded and the values it wrote. The list it stops at is the
-/// caller's. It may write values past those it decodes (of no use), as
-/// far as `out` goes.
+/// [`short_lists`](super::generic::short_lists) with the AVX-512
+/// short-stream kernel ([`short_delta`]).
 ///
 /// # Safety
 /// The CPU has every feature of `Isa::Avx512`.
@@ -285,23 +276,12 @@ pub(in crate::stream_vbyte) unsafe fn short_lists_delta<V: Variant>(
 ) -> (usize, usize) {
     // SAFETY: AVX-512 F per the caller.
     let prefix = unsafe { Prefix16::new() };
-    let mut at = 0;
-    for (i, &(start, n)) in lists.iter().enumerate() {
-        let clen = n.div_ceil(4);
-        if n > SHORT_LIST || start > bytes.len() || clen > bytes.len() - start || n > out.len() - at
-        {
-            return (i, at);
-        }
-        let (control, data) = bytes[start..].split_at(clen);
+    super::generic::short_lists(bytes, lists, out, |control, data, out, n| {
         // SAFETY: the CPU has the features (the caller's promise); `control`
-        // holds a byte per four values of the list, `out[at..]` `n` values
-        // at least. Values it stores past them are the next lists' to write.
-        if unsafe { short_delta::<V>(control, data, &mut out[at..], n, 0, &prefix) }.is_none() {
-            return (i, at);
-        }
-        at += n;
-    }
-    (lists.len(), at)
+        // holds a byte per four values of the list, `out` `n` values at
+        // least (as `short_lists` checks).
+        unsafe { short_delta::<V>(control, data, out, n, 0, &prefix) }
+    })
 }
 
 /// Decodes the `n` gaps of a stream, `control` its control bytes and `data`

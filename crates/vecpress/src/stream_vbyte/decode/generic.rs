@@ -312,6 +312,44 @@ pub(super) unsafe fn short_delta<W: Vector, V: Variant>(
     Some((pos + len, last[rest - 1]))
 }
 
+/// The most values a list may hold for [`short_lists`]: longer lists go
+/// through the kernels, whose set-up a list this short would not repay.
+#[cfg(target_arch = "x86_64")]
+pub(super) const SHORT_LIST: usize = 64;
+
+/// Decodes delta-coded lists, each whole stream in `bytes` from its
+/// `(start, count)` and its values the running sum of its gaps from 0,
+/// one after another into `out`, by a short-stream kernel (`kernel(control,
+/// data, out, n)`, as [`short_delta`]), while each holds at most
+/// [`SHORT_LIST`] values and all its bytes are there; returns how many
+/// lists it decoded and the values it wrote. The list it stops at is the
+/// caller's. It may write values past those it decodes (of no use), as
+/// far as `out` goes. Inlined into each level's function, with its kernel.
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+pub(super) fn short_lists(
+    bytes: &[u8],
+    lists: &[(usize, usize)],
+    out: &mut [u32],
+    mut kernel: impl FnMut(&[u8], &[u8], &mut [u32], usize) -> Option<(usize, u32)>,
+) -> (usize, usize) {
+    let mut at = 0;
+    for (i, &(start, n)) in lists.iter().enumerate() {
+        let clen = n.div_ceil(4);
+        if n > SHORT_LIST || start > bytes.len() || clen > bytes.len() - start || n > out.len() - at
+        {
+            return (i, at);
+        }
+        let (control, data) = bytes[start..].split_at(clen);
+        // Values stored past the list's are the next lists' to write.
+        if kernel(control, data, &mut out[at..], n).is_none() {
+            return (i, at);
+        }
+        at += n;
+    }
+    (lists.len(), at)
+}
+
 /// The bytes of `data` (fewer than 16) as a little-endian number, from two
 /// overlapping loads (no copy through memory that a vector load would then
 /// wait on).

@@ -66,8 +66,8 @@ pub(super) fn bulk<V: Variant, const DELTA: bool>(
 }
 
 /// Decodes delta-coded lists from the first while each is short and whole
-/// (see `avx512::short_lists_delta`), one after another into `out`; returns
-/// (lists, values) decoded: none at a level without that kernel.
+/// (see `generic::short_lists`), one after another into `out`; returns
+/// (lists, values) decoded: none at a level without a short-stream kernel.
 // Elsewhere than x86-64 no level has the kernel.
 #[cfg_attr(not(target_arch = "x86_64"), allow(unused_variables))]
 pub(super) fn short_lists_delta<V: Variant>(
@@ -81,6 +81,9 @@ pub(super) fn short_lists_delta<V: Variant>(
         // SAFETY: `isa` came from `Isa::best()`, `Isa::check()` or `tune::isa()`, so the CPU
         // has its features; the caller sizes `out` for every list.
         Isa::Avx512 => unsafe { avx512::short_lists_delta::<V>(bytes, lists, out) },
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: as above (the AVX2 level has SSE4.1's features).
+        Isa::Sse41 | Isa::Avx2 => unsafe { sse41::short_lists_delta::<V>(bytes, lists, out) },
         _ => (0, 0),
     }
 }

@@ -44,3 +44,22 @@ pub(super) unsafe fn short_delta<V: Variant>(
     // SAFETY: the CPU has SSSE3 and SSE4.1; the caller's promises.
     unsafe { super::generic::short_delta::<__m128i, V>(control, data, out, n, prev) }
 }
+
+/// [`short_lists`](super::generic::short_lists) with the 16-byte
+/// short-stream kernel, at the SSE4.1 and AVX2 levels.
+///
+/// # Safety
+/// The CPU has every feature of `Isa::Sse41`.
+#[target_feature(enable = "sse2,ssse3,sse4.1")]
+pub(super) unsafe fn short_lists_delta<V: Variant>(
+    bytes: &[u8],
+    lists: &[(usize, usize)],
+    out: &mut [u32],
+) -> (usize, usize) {
+    super::generic::short_lists(bytes, lists, out, |control, data, out, n| {
+        // SAFETY: the CPU has SSSE3 and SSE4.1 (the caller's promise);
+        // `control` holds a byte per four values of the list, `out` `n`
+        // values at least (as `short_lists` checks).
+        unsafe { super::generic::short_delta::<__m128i, V>(control, data, out, n, 0) }
+    })
+}
