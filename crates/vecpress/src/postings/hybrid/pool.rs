@@ -61,11 +61,32 @@ impl Scratch {
     }
 
     /// Frees buffers too long to keep for the next query: a check of their
-    /// lengths inlined where a query ends, the frees apart. Both name
-    /// every field (no `..`), so that a buffer added to the scratch does
-    /// not build until both trim it.
+    /// lengths inlined where a query ends, the frees apart.
     #[inline(always)]
     pub(super) fn trim(&mut self) {
+        if self.buffers(false) > KEEP {
+            self.trim_all();
+        }
+    }
+
+    #[inline(never)]
+    fn trim_all(&mut self) {
+        self.buffers(true);
+    }
+
+    /// The longest buffer's capacity (past [`KEEP`] where a union expanded
+    /// runs), each buffer longer than that freed with `free`. It names
+    /// every field (no `..`), so that a buffer added to the scratch does
+    /// not build until it is listed here.
+    #[inline(always)]
+    fn buffers(&mut self, free: bool) -> usize {
+        fn one<T>(v: &mut Vec<T>, free: bool) -> usize {
+            let capacity = v.capacity();
+            if free && capacity > KEEP {
+                *v = Vec::new();
+            }
+            capacity
+        }
         let Scratch {
             words,
             mask,
@@ -79,52 +100,27 @@ impl Scratch {
             expanded,
         } = self;
         let longest = [
-            words.capacity(),
-            mask.capacity(),
-            a.capacity(),
-            b.capacity(),
-            d.capacity(),
-            runs.capacity(),
-            other.capacity(),
-            few.capacity(),
-            at.capacity(),
+            one(words, free),
+            one(mask, free),
+            one(a, free),
+            one(b, free),
+            one(d, free),
+            one(runs, free),
+            one(other, free),
+            one(few, free),
+            one(at, free),
         ]
         .into_iter()
         .fold(0, usize::max);
-        if longest > KEEP || !expanded.is_empty() {
-            self.trim_all();
+        if expanded.is_empty() {
+            return longest;
         }
-    }
-
-    #[inline(never)]
-    fn trim_all(&mut self) {
-        fn trim<T>(v: &mut Vec<T>) {
-            if v.capacity() > KEEP {
-                *v = Vec::new();
+        if free {
+            for v in expanded.iter_mut() {
+                one(v, true);
             }
         }
-        let Scratch {
-            words,
-            mask,
-            a,
-            b,
-            d,
-            runs,
-            other,
-            few,
-            at,
-            expanded,
-        } = self;
-        trim(words);
-        trim(mask);
-        trim(a);
-        trim(b);
-        trim(d);
-        trim(runs);
-        trim(other);
-        trim(few);
-        trim(at);
-        expanded.iter_mut().for_each(trim);
+        usize::MAX
     }
 }
 
