@@ -51,8 +51,9 @@
 //! the bitmap, a bitmap where it takes less than twice the gaps; and runs
 //! or gaps that cut a stretch of the other form take that form, unless
 //! they save more than the headers of the blocks the cut makes. Windows
-//! left to gaps become arrays, which a query reads without a decode, as
-//! far as the list's [`Room`] allows: by default where they take no more
+//! left to gaps become arrays, which a query reads without a decode, the
+//! windows of a chunk of 65,536 ids together (so that arrays and gaps do
+//! not take turns, a block each), as far as the list's [`Room`] allows: by default where they take no more
 //! bytes than the gaps, with [`Room::Roaring`] up to the bytes of the
 //! list's Roaring bitmap; and only where a list holds dozens of ids in
 //! 65,536, so that arrays do not cut its blocks small. Adjacent bitmap

@@ -133,6 +133,97 @@ fn arrays_fill_the_room_a_list_has() {
     assert!(with_arrays > 20, "{with_arrays}");
 }
 
+/// Each block of a list of gaps and arrays: its kind and its ids.
+fn blocks_of(bytes: &[u8]) -> Vec<(u32, Vec<u32>)> {
+    fn varint(bytes: &[u8], at: &mut usize) -> u32 {
+        let (mut v, mut shift) = (0, 0);
+        loop {
+            let b = bytes[*at];
+            *at += 1;
+            v |= u32::from(b & 0x7f) << shift;
+            if b < 0x80 {
+                return v;
+            }
+            shift += 7;
+        }
+    }
+    let mut at = 0;
+    let count = varint(bytes, &mut at);
+    if count >= super::read::INDEXED {
+        at += 8 * count as usize;
+    }
+    let mut before = 0;
+    let mut blocks = Vec::new();
+    for _ in 0..count {
+        let head = varint(bytes, &mut at);
+        let (kind, n) = (head & 3, (head >> 2) as usize);
+        let mut ids = vec![0; n];
+        match kind {
+            GAPS => {
+                varint(bytes, &mut at);
+                let len = varint(bytes, &mut at) as usize;
+                stream_vbyte::decode_delta(&bytes[at..at + len], &mut ids, before).unwrap();
+                at += len;
+            }
+            ARRAY => {
+                let first = before + varint(bytes, &mut at);
+                ids[0] = first;
+                for id in &mut ids[1..] {
+                    *id = first + u32::from(u16::from_le_bytes([bytes[at], bytes[at + 1]]));
+                    at += 2;
+                }
+            }
+            _ => panic!("a block of kind {kind} in a list of gaps and arrays"),
+        }
+        before = ids[n - 1];
+        blocks.push((kind, ids));
+    }
+    assert_eq!(at, bytes.len());
+    blocks
+}
+
+/// Arrays come a chunk of 65,536 ids at a time: where the room allows
+/// arrays for some of a chunk's windows alone, choosing them a window at a
+/// time (the sparsest first) made arrays and gaps take turns, a block each,
+/// twenty blocks where four do.
+#[test]
+fn arrays_and_gaps_do_not_take_turns_in_a_chunk() {
+    let mut rng = Rng(41);
+    for case in 0..20 {
+        // Ids a few dozen to a few hundred apart: windows of gaps of one and
+        // two bytes side by side, and room for some arrays in each chunk.
+        let mut values = Vec::new();
+        let mut v = rng.below(500) as u32;
+        let step = [60, 170, 400, 900][case % 4];
+        while v < 300_000 {
+            values.push(v);
+            v += 1 + rng.below(2 * step) as u32;
+        }
+        let bytes = roomy(&values);
+        assert!(bytes.len() <= roaring_len(&values).max(encode_gaps(&values).len()));
+        let blocks = blocks_of(&bytes);
+        let ids: Vec<u32> = blocks
+            .iter()
+            .flat_map(|(_, ids)| ids.iter().copied())
+            .collect();
+        assert_eq!(ids, values, "case {case}");
+        let mut kinds = std::collections::BTreeMap::new();
+        for (kind, ids) in &blocks {
+            for id in ids {
+                let k: &mut BTreeSet<u32> = kinds.entry(id >> 16).or_default();
+                k.insert(*kind);
+            }
+        }
+        for (chunk, k) in &kinds {
+            assert_eq!(
+                k.len(),
+                1,
+                "case {case}, step {step}: chunk {chunk} holds both forms"
+            );
+        }
+    }
+}
+
 /// AND, its count and OR of `lists` encoded, at every level, against the
 /// sets' (`out` holding ids before each query).
 fn answers_as_sets_do(lists: &[Vec<u32>], case: usize) {

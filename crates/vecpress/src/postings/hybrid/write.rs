@@ -191,46 +191,46 @@ pub(super) fn roaring_len(values: &[u32]) -> usize {
     len
 }
 
-/// The list written with windows of gaps turned into arrays, those whose
-/// gaps take the most bytes an id first (an array takes two an id, and is
-/// read without a decode), as many as keep the list within the bytes
-/// `room` gives it.
+/// The list written with windows of gaps turned into arrays, a chunk of
+/// 65,536 ids (an array block's reach) at a time, those whose gaps take
+/// the most bytes an id first (an array takes two an id, and is read
+/// without a decode), as many as keep the list within the bytes `room`
+/// gives it. A chunk's windows of gaps change together: chosen a window at
+/// a time, arrays and gaps would take turns in a chunk, each turn a block,
+/// its header to read and a step of a query's walk.
 fn with_arrays(values: &[u32], mut windows: Vec<Window>, room: Room) -> Blocks {
     let plain = write(values, &windows);
     let budget = match room {
         Room::Gaps => plain.len(),
         Room::Roaring => roaring_len(values).max(plain.len()),
     };
-    // Windows whose chunk of 65,536 ids (an array block's reach) holds
-    // enough of the list's ids for its arrays to hold about as many as the
-    // block of gaps they are cut from: where it holds a few, arrays would
-    // cut a block of gaps into many, each a header to read and a step of a
-    // query's walk.
-    let mut dense = vec![false; windows.len()];
+    // Each chunk's windows of gaps, with their ids and the quarters of a
+    // byte their gaps take; only chunks that hold enough of the list's ids
+    // for their arrays to hold about as many as the block of gaps they
+    // are cut from: where a chunk holds a few, arrays would cut a block of
+    // gaps into many.
+    let mut chunks: Vec<(Vec<usize>, usize, usize)> = Vec::new();
     let mut i = 0;
     while i < windows.len() {
         let c = values[windows[i].from] >> 16;
         let end = i + windows[i..].partition_point(|w| values[w.from] >> 16 == c);
         let ids = windows[end - 1].to - windows[i].from;
-        dense[i..end].fill(ids >= ARRAY_MIN.min(values.len()));
+        let gaps: Vec<usize> = (i..end).filter(|&k| windows[k].kind == GAPS).collect();
+        if ids >= ARRAY_MIN.min(values.len()) && !gaps.is_empty() {
+            let n = gaps.iter().map(|&k| windows[k].to - windows[k].from).sum();
+            let quarters = gaps.iter().map(|&k| windows[k].gaps).sum();
+            chunks.push((gaps, n, quarters));
+        }
         i = end;
     }
-    let mut order: Vec<usize> = (0..windows.len())
-        .filter(|&i| windows[i].kind == GAPS && dense[i])
-        .collect();
     // Most quarters of a byte an id first: `a` before `b` where a's gaps
     // over its ids exceed b's.
-    let per_id = |w: &Window| (w.gaps, w.to - w.from);
-    order.sort_by(|&a, &b| {
-        let ((ga, na), (gb, nb)) = (per_id(&windows[a]), per_id(&windows[b]));
-        (gb * na).cmp(&(ga * nb))
-    });
+    chunks.sort_by(|(_, na, ga), (_, nb, gb)| (gb * na).cmp(&(ga * nb)));
     // What each costs, in quarters of a byte, against the room left.
     let mut left = 4 * (budget - plain.len()) as i64;
     let mut take = 0;
-    for &i in &order {
-        let w = &windows[i];
-        let extra = 8 * (w.to - w.from) as i64 - w.gaps as i64;
+    for (_, n, quarters) in &chunks {
+        let extra = 8 * *n as i64 - *quarters as i64;
         if extra > left {
             break;
         }
@@ -240,11 +240,13 @@ fn with_arrays(values: &[u32], mut windows: Vec<Window>, room: Room) -> Blocks {
     if take == 0 {
         return plain;
     }
-    // Block headers are not in the estimate: fewer windows, until the list
+    // Block headers are not in the estimate: fewer chunks, until the list
     // fits.
     loop {
-        for (k, &i) in order.iter().enumerate() {
-            windows[i].kind = if k < take { ARRAY } else { GAPS };
+        for (k, (gaps, _, _)) in chunks.iter().enumerate() {
+            for &i in gaps {
+                windows[i].kind = if k < take { ARRAY } else { GAPS };
+            }
         }
         let got = write(values, &windows);
         if take == 0 || got.len() <= budget {
