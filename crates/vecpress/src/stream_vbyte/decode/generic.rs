@@ -162,8 +162,14 @@ unsafe fn last_groups<W: Vector, V: Variant, const DELTA: bool>(
     if key == control.len() {
         return (key, pos);
     }
-    // SAFETY: the CPU supports W.
-    let (bytes, base) = unsafe { Window::<W>::new(data).at(data, pos) };
+    let (bytes, base) = if end >= 16 {
+        let base = if end - pos >= 16 { pos } else { end - 16 };
+        // SAFETY: the 16 bytes at `base` are in `data`; the CPU supports W.
+        (unsafe { W::load(data.as_ptr().add(base)) }, base)
+    } else {
+        // SAFETY: the CPU supports W.
+        (unsafe { W::from_u128(short_le(data)) }, 0)
+    };
     // The group's data is at window bytes `pos - base..pos - base + len`,
     // inside the window when `len <= end - pos`: its mask indices stay
     // below 16 after the move (no saturation), the others stay 255.
@@ -192,7 +198,8 @@ unsafe fn last_groups<W: Vector, V: Variant, const DELTA: bool>(
     if rest == 0 {
         return (key, pos);
     }
-    let (k, len) = partial::<V>(control[key], rest);
+    let k = control[key] as usize;
+    let len: usize = (0..rest).map(|i| V::LENS[k >> (2 * i) & 3]).sum();
     if len > end - pos {
         return (key, pos);
     }
@@ -242,12 +249,20 @@ pub(super) unsafe fn short_delta<W: Vector, V: Variant>(
 ) -> Option<(usize, u32)> {
     debug_assert!(n <= out.len() && control.len() >= n.div_ceil(4));
     let end = data.len();
+    // A data shorter than 16 bytes is one window, read once.
     // SAFETY: the CPU supports W (the caller's promise).
-    let windows = unsafe { Window::<W>::new(data) };
+    let small = (end < 16).then(|| unsafe { W::from_u128(short_le(data)) });
     let window = |pos: usize| -> (W, u8) {
-        // SAFETY: the CPU supports W.
-        let (bytes, base) = unsafe { windows.at(data, pos) };
-        (bytes, (pos - base) as u8)
+        match small {
+            Some(bytes) => (bytes, pos as u8),
+            None => {
+                let base = pos.min(end - 16);
+                // SAFETY: the 16 bytes at `base <= end - 16` are in `data`;
+                // the CPU supports W.
+                let bytes = unsafe { W::load(data.as_ptr().add(base)) };
+                (bytes, (pos - base) as u8)
+            }
+        }
     };
     // The group's data at window bytes `shift..shift + len`, inside it when
     // `len <= end - pos`: its mask's indices stay below 16 after the move.
@@ -277,7 +292,9 @@ pub(super) unsafe fn short_delta<W: Vector, V: Variant>(
         // SAFETY: the CPU supports W.
         return Some((pos, unsafe { acc.last_u32() }));
     }
-    let (k, len) = partial::<V>(control[groups], rest);
+    // The partial group: its codes past `n` (zeroed) count no bytes.
+    let k = usize::from(control[groups] & !(0xff << (2 * rest)));
+    let len = usize::from(V::LENGTH[k]) - (4 - rest) * V::LENS[0];
     if len > end - pos {
         return None;
     }
@@ -331,54 +348,6 @@ pub(super) fn short_lists(
         at += n;
     }
     (lists.len(), at)
-}
-
-/// Where a group's 16 bytes of data are read near the end of the data: at
-/// its start while 16 bytes remain there, else the last 16 bytes of the
-/// data (its mask's indices then moved up by where it starts in them); a
-/// data shorter than 16 bytes is one window, read once.
-#[derive(Clone, Copy)]
-struct Window<W> {
-    small: Option<W>,
-}
-
-impl<W: Vector> Window<W> {
-    /// # Safety
-    /// The CPU supports `W`.
-    #[inline(always)]
-    unsafe fn new(data: &[u8]) -> Self {
-        // SAFETY: the CPU supports W (the caller's promise).
-        let small = (data.len() < 16).then(|| unsafe { W::from_u128(short_le(data)) });
-        Self { small }
-    }
-
-    /// The window for the data from `pos` (`<= data.len()`, the `data` this
-    /// was made from) and the data byte where it starts.
-    ///
-    /// # Safety
-    /// The CPU supports `W`.
-    #[inline(always)]
-    unsafe fn at(self, data: &[u8], pos: usize) -> (W, usize) {
-        match self.small {
-            Some(bytes) => (bytes, 0),
-            None => {
-                let base = pos.min(data.len() - 16);
-                // SAFETY: the 16 bytes at `base <= data.len() - 16` are in
-                // `data`; the CPU supports W.
-                (unsafe { W::load(data.as_ptr().add(base)) }, base)
-            }
-        }
-    }
-}
-
-/// The partial last group of control byte `c`, whose first `rest` (1-3)
-/// codes count: the control byte with the codes past them zeroed, and the
-/// data bytes of the `rest` values.
-#[inline(always)]
-fn partial<V: Variant>(c: u8, rest: usize) -> (usize, usize) {
-    debug_assert!((1..4).contains(&rest));
-    let k = usize::from(c & !(0xff << (2 * rest)));
-    (k, usize::from(V::LENGTH[k]) - (4 - rest) * V::LENS[0])
 }
 
 /// The bytes of `data` (fewer than 16) as a little-endian number, from two
