@@ -1209,7 +1209,7 @@ fn sort_singles(room: &mut [Single]) {
 }
 
 /// A LEB128 varint of at most five bytes, whose value fits in 32 bits.
-fn varint(bytes: &[u8], pos: &mut usize) -> Result<u32, Error> {
+pub(super) fn varint(bytes: &[u8], pos: &mut usize) -> Result<u32, Error> {
     let start = *pos;
     let mut v = 0u64;
     for k in 0..5 {

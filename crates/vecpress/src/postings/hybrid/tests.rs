@@ -135,38 +135,27 @@ fn arrays_fill_the_room_a_list_has() {
 
 /// Each block of a list of gaps and arrays: its kind and its ids.
 fn blocks_of(bytes: &[u8]) -> Vec<(u32, Vec<u32>)> {
-    fn varint(bytes: &[u8], at: &mut usize) -> u32 {
-        let (mut v, mut shift) = (0, 0);
-        loop {
-            let b = bytes[*at];
-            *at += 1;
-            v |= u32::from(b & 0x7f) << shift;
-            if b < 0x80 {
-                return v;
-            }
-            shift += 7;
-        }
-    }
+    let varint = |at: &mut usize| super::read::varint(bytes, at).unwrap();
     let mut at = 0;
-    let count = varint(bytes, &mut at);
+    let count = varint(&mut at);
     if count >= super::read::INDEXED {
         at += 8 * count as usize;
     }
     let mut before = 0;
     let mut blocks = Vec::new();
     for _ in 0..count {
-        let head = varint(bytes, &mut at);
+        let head = varint(&mut at);
         let (kind, n) = (head & 3, (head >> 2) as usize);
         let mut ids = vec![0; n];
         match kind {
             GAPS => {
-                varint(bytes, &mut at);
-                let len = varint(bytes, &mut at) as usize;
+                varint(&mut at);
+                let len = varint(&mut at) as usize;
                 stream_vbyte::decode_delta(&bytes[at..at + len], &mut ids, before).unwrap();
                 at += len;
             }
             ARRAY => {
-                let first = before + varint(bytes, &mut at);
+                let first = before + varint(&mut at);
                 ids[0] = first;
                 for id in &mut ids[1..] {
                     *id = first + u32::from(u16::from_le_bytes([bytes[at], bytes[at + 1]]));
